@@ -1,0 +1,85 @@
+import { z } from "zod";
+
+/** Wire protocol a brain speaks. Open-ended: a host may register its own brain under any string. */
+export const ApiSchema = z.string().min(1);
+export type Api = z.infer<typeof ApiSchema>;
+
+/** The two protocols this project ships brains for; other strings are allowed. */
+export const KNOWN_APIS = ["openai-completions", "anthropic-messages", "faux"] as const;
+
+export const InputKindSchema = z.enum(["text", "image"]);
+export type InputKind = z.infer<typeof InputKindSchema>;
+
+/** Prices in US dollars per million tokens. Multiplied by a token count this gives micro-dollars. */
+export const ModelCostSchema = z.strictObject({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative().default(0),
+  cacheWrite: z.number().nonnegative().default(0),
+});
+export type ModelCost = z.infer<typeof ModelCostSchema>;
+
+export const ModelSchema = z.strictObject({
+  /** The id the provider's wire expects (`gpt-4.1-mini`, `claude-sonnet-4-5`). */
+  id: z.string().min(1),
+  /** Display name; defaults to the id where shown. */
+  name: z.string().optional(),
+  api: ApiSchema,
+  provider: z.string().min(1),
+  baseUrl: z.string().min(1),
+  /** Whether the model produces reasoning (thinking) at all. */
+  reasoning: z.boolean().default(false),
+  /**
+   * Whether the wire can spell thinking OFF for this model (Anthropic: omit `thinking`; Qwen-style
+   * gateways: `enable_thinking: false`). A reasoning model whose wire cannot say "off" thinks anyway.
+   */
+  thinkingOff: z.boolean().default(true),
+  input: z.array(InputKindSchema).default(["text"]),
+  cost: ModelCostSchema.default({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }),
+  contextWindow: z.number().int().positive(),
+  maxTokens: z.number().int().positive(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+/** A model as the host declares it (defaults may be omitted). */
+export type ModelInput = z.input<typeof ModelSchema>;
+/** A model with every default filled in; what the engine passes around. */
+export type Model = z.infer<typeof ModelSchema>;
+
+/**
+ * Normalises a base URL for route comparison: scheme and host lower-cased, default ports dropped,
+ * trailing slashes removed. Throws on a value that is not a string — a catalog with a broken
+ * baseUrl must be loud, never silently "equal" or "different".
+ */
+export function normalizeBaseUrl(baseUrl: unknown): string {
+  if (typeof baseUrl !== "string") {
+    throw new TypeError(`baseUrl must be a string, got ${baseUrl === null ? "null" : typeof baseUrl}`);
+  }
+  const trimmed = baseUrl.trim();
+  try {
+    const url = new URL(trimmed);
+    const defaultPort = (url.protocol === "https:" && url.port === "443") || (url.protocol === "http:" && url.port === "80");
+    const port = url.port && !defaultPort ? `:${url.port}` : "";
+    const path = url.pathname.replace(/\/+$/, "");
+    return `${url.protocol}//${url.hostname.toLowerCase()}${port}${path}${url.search}`;
+  } catch {
+    // Not a URL (e.g. a symbolic endpoint name for a custom brain): compare it as text.
+    return trimmed.replace(/\/+$/, "");
+  }
+}
+
+/** The parts of a model that identify the endpoint a request goes to. */
+export type RouteCarrier = Pick<Model, "provider" | "api" | "id"> & { baseUrl: unknown };
+
+/**
+ * Route identity: provider + api + normalised baseUrl + wire id. The one answer to "is this the same
+ * endpoint?" — two catalog entries may share an id and still point at different endpoints.
+ * Throws (via {@link normalizeBaseUrl}) on a non-string baseUrl.
+ */
+export function routeIdentity(model: RouteCarrier): string {
+  return [model.provider, model.api, normalizeBaseUrl(model.baseUrl), model.id].join("\u0000");
+}
+
+/** True when both models resolve to the same route. Throws when either baseUrl is not a string. */
+export function sameRoute(a: RouteCarrier, b: RouteCarrier): boolean {
+  return routeIdentity(a) === routeIdentity(b);
+}

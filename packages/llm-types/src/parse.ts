@@ -1,0 +1,29 @@
+import type { z } from "zod";
+
+/** Outside data that failed its schema. `issues` name each field by path. */
+export class SchemaValidationError extends Error {
+  readonly code = "schema_invalid";
+  constructor(
+    /** What was being read: `model`, `parked run`, `tool arguments`, ... */
+    readonly subject: string,
+    readonly issues: ReadonlyArray<{ path: string; message: string }>,
+  ) {
+    super(`invalid ${subject}: ${issues.map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; ")}`);
+    this.name = "SchemaValidationError";
+  }
+}
+
+/** The issues of a zod error as `{ path: "a.b[0]", message }`. */
+export function describeIssues(error: z.ZodError): Array<{ path: string; message: string }> {
+  return error.issues.map((issue) => ({
+    path: issue.path.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join(""),
+    message: issue.message,
+  }));
+}
+
+/** Parses outside data with a schema; throws a {@link SchemaValidationError} naming the bad fields. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, subject: string): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new SchemaValidationError(subject, describeIssues(parsed.error));
+  return parsed.data;
+}

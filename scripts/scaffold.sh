@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Creates a publishable workspace package skeleton: scripts/scaffold.sh <dir> "<description>"
+set -euo pipefail
+dir=packages/$1; name=@x/$1; desc=$2
+mkdir -p "$dir/src"
+cat > "$dir/package.json" <<JSON
+{
+  "name": "$name",
+  "version": "0.1.0",
+  "description": "$desc",
+  "license": "MIT",
+  "type": "module",
+  "sideEffects": false,
+  "engines": { "node": ">=20.19" },
+  "main": "./dist/index.cjs",
+  "module": "./dist/index.js",
+  "types": "./dist/index.d.ts",
+  "exports": {
+    ".": {
+      "@x/source": "./src/index.ts",
+      "import": { "types": "./dist/index.d.ts", "default": "./dist/index.js" },
+      "require": { "types": "./dist/index.d.cts", "default": "./dist/index.cjs" }
+    },
+    "./package.json": "./package.json"
+  },
+  "files": ["dist", "src", "!src/**/*.test.ts", "README.md"],
+  "scripts": {
+    "build": "tsup",
+    "typecheck": "tsc --noEmit",
+    "lint": "eslint src && node ../../scripts/check-publish.mjs",
+    "test": "vitest run"
+  },
+  "dependencies": {},
+  "devDependencies": {}
+}
+JSON
+cat > "$dir/tsconfig.json" <<JSON
+{ "extends": "../../tsconfig.base.json", "include": ["src", "test", "*.config.ts"] }
+JSON
+cat > "$dir/tsup.config.ts" <<TS
+import { defineConfig } from "tsup";
+
+export default defineConfig({
+  entry: ["src/index.ts"],
+  format: ["esm", "cjs"],
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  target: "node20",
+});
+TS
+cat > "$dir/vitest.config.ts" <<TS
+export { default } from "../../vitest.shared.ts";
+TS
+echo "export {};" > "$dir/src/index.ts"
+echo "# $name" > "$dir/README.md"

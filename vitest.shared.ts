@@ -1,0 +1,15 @@
+import { defineConfig } from "vitest/config";
+
+// Tests run against sources: the `@x/source` export condition points every workspace
+// package at its src/index.ts, so no build is needed first. Node tests read `ssr`.
+const conditions = ["@x/source", "module", "node", "import", "default"];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
+  test: {
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});
