@@ -98,7 +98,7 @@ export function expandTierKeys(routing: Pick<ModelRouting, "models" | "tiers">):
 
 /** True when the routing declares at least one tier binding that resolves. */
 export function tiersActive(routing: Pick<ModelRouting, "models" | "tiers">): boolean {
-  return routing.tiers !== undefined && TIERS.some((t) => routing.tiers?.[t] !== undefined && resolveModelRef(routing.models, routing.tiers[t]!) !== undefined);
+  return routing.tiers !== undefined && TIERS.some((t) => routing.tiers?.[t] !== undefined && resolveModelRef(routing.models, routing.tiers[t]) !== undefined);
 }
 
 /** How {@link resolveRole} reached its answer. */
