@@ -1,0 +1,13 @@
+import type { Harness } from "./types";
+
+// Loaded lazily so each child process imports one library only: its RSS and heap are that library's.
+export const harnesses: Record<string, () => Promise<Harness>> = {
+  floor: async () => (await import("./floor")).floor,
+  ours: async () => (await import("./ours")).ours,
+  pi: async () => (await import("./pi")).pi,
+  "ai-generate": async () => (await import("./ai")).aiGenerate,
+  "ai-stream": async () => (await import("./ai")).aiStream,
+  agents: async () => (await import("./agents")).agents,
+};
+
+export const harnessOrder = Object.keys(harnesses);
