@@ -11,5 +11,8 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // A JSON report per package (a turbo output, so cached runs restore it); the root test
+    // command sums them into one summary line.
+    reporters: ["default", ["json", { outputFile: ".test-results/vitest.json" }]],
   },
 });
