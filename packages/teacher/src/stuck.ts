@@ -1,0 +1,64 @@
+/** What the tracker concluded after one tool result. */
+export type StuckSignal =
+  /** Nothing to do. */
+  | { kind: "ok" }
+  /** `threshold` failures of one tool in a row: worth a second opinion before escalating. */
+  | { kind: "suspected"; tool: string; consecutive: number; cumulative: number }
+  /** `hardOverride` failures of one tool in this run: escalate whatever a monitor would say. */
+  | { kind: "hard"; tool: string; consecutive: number; cumulative: number };
+
+export interface StuckTrackerOptions {
+  threshold: number;
+  hardOverride: number;
+}
+
+/**
+ * Tier-0 stall detector: counts failures per tool, both in a row (any other tool result breaks the
+ * streak) and over the whole run. It signals "suspected" once each time a streak reaches the
+ * threshold — a monitor that said "not stuck" is not asked again until a new streak builds — and
+ * "hard" once a tool's failures reach the override, so a stall the monitor waves through still ends.
+ */
+export class StuckTracker {
+  private streakTool: string | undefined;
+  private streak = 0;
+  private readonly failures = new Map<string, number>();
+  private readonly recentLines: string[] = [];
+
+  constructor(private readonly options: StuckTrackerOptions) {}
+
+  record(result: { toolName: string; isError: boolean; text?: string }): StuckSignal {
+    this.remember(result);
+    if (!result.isError) {
+      this.streakTool = undefined;
+      this.streak = 0;
+      return { kind: "ok" };
+    }
+    const tool = result.toolName;
+    this.streak = this.streakTool === tool ? this.streak + 1 : 1;
+    this.streakTool = tool;
+    const cumulative = (this.failures.get(tool) ?? 0) + 1;
+    this.failures.set(tool, cumulative);
+    const counts = { tool, consecutive: this.streak, cumulative };
+    if (cumulative >= this.options.hardOverride) return { kind: "hard", ...counts };
+    if (this.streak === this.options.threshold) return { kind: "suspected", ...counts };
+    return { kind: "ok" };
+  }
+
+  /** Recent tool results as short lines, newest last: what the monitor and teacher are shown. */
+  recent(limit = 8): string[] {
+    return this.recentLines.slice(-limit);
+  }
+
+  /** A new student session after a correction starts with a clean streak, but the run's totals stay. */
+  resetStreak(): void {
+    this.streakTool = undefined;
+    this.streak = 0;
+  }
+
+  private remember(result: { toolName: string; isError: boolean; text?: string }): void {
+    const text = (result.text ?? "").replace(/\s+/g, " ").trim();
+    const shown = text.length > 300 ? `${text.slice(0, 300)}…` : text;
+    this.recentLines.push(`${result.toolName} → ${result.isError ? "ERROR" : "ok"}${shown ? `: ${shown}` : ""}`);
+    if (this.recentLines.length > 50) this.recentLines.shift();
+  }
+}
