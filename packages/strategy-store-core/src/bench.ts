@@ -1,0 +1,1 @@
+export { labelledSet } from "./conformance/labelled-set";

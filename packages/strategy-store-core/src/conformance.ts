@@ -1,0 +1,27 @@
+import { describe } from "vitest";
+import { badInputSuite } from "./conformance/bad-input";
+import { concurrencySuite } from "./conformance/concurrency";
+import { crudSuite } from "./conformance/crud";
+import type { ConformanceHarness } from "./conformance/harness";
+import { isolationSuite } from "./conformance/isolation";
+import { rankingSuite } from "./conformance/ranking";
+
+/**
+ * The behaviour every StrategyStore backend must show, as a vitest suite. Call it from the
+ * backend's own test file; it registers tests under `describe(<name> conformance)`.
+ */
+export function runStrategyStoreConformance(harness: ConformanceHarness): void {
+  describe(`${harness.name} conformance`, () => {
+    crudSuite(harness);
+    rankingSuite(harness);
+    isolationSuite(harness);
+    badInputSuite(harness);
+    concurrencySuite(harness);
+  });
+}
+
+export type { ConformanceHarness } from "./conformance/harness";
+export { uniqueScope, listAll, expectStoreError } from "./conformance/harness";
+export { labelledSet } from "./conformance/labelled-set";
+export type { LabelledStrategy } from "./conformance/labelled-set";
+export { putLabelledSet, conceptEmbed } from "./conformance/ranking";

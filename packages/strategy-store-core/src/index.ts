@@ -1,0 +1,23 @@
+export { StrategyStoreError, isStrategyStoreError, notFound, closedError } from "./errors";
+export type { StrategyStoreErrorCode, StrategyStoreErrorOptions } from "./errors";
+export { LIMITS, DEFAULT_LIST_LIMIT } from "./limits";
+export {
+  StrategyInputSchema,
+  StrategyRecordSchema,
+  ScopeSchema,
+  RecordIdSchema,
+  ConfidenceSchema,
+  EmbeddingSchema,
+} from "./record";
+export type { StrategyInput, ParsedStrategyInput, StrategyRecord, StrategyHit } from "./record";
+export { SearchQuerySchema, ListQuerySchema } from "./store";
+export type { StrategyStore, SearchQuery, ListQuery, StrategyPage, EmbedFn, StrategyStoreOptions } from "./store";
+export { parseOrThrow, parseInput, parseSearch, parseList, parseScope, parseId, parseSuccess } from "./validate";
+export { words, tokenize, queryWords } from "./tokenize";
+export { normaliseStrategy, strategyKey } from "./normalise";
+export { newId } from "./id";
+export { encodeCursor, decodeCursor } from "./cursor";
+export { prepareStrategy, embedOne, newRecord, mergeRecord } from "./prepare";
+export type { PreparedStrategy } from "./prepare";
+export { rankCandidates, candidatePoolSize, outcomeFactor, cosineSimilarity, RRF_K } from "./ranking";
+export type { LexicalCandidate, VectorCandidate, RankOptions } from "./ranking";

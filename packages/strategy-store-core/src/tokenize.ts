@@ -1,0 +1,40 @@
+import { stemmer } from "stemmer";
+import { LIMITS } from "./limits";
+
+// Function words carry no signal about the class of a problem; dropping them keeps lexical
+// matches (and query coverage) about content.
+const STOPWORDS = new Set(
+  (
+    "a about above after again against all am an and any are as at be because been before being below between both but by " +
+    "can could did do does doing down during each few for from further had has have having he her here hers herself him " +
+    "himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other " +
+    "our ours ourselves out over own same she should so some such than that the their theirs them themselves then there " +
+    "these they this those through to too under until up very was we were what when where which while who whom why will " +
+    "with would you your yours yourself yourselves s t don doesn didn isn wasn won cannot can't let lets get gets got"
+  ).split(" "),
+);
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Lower-cased content words of `text`, in order, without stopwords or one-letter tokens. */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.normalize("NFKC").toLowerCase().matchAll(WORD)) {
+    const word = match[0];
+    if (word.length > 1 && !STOPWORDS.has(word)) out.push(word);
+  }
+  return out;
+}
+
+/** Stemmed content tokens: what the in-memory index and query coverage compare. */
+export function tokenize(text: string): string[] {
+  return words(text).map((word) => (/^[a-z]+$/.test(word) ? stemmer(word) : word));
+}
+
+/**
+ * Distinct content words of a query, capped, for backends that stem on their own side (FTS5
+ * porter, Postgres `english`). Only letters and digits survive, so no query syntax gets through.
+ */
+export function queryWords(query: string): string[] {
+  return [...new Set(words(query))].slice(0, LIMITS.queryWords);
+}

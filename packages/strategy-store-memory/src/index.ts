@@ -1,0 +1,3 @@
+export { MemoryStrategyStore } from "./memory-store";
+export type { MemoryStrategyStoreOptions } from "./memory-store";
+export { MemoryStrategyDatabase } from "./database";
