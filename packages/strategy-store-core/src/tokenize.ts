@@ -16,12 +16,12 @@ const STOPWORDS = new Set(
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** Lower-cased content words of `text`, in order, without stopwords or one-letter tokens. */
+/** Lower-cased content words of `text`, in order, without stopwords or single letters. */
 export function words(text: string): string[] {
   const out: string[] = [];
   for (const match of text.normalize("NFKC").toLowerCase().matchAll(WORD)) {
     const word = match[0];
-    if (word.length > 1 && !STOPWORDS.has(word)) out.push(word);
+    if ((word.length > 1 || /\p{N}/u.test(word)) && !STOPWORDS.has(word)) out.push(word);
   }
   return out;
 }

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { ConformanceHarness } from "./harness";
 import { listAll, sample, uniqueScope } from "./harness";
 
+const WORDS = ["alpha", "bravo", "charlie", "delta", "echo"];
+
 export function concurrencySuite(h: ConformanceHarness): void {
   const { openSecond, reopen } = h;
   if (openSecond) {
@@ -54,14 +56,14 @@ export function concurrencySuite(h: ConformanceHarness): void {
         const first = await h.open();
         const scope = uniqueScope("durable");
         const records = [];
-        for (let n = 0; n < 5; n++) records.push(await first.put(sample(scope, n, { tags: [`t${n}`] })));
+        for (let n = 0; n < 5; n++) records.push(await first.put(sample(scope, n, { tags: [`t${n}`], problem: `durable problem about ${WORDS[n]}` })));
         await first.recordOutcome(scope, records[2]!.id, true);
         const expected = await listAll(first, scope);
         await first.close();
         const second = await reopen();
         try {
           expect(await listAll(second, scope)).toEqual(expected);
-          const hits = await second.search({ scope, query: "sample problem number 3", k: 1 });
+          const hits = await second.search({ scope, query: "a durable problem about delta", k: 1 });
           expect(hits[0]?.record.id).toBe(records[3]!.id);
           const again = await second.put(sample(scope, 4));
           expect(again.id).toBe(records[4]!.id);
