@@ -1,0 +1,104 @@
+import { defineModel, emptyUsage, type AssistantMessage, type Context } from "@x/llm-types";
+import { describe, expect, it } from "vitest";
+import { buildAnthropicRequest, thinkingFor, toAnthropicMessages } from "./request";
+
+const sonnet = defineModel({
+  id: "claude-sonnet-4-5",
+  api: "anthropic-messages",
+  provider: "anthropic",
+  baseUrl: "https://api.anthropic.com",
+  reasoning: true,
+  input: ["text", "image"],
+  contextWindow: 200_000,
+  maxTokens: 64_000,
+});
+
+function assistant(content: AssistantMessage["content"], api = "anthropic-messages"): AssistantMessage {
+  return { role: "assistant", content, api, provider: "anthropic", model: sonnet.id, usage: emptyUsage(), stopReason: "toolUse", timestamp: 0 };
+}
+
+describe("toAnthropicMessages", () => {
+  it("sends thinking back with its signature, merges tool results, maps images", () => {
+    const context: Context = {
+      messages: [
+        { role: "user", content: [{ type: "text", text: "look" }, { type: "image", data: "AAAA", mimeType: "image/png" }] },
+        assistant([
+          { type: "thinking", thinking: "hmm", signature: "sig-1" },
+          { type: "thinking", thinking: "opaque", redacted: true },
+          { type: "thinking", thinking: "unsigned" },
+          { type: "text", text: "" },
+          { type: "toolCall", id: "toolu_1", name: "zoom", arguments: { x: 1 } },
+          { type: "toolCall", id: "toolu_2", name: "zoom", arguments: { x: 2 } },
+        ]),
+        { role: "toolResult", toolCallId: "toolu_1", toolName: "zoom", content: [{ type: "text", text: "ok" }], isError: false },
+        { role: "toolResult", toolCallId: "toolu_2", toolName: "zoom", content: [{ type: "image", data: "BBBB", mimeType: "image/jpeg" }], isError: true },
+      ],
+    };
+    expect(toAnthropicMessages(context, sonnet)).toEqual([
+      { role: "user", content: [{ type: "text", text: "look" }, { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "hmm", signature: "sig-1" },
+          { type: "redacted_thinking", data: "opaque" },
+          { type: "tool_use", id: "toolu_1", name: "zoom", input: { x: 1 } },
+          { type: "tool_use", id: "toolu_2", name: "zoom", input: { x: 2 } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text: "ok" }], is_error: false },
+          { type: "tool_result", tool_use_id: "toolu_2", content: [{ type: "image", source: { type: "base64", media_type: "image/jpeg", data: "BBBB" } }], is_error: true },
+        ],
+      },
+    ]);
+  });
+
+  it("leaves out thinking that came from another API (its signature cannot verify)", () => {
+    const context: Context = { messages: [{ role: "user", content: "hi" }, assistant([{ type: "thinking", thinking: "x", signature: "s" }, { type: "text", text: "hello" }], "openai-completions")] };
+    expect(toAnthropicMessages(context, sonnet)[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "hello" }] });
+  });
+});
+
+describe("buildAnthropicRequest", () => {
+  const tools = [
+    { name: "a", description: "A", parameters: { type: "object" } },
+    { name: "b", description: "B", parameters: { type: "object" } },
+  ];
+
+  it("puts cache breakpoints on the system block, the last tool and the last two user turns", () => {
+    const context: Context = {
+      systemPrompt: "sys",
+      tools,
+      messages: [
+        { role: "user", content: "one" },
+        assistant([{ type: "toolCall", id: "t1", name: "a", arguments: {} }]),
+        { role: "toolResult", toolCallId: "t1", toolName: "a", content: [{ type: "text", text: "r1" }], isError: false },
+        assistant([{ type: "toolCall", id: "t2", name: "b", arguments: {} }]),
+        { role: "toolResult", toolCallId: "t2", toolName: "b", content: [{ type: "text", text: "r2" }], isError: false },
+      ],
+    };
+    const body = buildAnthropicRequest(sonnet, context, {});
+    const json = JSON.stringify(body);
+    expect(json.split('"cache_control"').length - 1).toBe(4);
+    expect(body.system).toEqual([{ type: "text", text: "sys", cache_control: { type: "ephemeral" } }]);
+    expect(body.tools?.[0]).not.toHaveProperty("cache_control");
+    expect(body.tools?.[1]).toMatchObject({ name: "b", cache_control: { type: "ephemeral" } });
+    expect(body.messages[0]!.content).toEqual([{ type: "text", text: "one" }]);
+    expect(body.messages[2]!.content).toEqual([{ type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "r1" }], is_error: false, cache_control: { type: "ephemeral" } }]);
+    expect((body.messages[4]!.content as unknown as Array<Record<string, unknown>>)[0]).toHaveProperty("cache_control", { type: "ephemeral" });
+  });
+
+  it("sizes the thinking budget from the level, below max_tokens; off or unset sends none", () => {
+    expect(thinkingFor(sonnet, "medium", 64_000)).toEqual({ type: "enabled", budget_tokens: 10_000 });
+    expect(thinkingFor(sonnet, "high", 8000)).toEqual({ type: "enabled", budget_tokens: 7999 });
+    expect(thinkingFor(sonnet, "low", 1000)).toBeUndefined();
+    expect(thinkingFor(sonnet, "off", 64_000)).toBeUndefined();
+    expect(thinkingFor(sonnet, undefined, 64_000)).toBeUndefined();
+    expect(thinkingFor({ ...sonnet, reasoning: false }, "high", 64_000)).toBeUndefined();
+    const body = buildAnthropicRequest(sonnet, { messages: [{ role: "user", content: "hi" }] }, { reasoning: "off", maxTokens: 500, stop: ["X"] });
+    expect(body).not.toHaveProperty("thinking");
+    expect(body).toMatchObject({ model: "claude-sonnet-4-5", max_tokens: 500, stream: true, stop_sequences: ["X"] });
+  });
+});

@@ -1,0 +1,2 @@
+export * from "./scripted-server";
+export * from "./anthropic-mock-server";

@@ -1,0 +1,39 @@
+import OpenAI from "openai";
+
+export interface ClientSettings {
+  baseUrl: string;
+  apiKey: string | undefined;
+  headers: Record<string, string> | undefined;
+  fetch: typeof globalThis.fetch | undefined;
+}
+
+/**
+ * One SDK client per base URL + key, reused across calls (keeps connection pools warm). Retries are
+ * off — the runner owns retry policy — and the SDK's own logging is silenced so nothing it prints
+ * can carry request data. Every ambient-environment default the SDK would read (org, project,
+ * custom headers) is pinned, so a call goes exactly where the model says.
+ */
+export class ClientCache {
+  private readonly clients = new Map<string, OpenAI>();
+
+  get(settings: ClientSettings): OpenAI {
+    const key = `${settings.baseUrl}\u0000${settings.apiKey ?? ""}`;
+    let client = this.clients.get(key);
+    if (!client) {
+      client = new OpenAI({
+        baseURL: settings.baseUrl,
+        // A keyless local gateway (vLLM, Ollama) gets no Authorization header at all.
+        apiKey: settings.apiKey ?? "unused",
+        defaultHeaders: settings.apiKey ? settings.headers : { ...settings.headers, Authorization: null },
+        organization: null,
+        project: null,
+        webhookSecret: null,
+        maxRetries: 0,
+        logLevel: "off",
+        fetch: settings.fetch,
+      });
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+}

@@ -1,0 +1,2 @@
+export * from "./scripted-server";
+export * from "./openai-mock-server";

@@ -1,0 +1,169 @@
+import { sseFrame, startScriptedServer, type RecordedRequest, type ScriptedServer, type WireReply } from "./scripted-server";
+
+/** A tool call the scripted model makes. `arguments` as a string is sent verbatim (may be malformed). */
+export interface OpenAIMockToolCall {
+  id: string;
+  name: string;
+  arguments: string | Record<string, unknown>;
+}
+
+/**
+ * One streamed Chat Completions answer, turned into `chat.completion.chunk` events the way the API
+ * reference documents them: a role chunk, reasoning deltas, content deltas, tool-call deltas (the
+ * first carries id and name, the rest argument fragments), a finish chunk, a usage chunk with empty
+ * `choices` (only when the request asked `stream_options.include_usage`), then `data: [DONE]`.
+ */
+export interface OpenAIMockTurn {
+  /** Reasoning text, sent in `reasoningField` deltas. */
+  reasoning?: string | string[];
+  /** `reasoning_content` (vLLM, DeepSeek) or `reasoning` (OpenRouter, Ollama). Default `reasoning_content`. */
+  reasoningField?: "reasoning_content" | "reasoning";
+  /** Answer text; an array is sent one delta per element. */
+  text?: string | string[];
+  toolCalls?: OpenAIMockToolCall[];
+  /** Default: `tool_calls` when there are tool calls, else `stop`. `null` sends no finish chunk. */
+  finishReason?: "stop" | "length" | "tool_calls" | "content_filter" | null;
+  /** Counts for the usage chunk. Default: rough counts from the request and reply sizes. */
+  usage?: { prompt: number; completion: number; cached?: number; reasoning?: number };
+  /** The `model` field of every chunk. Default: the request's model. */
+  model?: string;
+  /** Milliseconds between events. */
+  delayMs?: number;
+  /** Send only the first N events (the `[DONE]` line counts as one), then end as `ending` says. */
+  cutAfter?: number;
+  /**
+   * How the stream ends: `done` (the full script incl. `[DONE]`, then a clean close — the default),
+   * `end` (clean close right after the events sent), `destroy` (socket reset), `hang` (silent, open).
+   */
+  ending?: "done" | "end" | "destroy" | "hang";
+  /** An error object sent in the stream as `data: {"error": ...}` after the events sent. */
+  streamError?: { message: string; type?: string; code?: string | null };
+  /** Extra response headers. */
+  headers?: Record<string, string>;
+}
+
+/** An HTTP error the way OpenAI sends it: `{ error: { message, type, param, code } }`. */
+export interface OpenAIMockError {
+  status: number;
+  message: string;
+  type?: string;
+  code?: string | null;
+  headers?: Record<string, string>;
+}
+
+export type OpenAIMockReply =
+  | ({ kind?: "turn" } & OpenAIMockTurn)
+  | { kind: "error"; error: OpenAIMockError }
+  /** Reset the connection before any response byte. */
+  | { kind: "drop" }
+  /** Never answer. */
+  | { kind: "hang" }
+  /** Anything at the wire level. */
+  | { kind: "wire"; reply: WireReply };
+
+/** Replies consumed in order (a request past the end gets a 500), or a function of the request. */
+export type OpenAIMockScript = OpenAIMockReply[] | ((request: RecordedRequest, index: number) => OpenAIMockReply | Promise<OpenAIMockReply>);
+
+export interface OpenAIMockServer extends ScriptedServer {
+  /** Base URL to give the brain or the model: `http://127.0.0.1:<port>/v1`. */
+  readonly baseUrl: string;
+  /** The JSON bodies of the chat-completion requests received so far. */
+  bodies(): Array<Record<string, unknown>>;
+}
+
+const roughTokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
+
+/** The SSE frames of one scripted turn (the `[DONE]` line included), in the documented chunk format. */
+export function openAITurnFrames(turn: OpenAIMockTurn, request?: RecordedRequest): string[] {
+  const body = (request?.body ?? {}) as { model?: string; stream_options?: { include_usage?: boolean } };
+  const model = turn.model ?? body.model ?? "mock-model";
+  const id = "chatcmpl-mock";
+  const created = 1_700_000_000;
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    sseFrame({ id, object: "chat.completion.chunk", created, model, system_fingerprint: "fp_mock", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], usage: null });
+  const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+  const frames = [chunk({ role: "assistant", content: "", refusal: null })];
+  for (const piece of list(turn.reasoning)) frames.push(chunk({ [turn.reasoningField ?? "reasoning_content"]: piece }));
+  for (const piece of list(turn.text)) frames.push(chunk({ content: piece }));
+  (turn.toolCalls ?? []).forEach((call, index) => {
+    const args = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
+    frames.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
+    // Split the arguments in a few fragments, as the API streams them.
+    const step = Math.max(1, Math.ceil(args.length / 3));
+    for (let at = 0; at < args.length; at += step) frames.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(at, at + step) } }] }));
+  });
+  const finish = turn.finishReason === undefined ? (turn.toolCalls?.length ? "tool_calls" : "stop") : turn.finishReason;
+  if (finish !== null) frames.push(chunk({}, finish));
+  if (body.stream_options?.include_usage) {
+    const replyText = [...list(turn.reasoning), ...list(turn.text), ...(turn.toolCalls ?? []).map((c) => JSON.stringify(c.arguments))].join("");
+    const usage = turn.usage ?? { prompt: roughTokens(JSON.stringify(body)), completion: roughTokens(replyText) };
+    frames.push(
+      sseFrame({
+        id,
+        object: "chat.completion.chunk",
+        created,
+        model,
+        system_fingerprint: "fp_mock",
+        choices: [],
+        usage: {
+          prompt_tokens: usage.prompt,
+          completion_tokens: usage.completion,
+          total_tokens: usage.prompt + usage.completion,
+          prompt_tokens_details: { cached_tokens: usage.cached ?? 0, audio_tokens: 0 },
+          completion_tokens_details: { reasoning_tokens: usage.reasoning ?? 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+        },
+      }),
+    );
+  }
+  frames.push(sseFrame("[DONE]"));
+  return frames;
+}
+
+function toWire(reply: OpenAIMockReply, request: RecordedRequest): WireReply {
+  switch (reply.kind) {
+    case "error":
+      return {
+        kind: "json",
+        status: reply.error.status,
+        headers: reply.error.headers,
+        body: { error: { message: reply.error.message, type: reply.error.type ?? "invalid_request_error", param: null, code: reply.error.code ?? null } },
+      };
+    case "drop":
+      return { kind: "destroy" };
+    case "hang":
+      return { kind: "hang" };
+    case "wire":
+      return reply.reply;
+    default: {
+      let frames = openAITurnFrames(reply, request);
+      if (reply.cutAfter !== undefined) frames = frames.slice(0, reply.cutAfter);
+      if (reply.streamError) frames.push(sseFrame({ error: { message: reply.streamError.message, type: reply.streamError.type ?? "server_error", param: null, code: reply.streamError.code ?? null } }));
+      const ending = reply.ending ?? "done";
+      return { kind: "sse", frames, delayMs: reply.delayMs, headers: reply.headers, ending: ending === "done" ? "end" : ending };
+    }
+  }
+}
+
+/**
+ * Starts a loopback server speaking the Chat Completions streaming wire (`POST /v1/chat/completions`),
+ * answering each request from `script`. Real node:http and real SSE: the official SDK, curl, or any
+ * OpenAI-compatible client can talk to it.
+ */
+export async function startOpenAIMockServer(script: OpenAIMockScript): Promise<OpenAIMockServer> {
+  const server = await startScriptedServer(async (request, index) => {
+    if (request.method !== "POST" || !request.path.startsWith("/v1/chat/completions")) {
+      return { kind: "json", status: 404, body: { error: { message: `no route ${request.method} ${request.path}`, type: "invalid_request_error", param: null, code: null } } };
+    }
+    const reply = typeof script === "function" ? await script(request, index) : script[index];
+    if (!reply) return { kind: "json", status: 500, body: { error: { message: `script has no reply #${index + 1}`, type: "server_error", param: null, code: null } } };
+    return toWire(reply, request);
+  });
+  return {
+    origin: server.origin,
+    baseUrl: `${server.origin}/v1`,
+    requests: server.requests,
+    bodies: () => server.requests.filter((r) => r.path.startsWith("/v1/chat/completions")).map((r) => r.body as Record<string, unknown>),
+    close: () => server.close(),
+  };
+}
