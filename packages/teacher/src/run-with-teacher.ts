@@ -1,0 +1,185 @@
+import { safeObserve, type Message } from "@x/llm-types";
+import type { ObserverStop, Runner, RunStats, TaskResult, TaskSpec, ToolResultInfo } from "@x/runner";
+import { formatAdviceForStudent, type TeacherAdvice } from "./advice";
+import { resolveTeacherConfig, type EscalationPolicyInfo, type ResolvedTeacherConfig, type TeacherConfig } from "./config";
+import { checkGuards } from "./guards";
+import type { EscalationRecord, EscalationTrigger, TeacherRunResult } from "./result";
+import { askMonitor, askTeacher, askVerifier, clip, helperSeat, teacherBrief, teacherSeat } from "./seats";
+import { emptyRunStats, sumRunStats, toTeacherStats } from "./stats";
+import { recallStrategies, rememberStrategy, reportOutcome, withStrategies } from "./strategy-memory";
+import { StuckTracker } from "./stuck";
+
+/** The `observerCode` a student run ends with when teacher mode stops it as stuck. */
+export const STUCK_STOP_CODE = "teacher.stuck";
+
+interface Trigger {
+  trigger: EscalationTrigger;
+  reason: string;
+}
+
+/**
+ * Runs `studentSpec` on the cheap student and consults the teacher only when the student is
+ * detectably stuck or wrong: a stall in its tool results (Tier 0), a failing rubric verdict on its
+ * completed output (Tier 1), or a `blocked` / `failed` end. The teacher answers in a session of its
+ * own; only its advice, as one appended user message, enters the student's session, so every request
+ * the student makes after it extends the previous one (the provider's prompt cache keeps working).
+ * After `takeoverAfter` failed corrections, or when the teacher asks, the teacher does the task itself.
+ */
+export async function runWithTeacher(runner: Runner, studentSpec: TaskSpec, teacher?: TeacherConfig): Promise<TeacherRunResult> {
+  const config = resolveTeacherConfig(teacher);
+  const task = studentSpec.objective;
+  const recalled = config.injectStrategies ? await recallStrategies(config, task) : [];
+  const firstObjective = withStrategies(task, recalled);
+
+  const helper = helperSeat(config, studentSpec);
+  const tracker = new StuckTracker({ threshold: config.stuckThreshold, hardOverride: config.stuckHardOverride });
+  const escalations: EscalationRecord[] = [];
+  let studentStats = emptyRunStats();
+  let teacherRunStats = emptyRunStats();
+  const session: Message[] = [];
+  let objective = firstObjective;
+
+  const finish = async (result: TaskResult, messages: Message[], resolved: boolean): Promise<TeacherRunResult> => {
+    if (resolved) await rememberStrategy(config, task, escalations.at(-1));
+    await reportOutcome(config, recalled, resolved);
+    return { ...result, messages, stats: studentStats, escalations, teacherStats: toTeacherStats(teacherRunStats) };
+  };
+
+  for (;;) {
+    const run = await runStudent(runner, studentSpec, config, helper, tracker, [...(studentSpec.history ?? []), ...session], objective);
+    studentStats = sumRunStats(studentStats, sumRunStats(run.result.stats, run.helperStats));
+    session.push(...run.result.messages);
+
+    const fired = await detectTrigger(runner, config, helper, task, run.result);
+    studentStats = fired.helperStats.reduce(sumRunStats, studentStats);
+    if (!fired.trigger) return finish(run.result, session, run.result.status === "completed");
+
+    const attempt = escalations.length + 1;
+    const refused = checkGuards({ escalations: escalations.length, teacherTokens: teacherRunStats.tokens, studentTokens: studentStats.tokens }, config);
+    if (refused) return finish(run.result, session, false);
+    const recent = [...tracker.recent(), ...(run.result.output.trim() ? [`final answer: ${clip(run.result.output, 500)}`] : [])];
+    const info: EscalationPolicyInfo = { trigger: fired.trigger.trigger, attempt, result: run.result, recent };
+    if (fired.trigger.verifyReason !== undefined) info.verifyReason = fired.trigger.verifyReason;
+    if (!(await policyAllows(config, info))) return finish(run.result, session, false);
+
+    const asked = await askTeacher(
+      runner,
+      teacherSeat(config),
+      config,
+      teacherBrief({ task, ...fired.trigger, recent: tracker.recent(), output: run.result.output, earlier: escalations.map((e) => e.teacher) }),
+    );
+    teacherRunStats = sumRunStats(teacherRunStats, asked.stats);
+    const failedCorrections = escalations.length;
+    const tookOver = asked.advice.takeover || failedCorrections >= config.takeoverAfter;
+    const record: EscalationRecord = { attempt, trigger: fired.trigger.trigger, teacher: asked.advice, tookOver };
+    escalations.push(record);
+    safeObserve(config.onEscalation, record);
+
+    if (tookOver) {
+      const takeover = await runTakeover(runner, studentSpec, config, firstObjective, escalations);
+      teacherRunStats = sumRunStats(teacherRunStats, takeover.stats);
+      return finish(takeover, [...session, ...takeover.messages], takeover.status === "completed");
+    }
+
+    // Correction: the advice is appended to the student's own session, which is never rewritten.
+    objective = formatAdviceForStudent(asked.advice);
+    tracker.resetStreak();
+  }
+}
+
+/** One student run, with the Tier-0 stuck detector watching its tool results. */
+async function runStudent(
+  runner: Runner,
+  spec: TaskSpec,
+  config: ResolvedTeacherConfig,
+  helper: ReturnType<typeof helperSeat>,
+  tracker: StuckTracker,
+  history: Message[],
+  objective: string,
+): Promise<{ result: TaskResult; helperStats: RunStats }> {
+  let helperStats = emptyRunStats();
+  const onToolResult = async (info: ToolResultInfo): Promise<void | ObserverStop> => {
+    // The host's own observer goes first; its stop is its decision, never a trigger.
+    const own = await spec.onToolResult?.(info);
+    if (own) return own;
+    const text = info.result.content.map((block) => (block.type === "text" ? block.text : "")).join(" ");
+    const signal = tracker.record({ toolName: info.result.toolName, isError: info.result.isError, text });
+    if (signal.kind === "ok") return;
+    if (signal.kind === "suspected" && config.useStuckMonitor) {
+      const verdict = await askMonitor(runner, helper, config, spec.objective, tracker.recent());
+      helperStats = sumRunStats(helperStats, verdict.stats);
+      // An unreadable monitor leaves the tracker's suspicion standing.
+      if (verdict.value === false) return;
+    }
+    const why = `${signal.tool} failed ${signal.consecutive} time(s) in a row, ${signal.cumulative} in this run`;
+    return { stop: { code: STUCK_STOP_CODE, message: `stopped as stuck: ${why}` } };
+  };
+  const result = await runner.runTask({ ...spec, history, objective, onToolResult });
+  return { result, helperStats };
+}
+
+/**
+ * Which trigger a student result fires, if any. `stuck` covers our own stop, the runner's loop guard
+ * and running out of turns; a stop the host's observer asked for, a park, an abort or a spent budget
+ * are the host's business and never escalate.
+ */
+async function detectTrigger(
+  runner: Runner,
+  config: ResolvedTeacherConfig,
+  helper: ReturnType<typeof helperSeat>,
+  task: string,
+  result: TaskResult,
+): Promise<{ trigger?: Trigger & { verifyReason?: string }; helperStats: RunStats[] }> {
+  switch (result.status) {
+    case "stuck":
+      if (result.terminal.code === "observer_stop" && result.terminal.observerCode !== STUCK_STOP_CODE) return { helperStats: [] };
+      return { trigger: { trigger: "stuck", reason: result.terminal.message }, helperStats: [] };
+    case "max_turns":
+      return { trigger: { trigger: "stuck", reason: result.terminal.message }, helperStats: [] };
+    case "blocked":
+      return { trigger: { trigger: "blocked", reason: result.terminal.message }, helperStats: [] };
+    case "failed":
+      return { trigger: { trigger: "failed", reason: result.terminal.message }, helperStats: [] };
+    case "completed": {
+      if (!config.verifyOutput) return { helperStats: [] };
+      const vote = await askVerifier(runner, helper, config, task, result.output);
+      // No readable verdict is no evidence of a wrong answer: the output stands.
+      if (vote.pass !== false) return { helperStats: vote.stats };
+      const reason = vote.reason ?? `the verifier rejected the answer (${vote.fails} of ${vote.passes + vote.fails})`;
+      return { trigger: { trigger: "verify-fail", reason, verifyReason: reason }, helperStats: vote.stats };
+    }
+    default:
+      return { helperStats: [] };
+  }
+}
+
+async function policyAllows(config: ResolvedTeacherConfig, info: EscalationPolicyInfo): Promise<boolean> {
+  if (!config.escalationPolicy) return true;
+  try {
+    return (await config.escalationPolicy(info)) !== false;
+  } catch {
+    // Fail open: a broken policy must not strand a student that needs help.
+    return true;
+  }
+}
+
+/**
+ * The teacher does the task itself in its own session: the host's history and the (strategy-enriched)
+ * objective, the student's tools and limits, and a note of what went wrong before.
+ */
+async function runTakeover(runner: Runner, spec: TaskSpec, config: ResolvedTeacherConfig, objective: string, escalations: readonly EscalationRecord[]): Promise<TaskResult> {
+  const notes = escalations.map((e) => `- (${e.trigger}) ${describeAdvice(e.teacher)}`).join("\n");
+  const note = `A previous, weaker agent attempted this task and failed. What was learned:\n${notes}\nDo the task yourself now.`;
+  const { onToolResult: _observer, model: _model, role: _role, ...rest } = spec;
+  return runner.runTask({
+    ...rest,
+    ...teacherSeat(config),
+    onToolResult: spec.onToolResult,
+    systemPrompt: spec.systemPrompt ? `${spec.systemPrompt}\n\n${note}` : note,
+    objective,
+  });
+}
+
+function describeAdvice(advice: TeacherAdvice): string {
+  return [advice.correction, advice.strategy, advice.nextStep].filter((s) => s !== undefined).join(" ") || "(no usable advice)";
+}

@@ -1,0 +1,74 @@
+import type { Message } from "@x/llm-types";
+import type { Runner, RunStats, TaskSpec } from "@x/runner";
+import { parseTeacherAdvice, type TeacherAdvice } from "./advice";
+import type { ResolvedTeacherConfig } from "./config";
+import { MONITOR_PROMPT, TEACHER_PROMPT, VERIFIER_PROMPT } from "./prompts";
+import { majorityVote, parseVerdict, type Verdict, type VoteResult } from "./verdict";
+
+/** Which model a side call runs on: a model (or chain), or a runner role. */
+type Seat = Pick<TaskSpec, "model" | "role">;
+
+/** The cheap helper: `helperModel`, else whatever the student runs on. */
+export function helperSeat(config: ResolvedTeacherConfig, student: TaskSpec): Seat {
+  if (config.helperModel !== undefined) return { model: config.helperModel };
+  return { model: student.model, role: student.role };
+}
+
+/** The teacher: `model`, else the runner's `advisor` role (the runner's one role resolver decides). */
+export function teacherSeat(config: ResolvedTeacherConfig): Seat {
+  return config.model !== undefined ? { model: config.model } : { role: "advisor" };
+}
+
+interface SideCall {
+  text: string;
+  stats: RunStats;
+}
+
+/**
+ * One tool-less, single-turn call in a session of its own: nothing of the student's session is sent
+ * except what `objective` quotes, and nothing of this call enters the student's session.
+ */
+async function sideCall(runner: Runner, seat: Seat, systemPrompt: string, objective: string, history: readonly Message[] = []): Promise<SideCall> {
+  const result = await runner.runTask({ ...seat, systemPrompt, objective, history, maxTurns: 1 });
+  return { text: result.status === "completed" ? result.output : "", stats: result.stats };
+}
+
+export async function askMonitor(runner: Runner, seat: Seat, config: ResolvedTeacherConfig, task: string, recent: readonly string[]): Promise<Verdict & { stats: RunStats }> {
+  const objective = `Task:\n${task}\n\nRecent tool calls, newest last:\n${recent.map((line) => `- ${line}`).join("\n")}`;
+  const call = await sideCall(runner, seat, config.prompts?.monitor ?? MONITOR_PROMPT, objective);
+  return { ...parseVerdict(call.text, "stuck"), stats: call.stats };
+}
+
+export async function askVerifier(runner: Runner, seat: Seat, config: ResolvedTeacherConfig, task: string, output: string): Promise<VoteResult & { stats: RunStats[] }> {
+  const objective = `Task:\n${task}\n\nAnswer to check:\n${output}`;
+  const samples: Verdict[] = [];
+  const stats: RunStats[] = [];
+  // Sequential: samples are cheap, and a fixed order keeps scripted and replayed runs reproducible.
+  for (let i = 0; i < config.verifierSamples; i++) {
+    const call = await sideCall(runner, seat, config.prompts?.verifier ?? VERIFIER_PROMPT, objective);
+    samples.push(parseVerdict(call.text, "pass"));
+    stats.push(call.stats);
+  }
+  return { ...majorityVote(samples), stats };
+}
+
+export async function askTeacher(runner: Runner, seat: Seat, config: ResolvedTeacherConfig, brief: string): Promise<{ advice: TeacherAdvice; stats: RunStats }> {
+  const call = await sideCall(runner, seat, config.prompts?.teacher ?? TEACHER_PROMPT, brief);
+  return { advice: parseTeacherAdvice(call.text), stats: call.stats };
+}
+
+/** What the teacher is told: the task, what the student did, why it was flagged, earlier advice. */
+export function teacherBrief(input: { task: string; trigger: string; reason: string; recent: readonly string[]; output: string; earlier: readonly TeacherAdvice[] }): string {
+  const parts = [`Task:\n${input.task}`, `Why you are consulted: ${input.trigger} — ${input.reason}`];
+  if (input.recent.length > 0) parts.push(`The student's recent tool calls, newest last:\n${input.recent.map((l) => `- ${l}`).join("\n")}`);
+  if (input.output.trim() !== "") parts.push(`The student's latest answer:\n${clip(input.output, 4000)}`);
+  input.earlier.forEach((advice, i) => {
+    const said = [advice.correction, advice.nextStep].filter((s) => s !== undefined).join(" / ");
+    parts.push(`Advice ${i + 1} you already gave (it did not resolve the task): ${said || "(none usable)"}`);
+  });
+  return parts.join("\n\n");
+}
+
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

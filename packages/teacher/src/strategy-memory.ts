@@ -1,0 +1,68 @@
+import { LIMITS, type StrategyHit, type StrategyStore } from "@x/strategy-store-core";
+import type { ResolvedTeacherConfig } from "./config";
+import type { EscalationRecord } from "./result";
+import { clip } from "./seats";
+
+/** The store and scope when both are set; strategy memory is off otherwise (no scope, no store use). */
+function memory(config: ResolvedTeacherConfig): { store: StrategyStore; scope: string } | undefined {
+  if (config.strategyStore === undefined || config.scope === undefined) return undefined;
+  return { store: config.strategyStore, scope: config.scope };
+}
+
+// Strategy memory only saves teacher calls: a store that fails must not fail the student's task,
+// so its errors are dropped and the run goes on as if it had found nothing.
+
+/** The top `retrieveK` strategies for this objective, from this scope only. */
+export async function recallStrategies(config: ResolvedTeacherConfig, objective: string): Promise<StrategyHit[]> {
+  const mem = memory(config);
+  if (!mem) return [];
+  try {
+    return await mem.store.search({ scope: mem.scope, query: clip(objective, LIMITS.text - 1), k: config.retrieveK });
+  } catch {
+    return [];
+  }
+}
+
+/** The objective with retrieved strategies put ahead of it, as hints rather than orders. */
+export function withStrategies(objective: string, hits: readonly StrategyHit[]): string {
+  if (hits.length === 0) return objective;
+  const lines = hits.map(({ record }) => {
+    const extra = [record.correction && `common mistake: ${record.correction}`, record.nextStep && `first step: ${record.nextStep}`].filter(Boolean).join("; ");
+    return `- ${record.strategy}${extra ? ` (${extra})` : ""}`;
+  });
+  return `Approaches that worked on similar tasks before (use them if they fit):\n${lines.join("\n")}\n\n${objective}`;
+}
+
+/** Stores the final escalation's strategy after a success, when the teacher was confident enough. */
+export async function rememberStrategy(config: ResolvedTeacherConfig, problem: string, last: EscalationRecord | undefined): Promise<void> {
+  const mem = memory(config);
+  const advice = last?.teacher;
+  if (!mem || !last || !advice?.strategy || advice.confidence < config.minConfidenceToStore) return;
+  try {
+    await mem.store.put({
+      scope: mem.scope,
+      problem: clip(problem, LIMITS.text - 1),
+      strategy: clip(advice.strategy, LIMITS.text - 1),
+      correction: advice.correction === undefined ? undefined : clip(advice.correction, LIMITS.text - 1),
+      nextStep: advice.nextStep === undefined ? undefined : clip(advice.nextStep, LIMITS.text - 1),
+      confidence: advice.confidence,
+      source: "teacher",
+      tags: [last.trigger],
+    });
+  } catch {
+    // See above: a failed write costs a future teacher call, nothing more.
+  }
+}
+
+/** Counts a use (and, on success, a success) for each strategy the run was given. */
+export async function reportOutcome(config: ResolvedTeacherConfig, hits: readonly StrategyHit[], success: boolean): Promise<void> {
+  const mem = memory(config);
+  if (!mem) return;
+  for (const { record } of hits) {
+    try {
+      await mem.store.recordOutcome(mem.scope, record.id, success);
+    } catch {
+      // The record may have been deleted meanwhile; its ranking simply does not move.
+    }
+  }
+}
