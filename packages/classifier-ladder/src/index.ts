@@ -1,1 +1,16 @@
-export {};
+export * from "./errors";
+export * from "./seat";
+export * from "./route";
+export * from "./rungs";
+export * from "./preflight";
+export * from "./rung-seat";
+export * from "./suffix";
+export * from "./verdict";
+export * from "./reply";
+export * from "./prompt";
+export * from "./transcript";
+export * from "./outcome";
+export * from "./decider";
+export * from "./observer";
+export * from "./unavailable";
+export * from "./denial-limit";

@@ -1,0 +1,113 @@
+import { ClassifierConfigError } from "./errors";
+import type { AutoModeVerdict } from "./outcome";
+
+export interface DenialLimitOptions {
+  /** Blocks in a row before the classifier is no longer asked. Default 3. */
+  maxConsecutive?: number;
+  /** Blocks in a run before the classifier is no longer asked. Default 20. */
+  maxTotal?: number;
+  /** Classifications in a row that could not rule (`unavailable` or `parse_error`). Default 3. */
+  maxConsecutiveUnavailable?: number;
+}
+
+export const DEFAULT_DENIAL_LIMIT = Object.freeze({ maxConsecutive: 3, maxTotal: 20, maxConsecutiveUnavailable: 3 });
+
+export type DenialLimitReason = "consecutive_blocks" | "total_blocks" | "consecutive_unavailable";
+
+export interface DenialState {
+  readonly consecutiveBlocks: number;
+  readonly totalBlocks: number;
+  /** Classifications in a row that produced no ruling. Never counted as denials. */
+  readonly consecutiveUnavailable: number;
+  /** The limit reached, once one is: from then on a person decides gated calls (or the run stops). */
+  readonly tripped?: DenialLimitReason;
+}
+
+/** What the runner does with the next gated call. */
+export type DenialLimitRoute = "classify" | "ask" | "stop";
+
+export interface DenialLimit {
+  readonly state: DenialState;
+  readonly limits: Readonly<Required<DenialLimitOptions>>;
+  /** Records one classification's verdict and returns the new state. */
+  record(outcome: Pick<AutoModeVerdict, "verdict">): DenialState;
+  /**
+   * A person decided a handed-over call: the streaks restart and a streak trip clears, so the
+   * classifier is asked again. A `total_blocks` trip stays for the rest of the run.
+   */
+  personDecided(): DenialState;
+  /** Forgets everything (a new run). */
+  reset(): DenialState;
+  /** Classify while no limit is reached; then ask a person when there is one, else stop. */
+  route(approvalSeat: boolean): DenialLimitRoute;
+}
+
+function screen(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new ClassifierConfigError("config.denial_limit_invalid", `${name} must be a positive integer, got ${String(value)}`, value);
+  }
+  return value;
+}
+
+/**
+ * The denial limit, as a small state machine. A block counts toward both block limits; an allow
+ * ends both streaks; a classification that could not rule is not a denial — it leaves the block
+ * counts alone — but it has a streak and a limit of its own, so a classifier that is down cannot
+ * keep a run asking it forever.
+ */
+export function createDenialLimit(options: DenialLimitOptions = {}): DenialLimit {
+  const limits = Object.freeze({
+    maxConsecutive: screen("maxConsecutive", options.maxConsecutive, DEFAULT_DENIAL_LIMIT.maxConsecutive),
+    maxTotal: screen("maxTotal", options.maxTotal, DEFAULT_DENIAL_LIMIT.maxTotal),
+    maxConsecutiveUnavailable: screen("maxConsecutiveUnavailable", options.maxConsecutiveUnavailable, DEFAULT_DENIAL_LIMIT.maxConsecutiveUnavailable),
+  });
+  const initial: DenialState = Object.freeze({ consecutiveBlocks: 0, totalBlocks: 0, consecutiveUnavailable: 0 });
+  let state = initial;
+
+  const trip = (next: Omit<DenialState, "tripped">): DenialState => {
+    const tripped: DenialLimitReason | undefined =
+      state.tripped ??
+      (next.totalBlocks >= limits.maxTotal
+        ? "total_blocks"
+        : next.consecutiveBlocks >= limits.maxConsecutive
+          ? "consecutive_blocks"
+          : next.consecutiveUnavailable >= limits.maxConsecutiveUnavailable
+            ? "consecutive_unavailable"
+            : undefined);
+    return Object.freeze(tripped ? { ...next, tripped } : { ...next });
+  };
+
+  return {
+    get state() {
+      return state;
+    },
+    limits,
+    record(outcome) {
+      switch (outcome.verdict) {
+        case "block":
+          state = trip({ consecutiveBlocks: state.consecutiveBlocks + 1, totalBlocks: state.totalBlocks + 1, consecutiveUnavailable: 0 });
+          break;
+        case "allow":
+          state = trip({ consecutiveBlocks: 0, totalBlocks: state.totalBlocks, consecutiveUnavailable: 0 });
+          break;
+        default:
+          state = trip({ consecutiveBlocks: state.consecutiveBlocks, totalBlocks: state.totalBlocks, consecutiveUnavailable: state.consecutiveUnavailable + 1 });
+      }
+      return state;
+    },
+    personDecided() {
+      const keep = state.tripped === "total_blocks" ? { tripped: state.tripped } : {};
+      state = Object.freeze({ consecutiveBlocks: 0, totalBlocks: state.totalBlocks, consecutiveUnavailable: 0, ...keep });
+      return state;
+    },
+    reset() {
+      state = initial;
+      return state;
+    },
+    route(approvalSeat) {
+      if (!state.tripped) return "classify";
+      return approvalSeat ? "ask" : "stop";
+    },
+  };
+}
