@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { parseCommandLine, UsageError } from "./args";
+
+function usage(argv: string[]): string {
+  try {
+    parseCommandLine(argv);
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error(`accepted: ${argv.join(" ")}`);
+}
+
+describe("parseCommandLine", () => {
+  it("defaults to the whole demo", () => {
+    expect(parseCommandLine([])).toMatchObject({ name: "demo", json: false, parkOnly: false, shellTimeoutMs: 10_000 });
+    expect(parseCommandLine(["--json"])).toMatchObject({ name: "demo", json: true });
+  });
+
+  it("reads a demo scenario and its options", () => {
+    expect(parseCommandLine(["demo", "teacher", "--store", "postgres://u@h/db", "--scope", "acme", "--shell-timeout", "3"])).toMatchObject({
+      name: "demo",
+      scenario: "teacher",
+      store: "postgres://u@h/db",
+      scope: "acme",
+      shellTimeoutMs: 3_000,
+    });
+  });
+
+  it("reads run with its endpoint, prices and --no-teacher", () => {
+    const command = parseCommandLine([
+      "run",
+      "list the files",
+      "--base-url",
+      "http://127.0.0.1:9/v1",
+      "--api-key",
+      "k",
+      "--model",
+      "m",
+      "--price",
+      "m=0.4/1.6",
+      "--no-teacher",
+      "--max-turns",
+      "5",
+    ]);
+    expect(command).toMatchObject({
+      name: "run",
+      objective: "list the files",
+      baseUrl: "http://127.0.0.1:9/v1",
+      apiKey: "k",
+      model: "m",
+      teacher: false,
+      maxTurns: 5,
+      prices: { m: { input: 0.4, output: 1.6 } },
+    });
+  });
+
+  it("reads resume with exactly one decision", () => {
+    expect(parseCommandLine(["resume", "p.json", "--approve"])).toMatchObject({ name: "resume", file: "p.json", decision: "approve" });
+    expect(parseCommandLine(["resume", "p.json", "--deny", "--reason", "no"])).toMatchObject({ decision: "deny", reason: "no" });
+    expect(usage(["resume", "p.json"])).toContain("exactly one of --approve or --deny");
+    expect(usage(["resume", "p.json", "--approve", "--deny"])).toContain("exactly one of --approve or --deny");
+    expect(usage(["resume", "--approve"])).toContain("needs the parked file");
+  });
+
+  it("refuses bad flags with a message naming them", () => {
+    expect(usage(["--bogus"])).toContain("--bogus");
+    expect(usage(["demo", "--approve"])).toContain("--approve");
+    expect(usage(["frobnicate"])).toContain('unknown command "frobnicate"');
+    expect(usage(["run"])).toContain("needs an objective");
+    expect(usage(["run", "x", "--max-turns", "0"])).toContain("--max-turns must be a positive whole number");
+    expect(usage(["run", "x", "--provider", "gemini"])).toContain('--provider must be "openai" or "anthropic"');
+    expect(usage(["run", "x", "--base-url", "localhost:8080"])).toContain("--base-url must be an http(s) URL");
+    expect(usage(["run", "x", "--price", "m=cheap"])).toContain("--price takes MODEL=INPUT/OUTPUT");
+    expect(usage(["run", "x", "--model"])).toContain("--model");
+    expect(usage(["demo", "a", "b"])).toContain('unexpected argument "b"');
+  });
+
+  it("turns --help on any command into help for it", () => {
+    expect(parseCommandLine(["run", "--help"])).toEqual({ name: "help", topic: "run", json: false });
+    expect(parseCommandLine(["-h"])).toEqual({ name: "help", topic: "demo", json: false });
+    expect(parseCommandLine(["help", "resume"])).toEqual({ name: "help", topic: "resume", json: false });
+  });
+});

@@ -1,0 +1,252 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+/** A command line the CLI refuses; printed with a pointer to `--help`, exit code 2. */
+export class UsageError extends Error {
+  readonly code = "usage";
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export const COMMANDS = ["demo", "run", "resume", "scenarios", "help"] as const;
+export type CommandName = (typeof COMMANDS)[number];
+
+/** Options every command takes. */
+const COMMON = {
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const STORE = {
+  store: { type: "string" },
+  scope: { type: "string" },
+  sandbox: { type: "string" },
+  "shell-timeout": { type: "string" },
+} as const;
+
+const ENDPOINT = {
+  provider: { type: "string" },
+  "base-url": { type: "string" },
+  "api-key": { type: "string" },
+  model: { type: "string" },
+  "teacher-model": { type: "string" },
+  "classifier-model": { type: "string" },
+  price: { type: "string", multiple: true },
+} as const;
+
+const OPTIONS = {
+  demo: { ...COMMON, ...STORE, "park-only": { type: "boolean" } },
+  run: { ...COMMON, ...STORE, ...ENDPOINT, teacher: { type: "boolean" }, "max-turns": { type: "string" } },
+  resume: { ...COMMON, ...ENDPOINT, approve: { type: "boolean" }, deny: { type: "boolean" }, reason: { type: "string" } },
+  scenarios: { ...COMMON },
+  help: { ...COMMON },
+} as const satisfies Record<CommandName, ParseArgsConfig["options"]>;
+
+export interface StoreArgs {
+  /** `postgres://…` / `postgresql://…`, or a SQLite file path. */
+  store?: string;
+  scope?: string;
+  sandbox?: string;
+  shellTimeoutMs: number;
+}
+
+export interface EndpointArgs {
+  provider?: "openai" | "anthropic";
+  baseUrl?: string;
+  apiKey?: string;
+  model?: string;
+  teacherModel?: string;
+  classifierModel?: string;
+  /** `$ per million tokens`, by model id. */
+  prices: Record<string, { input: number; output: number }>;
+}
+
+export type Command =
+  | { name: "help"; topic?: CommandName; json: boolean }
+  | { name: "scenarios"; json: boolean }
+  | ({ name: "demo"; scenario?: string; json: boolean; parkOnly: boolean } & StoreArgs)
+  | ({ name: "run"; objective: string; json: boolean; teacher: boolean; maxTurns?: number } & StoreArgs & EndpointArgs)
+  | ({ name: "resume"; file: string; json: boolean; decision: "approve" | "deny"; reason?: string } & EndpointArgs);
+
+export const DEFAULT_SHELL_TIMEOUT_MS = 10_000;
+
+/**
+ * Reads a command line. The first word picks the command (`demo` when the line starts with an
+ * option or is empty); each command accepts only its own options, so a misspelt or misplaced flag
+ * is an error rather than silently ignored.
+ */
+export function parseCommandLine(argv: readonly string[]): Command {
+  const first = argv[0];
+  let name: CommandName = "demo";
+  let rest = argv;
+  if (first !== undefined && !first.startsWith("-")) {
+    if (!(COMMANDS as readonly string[]).includes(first)) {
+      throw new UsageError(`unknown command "${first}" (commands: ${COMMANDS.join(", ")})`);
+    }
+    name = first as CommandName;
+    rest = argv.slice(1);
+  }
+  const parsed = parse(name, rest);
+  const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
+  const positionals = parsed.positionals;
+  const json = values.json === true;
+  if (values.help === true) return { name: "help", topic: name === "help" ? undefined : name, json };
+
+  switch (name) {
+    case "help": {
+      const topic = positionals[0];
+      if (topic !== undefined && !(COMMANDS as readonly string[]).includes(topic)) throw new UsageError(`no help for "${topic}"`);
+      noExtra(positionals.slice(1), name);
+      return { name, topic: topic as CommandName | undefined, json };
+    }
+    case "scenarios":
+      noExtra(positionals, name);
+      return { name, json };
+    case "demo": {
+      noExtra(positionals.slice(1), name);
+      const scenario = positionals[0];
+      return { name, json, parkOnly: values["park-only"] === true, ...(scenario !== undefined ? { scenario } : {}), ...storeArgs(values) };
+    }
+    case "run": {
+      const objective = positionals.join(" ").trim();
+      if (objective === "") throw new UsageError('run needs an objective: x-agent run "<what to do>"');
+      const maxTurns = values["max-turns"] === undefined ? undefined : positiveInt(values["max-turns"] as string, "--max-turns");
+      return {
+        name,
+        objective,
+        json,
+        teacher: values.teacher !== false,
+        ...(maxTurns !== undefined ? { maxTurns } : {}),
+        ...storeArgs(values),
+        ...endpointArgs(values),
+      };
+    }
+    case "resume": {
+      const file = positionals[0];
+      if (file === undefined) throw new UsageError("resume needs the parked file: x-agent resume <file> --approve|--deny");
+      noExtra(positionals.slice(1), name);
+      if ((values.approve === true) === (values.deny === true)) throw new UsageError("resume needs exactly one of --approve or --deny");
+      const reason = values.reason as string | undefined;
+      return { name, file, json, decision: values.approve === true ? "approve" : "deny", ...(reason !== undefined ? { reason } : {}), ...endpointArgs(values) };
+    }
+  }
+}
+
+function parse(name: CommandName, args: readonly string[]) {
+  try {
+    return parseArgs({ args: [...args], options: OPTIONS[name], allowPositionals: true, allowNegative: true, strict: true });
+  } catch (error) {
+    // node:util's messages already name the flag; drop its advice about `--` which does not apply here.
+    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, "");
+    throw new UsageError(`${message} (for "${name}")`);
+  }
+}
+
+function noExtra(positionals: readonly string[], name: CommandName): void {
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}" for "${name}"`);
+}
+
+function positiveInt(text: string, flag: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`${flag} must be a positive whole number, got "${text}"`);
+  return Number(text);
+}
+
+function storeArgs(values: Record<string, unknown>): StoreArgs {
+  const out: StoreArgs = { shellTimeoutMs: DEFAULT_SHELL_TIMEOUT_MS };
+  if (typeof values.store === "string") {
+    if (values.store.trim() === "") throw new UsageError("--store needs a postgres:// URL or a SQLite file path");
+    out.store = values.store;
+  }
+  if (typeof values.scope === "string") {
+    if (values.scope.trim() === "") throw new UsageError("--scope must not be empty");
+    out.scope = values.scope;
+  }
+  if (typeof values.sandbox === "string") out.sandbox = values.sandbox;
+  if (typeof values["shell-timeout"] === "string") out.shellTimeoutMs = positiveInt(values["shell-timeout"], "--shell-timeout") * 1000;
+  return out;
+}
+
+function endpointArgs(values: Record<string, unknown>): EndpointArgs {
+  const out: EndpointArgs = { prices: {} };
+  const provider = values.provider;
+  if (provider !== undefined) {
+    if (provider !== "openai" && provider !== "anthropic") throw new UsageError(`--provider must be "openai" or "anthropic", got "${String(provider)}"`);
+    out.provider = provider;
+  }
+  const baseUrl = values["base-url"];
+  if (typeof baseUrl === "string") {
+    if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+    out.baseUrl = baseUrl;
+  }
+  if (typeof values["api-key"] === "string") out.apiKey = values["api-key"];
+  if (typeof values.model === "string") out.model = values.model;
+  if (typeof values["teacher-model"] === "string") out.teacherModel = values["teacher-model"];
+  if (typeof values["classifier-model"] === "string") out.classifierModel = values["classifier-model"];
+  for (const entry of (values.price as string[] | undefined) ?? []) {
+    const match = /^(.+)=(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(entry);
+    if (!match) throw new UsageError(`--price takes MODEL=INPUT/OUTPUT in $ per million tokens (e.g. gpt-4.1-mini=0.4/1.6), got "${entry}"`);
+    out.prices[match[1]!] = { input: Number(match[2]), output: Number(match[3]) };
+  }
+  return out;
+}
+
+export const HELP: Record<CommandName | "main", string> = {
+  main: `x-agent — the @x agent core, end to end: tools on a sandbox folder, auto mode, teacher mode,
+strategy memory and parked approvals.
+
+Usage:
+  x-agent [demo [scenario]]             scripted scenarios, no API key (the default)
+  x-agent run "<objective>"             the same wiring on your own models
+  x-agent resume <file> --approve|--deny  finish a parked run
+  x-agent scenarios                     list the embedded scenarios
+  x-agent help [command]
+
+Common options:
+  --json            print the event stream as JSON lines
+  -h, --help        help for a command`,
+  demo: `x-agent demo [scenario] [options]
+
+Runs the embedded scenarios (all of them, in order, unless one is named) on scripted models:
+no network, no key. The scripted replies are functions of what the model is sent, so the runner,
+the auto-mode classifier, teacher mode and the strategy store really run.
+
+Options:
+  --store <url|path>      strategies in PostgreSQL (postgres://…) or this SQLite file
+                          (default: a SQLite file in a temp folder)
+  --scope <name>          tenant scope for strategies (default: demo)
+  --sandbox <dir>         folder the tools act on (default: a fresh temp folder)
+  --shell-timeout <s>     shell command timeout in seconds (default: 10)
+  --park-only             stop after parking the approval; finish it with x-agent resume
+  --json                  JSON lines instead of human output`,
+  run: `x-agent run "<objective>" [options]
+
+Runs one task on real models through the real brains: list/read/write files in the sandbox, and
+a shell tool gated by auto mode. Writes need an approval: the run parks to a file.
+
+Endpoint (flags, else environment):
+  --provider openai|anthropic   default: anthropic when only ANTHROPIC_API_KEY is set, else openai
+  --base-url <url>              OPENAI_BASE_URL / ANTHROPIC_BASE_URL
+  --api-key <key>               OPENAI_API_KEY / ANTHROPIC_API_KEY
+  --model <id>                  student model: X_AGENT_MODEL, OPENAI_MODEL / ANTHROPIC_MODEL
+  --teacher-model <id>          X_AGENT_TEACHER_MODEL (default: the student's model)
+  --classifier-model <id>       X_AGENT_CLASSIFIER_MODEL (default: the core picks; the main model)
+  --price <model>=<in>/<out>    $ per million tokens, for the cost column (repeatable)
+
+Options:
+  --no-teacher            run the student alone
+  --store <url|path>      postgres://… or a SQLite file (default: .x-agent/strategies.db)
+  --scope <name>          tenant scope for strategies (default: default)
+  --sandbox <dir>         folder the tools act on (default: .x-agent/sandbox)
+  --shell-timeout <s>     shell command timeout in seconds (default: 10)
+  --max-turns <n>         turn limit per run (default: 20)
+  --json                  JSON lines instead of human output`,
+  resume: `x-agent resume <file> --approve|--deny [--reason <text>]
+
+Finishes a run that parked waiting for an approval, in this process: the decision is applied, the
+approved call runs at most once, and the model continues. Run it from the folder the run parked in
+(the signing key is .x-agent/park.key there, or X_AGENT_PARK_KEY). A run on a real endpoint reads
+its key again from --api-key or the environment.`,
+  scenarios: `x-agent scenarios — lists the embedded scenarios.`,
+  help: `x-agent help [command]`,
+};

@@ -1,0 +1,65 @@
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { displayPath, resolveInside, SandboxError } from "./paths";
+
+/** Entries skipped by listings: large, generated, or not the model's business. */
+const SKIPPED = new Set(["node_modules", ".git"]);
+export const MAX_LIST_ENTRIES = 200;
+export const MAX_READ_BYTES = 64 * 1024;
+export const MAX_WRITE_BYTES = 256 * 1024;
+
+/** Lists a folder of the sandbox as indented lines (`dir/`, `file  123 B`), depth-first. */
+export async function listFiles(root: string, path: string, depth: number): Promise<string> {
+  const start = await resolveInside(root, path);
+  const info = await stat(start).catch(() => undefined);
+  if (!info) throw new SandboxError("not_found", `no such folder: ${path}`);
+  if (!info.isDirectory()) throw new SandboxError("not_a_directory", `${path} is a file, not a folder`);
+  const lines: string[] = [];
+  let truncated = false;
+  const walk = async (dir: string, level: number): Promise<void> => {
+    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)); // code-point order: the same on every machine
+    for (const entry of entries) {
+      if (SKIPPED.has(entry.name)) continue;
+      if (lines.length >= MAX_LIST_ENTRIES) {
+        truncated = true;
+        return;
+      }
+      const full = join(dir, entry.name);
+      const shown = displayPath(root, full);
+      if (entry.isDirectory()) {
+        lines.push(`${shown}/`);
+        if (level < depth) await walk(full, level + 1);
+      } else {
+        const size = entry.isFile() ? (await stat(full)).size : undefined;
+        lines.push(size === undefined ? shown : `${shown}  ${size} B`);
+      }
+    }
+  };
+  await walk(start, 1);
+  if (lines.length === 0) return `${displayPath(root, start)} is empty`;
+  return truncated ? `${lines.join("\n")}\n… (first ${MAX_LIST_ENTRIES} entries)` : lines.join("\n");
+}
+
+/** Reads a text file of the sandbox, cut at {@link MAX_READ_BYTES}. */
+export async function readTextFile(root: string, path: string): Promise<string> {
+  const target = await resolveInside(root, path);
+  const info = await stat(target).catch(() => undefined);
+  if (!info) throw new SandboxError("not_found", `no such file: ${path}`);
+  if (!info.isFile()) throw new SandboxError("not_a_file", `${path} is not a file`);
+  const data = await readFile(target);
+  if (data.length <= MAX_READ_BYTES) return data.toString("utf8");
+  return `${data.subarray(0, MAX_READ_BYTES).toString("utf8")}\n… (cut at ${MAX_READ_BYTES} of ${data.length} bytes)`;
+}
+
+/** Writes (creates or replaces) a text file of the sandbox, making its folders. */
+export async function writeTextFile(root: string, path: string, content: string): Promise<string> {
+  const bytes = Buffer.byteLength(content, "utf8");
+  if (bytes > MAX_WRITE_BYTES) throw new SandboxError("too_large", `refusing to write ${bytes} bytes (limit ${MAX_WRITE_BYTES})`);
+  const target = await resolveInside(root, path);
+  if (target === root) throw new SandboxError("not_a_file", "cannot write to the sandbox folder itself");
+  await mkdir(dirname(target), { recursive: true });
+  // The parent may have been created through a link that resolves elsewhere: check again.
+  await resolveInside(root, displayPath(root, target));
+  await writeFile(target, content, "utf8");
+  return `wrote ${bytes} bytes to ${displayPath(root, target)}`;
+}

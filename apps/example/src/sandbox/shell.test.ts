@@ -1,0 +1,31 @@
+import { mkdtemp, realpath } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { describeShellResult, runShell } from "./shell";
+
+describe("runShell", () => {
+  it("runs in the sandbox folder and reports the exit code", async () => {
+    const root = await realpath(await mkdtemp(join(tmpdir(), "x-agent-shell-")));
+    const ok = await runShell("pwd && echo hi >&2", { cwd: root, timeoutMs: 5_000 });
+    expect(ok.exitCode).toBe(0);
+    expect(ok.output).toContain(root);
+    expect(ok.output).toContain("hi");
+    const bad = await runShell("exit 3", { cwd: root, timeoutMs: 5_000 });
+    expect(describeShellResult(bad, 5_000)).toBe("exit code 3 (no output)");
+  });
+
+  it("kills the whole process group at the timeout", async () => {
+    const result = await runShell("sleep 30 & sleep 30; echo never", { cwd: tmpdir(), timeoutMs: 300 });
+    expect(result.timedOut).toBe(true);
+    expect(result.output).not.toContain("never");
+    expect(describeShellResult(result, 300)).toMatch(/^timed out after 0.3s/);
+  });
+
+  it("stops when the signal aborts", async () => {
+    const controller = new AbortController();
+    const pending = runShell("sleep 30", { cwd: tmpdir(), timeoutMs: 10_000, signal: controller.signal });
+    controller.abort();
+    expect((await pending).aborted).toBe(true);
+  });
+});
