@@ -16,12 +16,16 @@ const STOPWORDS = new Set(
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** Lower-cased content words of `text`, in order, without stopwords or single letters. */
+/** Content words of `text`, in order, lower-cased, without stopwords or single letters. */
 export function words(text: string): string[] {
+  return wordsOf(text, false);
+}
+
+function wordsOf(text: string, keepCase: boolean): string[] {
   const out: string[] = [];
-  for (const match of text.normalize("NFKC").toLowerCase().matchAll(WORD)) {
-    const word = match[0];
-    if ((word.length > 1 || /\p{N}/u.test(word)) && !STOPWORDS.has(word)) out.push(word);
+  for (const match of text.normalize("NFKC").matchAll(WORD)) {
+    const lower = match[0].toLowerCase();
+    if ((lower.length > 1 || /\p{N}/u.test(lower)) && !STOPWORDS.has(lower)) out.push(keepCase ? match[0] : lower);
   }
   return out;
 }
@@ -32,9 +36,11 @@ export function tokenize(text: string): string[] {
 }
 
 /**
- * Distinct content words of a query, capped, for backends that stem on their own side (FTS5
- * porter, Postgres `english`). Only letters and digits survive, so no query syntax gets through.
+ * Distinct content words of a query, capped, for backends that fold case and stem on their own
+ * side (FTS5 porter, Postgres `english`): case is kept, because a database in the C locale folds
+ * only ASCII and must fold the query exactly as it folded the documents. Only letters and digits
+ * survive, so no query syntax gets through.
  */
 export function queryWords(query: string): string[] {
-  return [...new Set(words(query))].slice(0, LIMITS.queryWords);
+  return [...new Set(wordsOf(query, true))].slice(0, LIMITS.queryWords);
 }

@@ -1,0 +1,113 @@
+import { StrategyStoreError } from "@x/strategy-store-core";
+
+/** The query shape shared by `pg` (Pool, Client, PoolClient) and PGlite. */
+export interface PgQueryable {
+  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** A `pg.Pool`: hands out one connection per transaction. */
+export interface PgPoolLike extends PgQueryable {
+  connect(): Promise<PgQueryable & { release(destroy?: boolean | Error): void }>;
+  readonly totalCount: number;
+}
+
+/** PGlite (or anything with its `transaction`), which runs a transaction under its own lock. */
+export interface PgTransactional extends PgQueryable {
+  transaction<T>(body: (tx: PgQueryable) => Promise<T>): Promise<T>;
+}
+
+export type PgClient = PgQueryable | PgPoolLike | PgTransactional;
+
+export interface Executor {
+  query<T>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Runs `body` in one transaction on one connection; rolled back when it throws. */
+  transaction<T>(body: (tx: Executor) => Promise<T>): Promise<T>;
+}
+
+export function executorFor(client: PgClient): Executor {
+  if (typeof (client as PgTransactional).transaction === "function") {
+    const db = client as PgTransactional;
+    return {
+      query: (text, params) => queryRows(db, text, params),
+      transaction: (body) => db.transaction((tx) => body(single(tx))),
+    };
+  }
+  if (typeof (client as PgPoolLike).totalCount === "number") {
+    const pool = client as PgPoolLike;
+    return {
+      query: (text, params) => queryRows(pool, text, params),
+      transaction: async (body) => {
+        const connection = await pool.connect().catch((error: unknown) => {
+          throw toStoreError(error);
+        });
+        try {
+          const result = await inTransaction(connection, body);
+          connection.release();
+          return result;
+        } catch (error) {
+          // A connection that failed mid-transaction is not reused.
+          connection.release(true);
+          throw error;
+        }
+      },
+    };
+  }
+  // One plain connection: transactions must not interleave on it, so they take turns.
+  const db = client;
+  let tail: Promise<unknown> = Promise.resolve();
+  return {
+    query: (text, params) => queryRows(db, text, params),
+    transaction: (body) => {
+      const run = tail.then(() => inTransaction(db, body));
+      tail = run.catch(() => undefined);
+      return run;
+    },
+  };
+}
+
+function single(db: PgQueryable): Executor {
+  return {
+    query: (text, params) => queryRows(db, text, params),
+    transaction: (body) => body(single(db)),
+  };
+}
+
+async function inTransaction<T>(db: PgQueryable, body: (tx: Executor) => Promise<T>): Promise<T> {
+  await queryRows(db, "BEGIN");
+  try {
+    const result = await body(single(db));
+    await queryRows(db, "COMMIT");
+    return result;
+  } catch (error) {
+    await db.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}
+
+async function queryRows<T>(db: PgQueryable, text: string, params?: unknown[]): Promise<T[]> {
+  try {
+    const result = await db.query(text, params);
+    return result.rows as T[];
+  } catch (error) {
+    throw toStoreError(error);
+  }
+}
+
+const CONNECTION_CODES = new Set(["57P01", "57P02", "57P03", "ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "ENOTCONN"]);
+const CONNECTION_MESSAGES = /connection terminated|not queryable|connection (?:was )?closed|pglite is closed|closed and cannot be used|socket hang up|cannot use a pool after calling end/i;
+
+/** Driver failures become typed errors whose message carries an SQLSTATE at most, never row data. */
+export function toStoreError(error: unknown): StrategyStoreError {
+  if (error instanceof StrategyStoreError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (
+    (typeof code === "string" && (CONNECTION_CODES.has(code) || code.startsWith("08"))) ||
+    CONNECTION_MESSAGES.test(message)
+  ) {
+    return new StrategyStoreError("connection_lost", "the database connection was lost; the operation was not applied", {
+      cause: error,
+    });
+  }
+  return new StrategyStoreError("backend", `PostgreSQL error${typeof code === "string" ? ` ${code}` : ""}`, { cause: error });
+}

@@ -1,0 +1,96 @@
+import type { Executor } from "./connection";
+
+export interface Tables {
+  schema: string;
+  strategies: string;
+  versions: string;
+}
+
+export function tablesFor(schema: string): Tables {
+  const q = `"${schema}"`;
+  return { schema: q, strategies: `${q}.strategies`, versions: `${q}.strategy_schema_version` };
+}
+
+/** Append-only: a database at version n reaches the latest schema by running n+1 onward. */
+// One statement per entry: PGlite (extended protocol) runs one statement per query.
+const MIGRATIONS: ReadonlyArray<{ version: number; sql: (t: Tables) => string[] }> = [
+  {
+    version: 1,
+    sql: (t) => [
+      `CREATE TABLE ${t.strategies} (
+        id text COLLATE "C" PRIMARY KEY,
+        scope text NOT NULL,
+        strategy_key text NOT NULL,
+        problem text NOT NULL,
+        strategy text NOT NULL,
+        correction text,
+        next_step text,
+        confidence smallint NOT NULL CHECK (confidence BETWEEN 0 AND 3),
+        source text NOT NULL,
+        tags text[] NOT NULL DEFAULT '{}',
+        embedding double precision[],
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        uses integer NOT NULL DEFAULT 0,
+        successes integer NOT NULL DEFAULT 0,
+        tsv tsvector GENERATED ALWAYS AS (
+          setweight(to_tsvector('english', problem), 'A') || setweight(to_tsvector('english', strategy), 'B')
+        ) STORED,
+        UNIQUE (scope, strategy_key)
+      )`,
+      `CREATE INDEX strategies_scope_id ON ${t.strategies} (scope, id)`,
+      `CREATE INDEX strategies_tsv ON ${t.strategies} USING gin (tsv)`,
+    ],
+  },
+];
+
+/**
+ * Runs pending migrations under a transaction-scoped advisory lock (so concurrent openers take
+ * turns), then adds the pgvector column when the extension can be had. Returns the schema holding
+ * the `vector` type, or undefined when there is none.
+ */
+export async function migrate(db: Executor, t: Tables, wantVector: boolean): Promise<string | undefined> {
+  return db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`x-strategy-store:${t.schema}`]);
+    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${t.schema}`);
+    await tx.query(`CREATE TABLE IF NOT EXISTS ${t.versions} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL)`);
+    const [row] = await tx.query<{ version: number | null }>(`SELECT MAX(version) AS version FROM ${t.versions}`);
+    const current = row?.version ?? 0;
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= current) continue;
+      for (const statement of migration.sql(t)) await tx.query(statement);
+      await tx.query(`INSERT INTO ${t.versions} (version, applied_at) VALUES ($1, now())`, [migration.version]);
+    }
+    if (!wantVector) return undefined;
+    const vectorSchema = await ensureVector(tx);
+    if (vectorSchema === undefined) return undefined;
+    const vector = `"${vectorSchema}".vector`;
+    await tx.query(`ALTER TABLE ${t.strategies} ADD COLUMN IF NOT EXISTS embedding_vec ${vector}`);
+    await tx.query(
+      `UPDATE ${t.strategies} SET embedding_vec = embedding::${vector} WHERE embedding IS NOT NULL AND embedding_vec IS NULL`,
+    );
+    return vectorSchema;
+  });
+}
+
+async function ensureVector(tx: Executor): Promise<string | undefined> {
+  const installed = async () =>
+    (await tx.query<{ schema: string }>("SELECT extnamespace::regnamespace::text AS schema FROM pg_extension WHERE extname = 'vector'"))[0]
+      ?.schema;
+  const existing = await installed();
+  if (existing !== undefined) return existing.replace(/^"|"$/g, "");
+  const available = await tx.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
+  if (available.length === 0) return undefined;
+  // A savepoint keeps a refused CREATE EXTENSION (no privilege) from aborting the migration.
+  await tx.query("SAVEPOINT vector_ext");
+  try {
+    await tx.query("CREATE EXTENSION IF NOT EXISTS vector");
+    await tx.query("RELEASE SAVEPOINT vector_ext");
+  } catch {
+    await tx.query("ROLLBACK TO SAVEPOINT vector_ext");
+    return undefined;
+  }
+  return (await installed())?.replace(/^"|"$/g, "");
+}
+
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
