@@ -1,0 +1,13 @@
+/**
+ * Replaces every occurrence of each secret in `text` with `[redacted]`. Brains pass their API key
+ * (and any other credential) so provider error text never leaks it. Secrets shorter than 4
+ * characters are ignored: redacting them would shred ordinary words.
+ */
+export function redactSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
+  let out = text;
+  // Longest first, so a secret that contains another is replaced whole.
+  const usable = secrets.filter((s): s is string => typeof s === "string" && s.length >= 4).sort((a, b) => b.length - a.length);
+  for (const secret of usable) out = out.split(secret).join("[redacted]");
+  // Bearer tokens echoed back by gateways, whatever the key.
+  return out.replace(/\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g, "$1[redacted]");
+}

@@ -1,0 +1,355 @@
+import {
+  emptyUsage,
+  usageFor,
+  type AssistantMessage,
+  type BrainEvent,
+  type Context,
+  type ErrorKind,
+  type Model,
+  type TextContent,
+  type ThinkingContent,
+  type ToolCall,
+} from "@x/llm-types";
+import { estimateContextTokens, estimateOutputTokens } from "./estimate";
+import { redactSecrets } from "./redact";
+import { createRepetitionGuard, type RepetitionGuard, type RepetitionGuardOptions } from "./repetition-guard";
+
+/** Where the builder pushes events: an `EventStream` from `@x/llm-types`, or anything with `push`. */
+export interface BrainEventSink {
+  push(event: BrainEvent): void;
+}
+
+export interface TurnBuilderOptions {
+  model: Model;
+  stream: BrainEventSink;
+  /** Repetition guard on text and thinking deltas (one guard each). `false` turns it off. Default: on, default options. */
+  guard?: RepetitionGuardOptions | false;
+  /** The output cap of this call, quoted when an empty turn hits it. Default: the model's. */
+  maxTokens?: number;
+  /** The request's context, to estimate input tokens when the provider reports none. */
+  context?: Context;
+  /** Credentials to scrub from every error message (the brain's API key, ...). */
+  secrets?: ReadonlyArray<string | undefined>;
+  /** Clock for `timestamp`. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** Token counts as a provider reports them; any may be missing (the builder estimates those). */
+export interface UsageCounts {
+  input?: number;
+  output?: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  reasoning?: number;
+}
+
+/**
+ * What a feed call did: `ok` — taken; `cut` — the repetition guard cut the turn with this delta
+ * (the turn is ended: abort the HTTP request); `ended` — ignored, the turn had already ended.
+ */
+export type FeedResult = "ok" | "cut" | "ended";
+
+type OpenBlock =
+  | { kind: "text"; block: TextContent; index: number }
+  | { kind: "thinking"; block: ThinkingContent; index: number }
+  | { kind: "tool"; block: ToolCall; index: number; raw: string };
+
+/**
+ * Assembles one `AssistantMessage` from provider deltas while pushing `BrainEvent`s, so that every
+ * brain cuts, closes and classifies a turn the same way. Feed it deltas, then call exactly one
+ * ender: `finish`, `fail`, `abort` or `cutShort`. Each ender pushes exactly one `done` or `error`
+ * event and returns the final message; anything after the first ender is ignored.
+ */
+export class TurnBuilder {
+  private readonly model: Model;
+  private readonly sink: BrainEventSink;
+  private readonly options: TurnBuilderOptions;
+  private readonly msg: AssistantMessage;
+  private readonly textGuard: RepetitionGuard | undefined;
+  private readonly thinkingGuard: RepetitionGuard | undefined;
+  private counts: UsageCounts = {};
+  private open: OpenBlock | undefined;
+  private started = false;
+  private ended = false;
+  private cut = false;
+
+  constructor(options: TurnBuilderOptions) {
+    this.options = options;
+    this.model = options.model;
+    this.sink = options.stream;
+    this.msg = {
+      role: "assistant",
+      content: [],
+      api: options.model.api,
+      provider: options.model.provider,
+      model: options.model.id,
+      usage: emptyUsage(),
+      stopReason: "stop",
+      timestamp: (options.now ?? Date.now)(),
+    };
+    if (options.guard !== false) {
+      this.textGuard = createRepetitionGuard(options.guard);
+      this.thinkingGuard = createRepetitionGuard(options.guard);
+    }
+  }
+
+  /** The turn as built so far; the final message once ended. */
+  get message(): AssistantMessage {
+    return this.msg;
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  /** True when the repetition guard ended the turn. */
+  get isCut(): boolean {
+    return this.cut;
+  }
+
+  /** Pushes `start`. Called implicitly by the first delta or ender; calling it twice is harmless. */
+  start(): this {
+    if (!this.started && !this.ended) {
+      this.started = true;
+      this.sink.push({ type: "start", partial: structuredClone(this.msg) });
+    }
+    return this;
+  }
+
+  textDelta(delta: string): FeedResult {
+    if (this.ended) return "ended";
+    this.start();
+    if (delta === "") return "ok";
+    let open = this.open;
+    if (open?.kind !== "text") {
+      this.closeOpen(undefined);
+      const block: TextContent = { type: "text", text: "" };
+      open = { kind: "text", block, index: this.msg.content.push(block) - 1 };
+      this.open = open;
+      this.sink.push({ type: "text_start", contentIndex: open.index });
+    }
+    open.block.text += delta;
+    this.sink.push({ type: "text_delta", contentIndex: open.index, delta });
+    return this.guardDelta(this.textGuard, delta, open.block, "text");
+  }
+
+  thinkingDelta(delta: string, signature?: string): FeedResult {
+    if (this.ended) return "ended";
+    this.start();
+    let open = this.open;
+    if (open?.kind !== "thinking") {
+      this.closeOpen(undefined);
+      const block: ThinkingContent = { type: "thinking", thinking: "" };
+      open = { kind: "thinking", block, index: this.msg.content.push(block) - 1 };
+      this.open = open;
+      this.sink.push({ type: "thinking_start", contentIndex: open.index });
+    }
+    if (signature !== undefined) open.block.signature = signature;
+    if (delta === "") return "ok";
+    open.block.thinking += delta;
+    this.sink.push({ type: "thinking_delta", contentIndex: open.index, delta });
+    return this.guardDelta(this.thinkingGuard, delta, open.block, "thinking");
+  }
+
+  /** Sets the signature of the open thinking block, or of the last one (Anthropic sends it last). */
+  thinkingSignature(signature: string): FeedResult {
+    if (this.ended) return "ended";
+    const block = this.open?.kind === "thinking" ? this.open.block : this.msg.content.findLast((b) => b.type === "thinking");
+    if (block?.type === "thinking") block.signature = signature;
+    return "ok";
+  }
+
+  /** A whole redacted (encrypted) thinking block; `data` travels back to the provider unchanged. */
+  redactedThinking(data: string): FeedResult {
+    if (this.ended) return "ended";
+    this.start();
+    this.closeOpen(undefined);
+    const block: ThinkingContent = { type: "thinking", thinking: data, redacted: true };
+    const index = this.msg.content.push(block) - 1;
+    this.sink.push({ type: "thinking_start", contentIndex: index });
+    this.sink.push({ type: "thinking_end", contentIndex: index, thinking: data });
+    return "ok";
+  }
+
+  toolCallStart(id: string, name: string): FeedResult {
+    if (this.ended) return "ended";
+    this.start();
+    this.closeOpen(undefined);
+    const block: ToolCall = { type: "toolCall", id, name, arguments: {} };
+    const index = this.msg.content.push(block) - 1;
+    this.open = { kind: "tool", block, index, raw: "" };
+    this.sink.push({ type: "toolcall_start", contentIndex: index, id, name });
+    return "ok";
+  }
+
+  /** Appends to the open tool call's argument JSON. Ignored when no tool call is open. */
+  toolCallDelta(fragment: string): FeedResult {
+    if (this.ended) return "ended";
+    const open = this.open;
+    if (open?.kind !== "tool" || fragment === "") return "ok";
+    open.raw += fragment;
+    this.sink.push({ type: "toolcall_delta", contentIndex: open.index, delta: fragment });
+    return "ok";
+  }
+
+  /** Records provider-reported counts; later calls override the fields they carry. */
+  usage(counts: UsageCounts): FeedResult {
+    if (this.ended) return "ended";
+    this.counts = { ...this.counts, ...definedOnly(counts) };
+    return "ok";
+  }
+
+  responseId(id: string): FeedResult {
+    if (this.ended) return "ended";
+    this.msg.responseId = id;
+    return "ok";
+  }
+
+  /**
+   * Ends a turn the provider finished. A `length` stop closes an open tool call as `truncated`; a
+   * `length` stop with no text and no tool call becomes `error`/`length_empty`; a `stop` carrying
+   * tool calls becomes `toolUse` (some gateways say `stop` there).
+   */
+  finish(stopReason: "stop" | "length" | "toolUse"): AssistantMessage {
+    if (this.ended) return this.msg;
+    this.start();
+    this.closeOpen(stopReason === "length" ? "truncated" : undefined);
+    if (stopReason === "length" && this.isEmpty()) {
+      const cap = this.options.maxTokens ?? this.model.maxTokens;
+      return this.endError("length_empty", `stopped at the output cap (${cap} tokens) before producing any text or tool call`);
+    }
+    const hasToolCall = this.msg.content.some((b) => b.type === "toolCall");
+    this.msg.stopReason = stopReason === "stop" && hasToolCall ? "toolUse" : stopReason;
+    return this.endDone();
+  }
+
+  /** Ends the turn as a failure of the given kind (`aborted` gives `stopReason: "aborted"`). Keeps what arrived. */
+  fail(errorKind: ErrorKind, errorMessage: string, extra: { retryAfterMs?: number } = {}): AssistantMessage {
+    if (this.ended) return this.msg;
+    this.start();
+    this.closeOpen("truncated");
+    if (extra.retryAfterMs !== undefined && Number.isFinite(extra.retryAfterMs) && extra.retryAfterMs >= 0) {
+      this.msg.retryAfterMs = extra.retryAfterMs;
+    }
+    return this.endError(errorKind, errorMessage);
+  }
+
+  /** Ends the turn because the caller's signal fired. */
+  abort(reason = "the request was aborted"): AssistantMessage {
+    return this.fail("aborted", reason);
+  }
+
+  /**
+   * The stream dropped or stalled: keep what arrived as a `stop` turn with `partialFinalized`, an
+   * open tool call marked `truncated`, and `errorKind` when the cut had a cause (`timeout` for a
+   * stall). When nothing at all arrived there is nothing to keep, so the turn is an `error` of
+   * that kind (`network` when none was given) instead of an empty success.
+   */
+  cutShort(errorKind?: ErrorKind, errorMessage?: string): AssistantMessage {
+    if (this.ended) return this.msg;
+    this.start();
+    this.closeOpen("truncated");
+    if (this.msg.content.length === 0) {
+      return this.endError(errorKind ?? "network", errorMessage ?? "the stream ended before any content arrived");
+    }
+    this.msg.stopReason = "stop";
+    this.msg.partialFinalized = true;
+    if (errorKind) this.msg.errorKind = errorKind;
+    this.msg.errorMessage = this.redact(errorMessage ?? "the stream ended early; what arrived was kept");
+    return this.endDone();
+  }
+
+  private guardDelta(guard: RepetitionGuard | undefined, delta: string, block: TextContent | ThinkingContent, field: "text" | "thinking"): FeedResult {
+    if (!guard) return "ok";
+    const verdict = guard.push(delta);
+    if (!verdict.cut) return "ok";
+    // The guard counts every delta it saw; drop the looping tail from this block only.
+    const drop = Math.min(guard.text.length - verdict.keep, field === "text" ? (block as TextContent).text.length : (block as ThinkingContent).thinking.length);
+    if (block.type === "text") block.text = block.text.slice(0, block.text.length - drop);
+    else block.thinking = block.thinking.slice(0, block.thinking.length - drop);
+    this.cut = true;
+    this.closeOpen(undefined);
+    this.endError(
+      "degenerate_repetition",
+      `the model repeated a ${verdict.period > 0 ? `${verdict.period}-character block` : "passage"} in its ${field}; the stream was cut and the text before the loop kept`,
+    );
+    return "cut";
+  }
+
+  private isEmpty(): boolean {
+    return !this.msg.content.some((b) => (b.type === "text" && b.text.trim() !== "") || b.type === "toolCall");
+  }
+
+  private closeOpen(toolCut: "truncated" | undefined): void {
+    const open = this.open;
+    if (!open) return;
+    this.open = undefined;
+    if (open.kind === "text") {
+      this.sink.push({ type: "text_end", contentIndex: open.index, text: open.block.text });
+    } else if (open.kind === "thinking") {
+      this.sink.push({ type: "thinking_end", contentIndex: open.index, thinking: open.block.thinking });
+    } else {
+      settleToolCall(open.block, open.raw, toolCut);
+      this.sink.push({ type: "toolcall_end", contentIndex: open.index, toolCall: structuredClone(open.block) });
+    }
+  }
+
+  private endDone(): AssistantMessage {
+    this.ended = true;
+    this.msg.usage = this.finalUsage();
+    this.sink.push({ type: "done", message: this.msg });
+    return this.msg;
+  }
+
+  private endError(errorKind: ErrorKind, errorMessage: string): AssistantMessage {
+    this.ended = true;
+    this.msg.stopReason = errorKind === "aborted" ? "aborted" : "error";
+    this.msg.errorKind = errorKind;
+    this.msg.errorMessage = this.redact(errorMessage);
+    this.msg.usage = this.finalUsage();
+    this.sink.push({ type: "error", message: this.msg });
+    return this.msg;
+  }
+
+  private redact(text: string): string {
+    return this.options.secrets ? redactSecrets(text, this.options.secrets) : text;
+  }
+
+  private finalUsage() {
+    const c = this.counts;
+    const input = c.input ?? (this.options.context ? estimateContextTokens(this.options.context) : 0);
+    const output = c.output ?? estimateOutputTokens(this.msg);
+    const estimated = c.input === undefined || c.output === undefined;
+    return usageFor(this.model, { input, output, cacheRead: c.cacheRead, cacheWrite: c.cacheWrite, reasoning: c.reasoning, estimated });
+  }
+}
+
+/** Parses a tool call's streamed JSON into `arguments`, or records why it cannot be trusted. */
+function settleToolCall(block: ToolCall, raw: string, cut: "truncated" | undefined): void {
+  if (cut) {
+    block.arguments = {};
+    block.rawArguments = raw;
+    block.argumentsError = "truncated";
+    return;
+  }
+  if (raw.trim() === "") {
+    block.arguments = {};
+    return;
+  }
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
+      block.arguments = parsed as Record<string, unknown>;
+      return;
+    }
+  } catch {
+    // Falls through: kept raw, flagged malformed.
+  }
+  block.arguments = {};
+  block.rawArguments = raw;
+  block.argumentsError = "malformed_json";
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
