@@ -1,1 +1,15 @@
-export {};
+export { createRunner } from "./runner";
+export { defineTool, ToolDefinitionError, type Tool, type ToolContext, type ToolDefinition, type ToolOutput } from "./define-tool";
+export { resolveTaskModel, resolveMainModel, ModelResolutionError, type TaskModel } from "./resolve";
+export { ParkedRunError, PARKED_RUN_ERROR_CODES, type ParkedRunErrorCode } from "./park";
+export { ParkedRunSchema, PARKED_RUN_KIND, PARKED_RUN_VERSION, type ParkedRun, type PendingCall } from "./park-schema";
+export { createFileParkLedger, createMemoryParkLedger, type ParkLedger } from "./park-ledger";
+export { TaskSpecSchema } from "./schemas";
+export { systemClock } from "./clock";
+export { SPAN_NAMES } from "./tracer";
+export { permissionFor } from "./permissions";
+export { createLoopGuard, type LoopGuard, type LoopGuardState, type LoopGuardVerdict } from "./loop-guard";
+export { budgetExceeded } from "./budget";
+export { backoffMs, failureAction, type FailureAction } from "./retry";
+export type { RunEvent, VerdictInfo } from "./events";
+export * from "./types";

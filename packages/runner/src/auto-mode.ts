@@ -1,0 +1,128 @@
+import type { ToolCall } from "@x/llm-types";
+import {
+  classifierSeatModel,
+  classifierUnavailableSeat,
+  createAutoModeDecider,
+  createDenialLimit,
+  type AutoModeDecider,
+  type DenialLimit,
+  type DenialState,
+} from "@x/classifier-ladder";
+import type { AutoModeGate, AutoRuling } from "./permissions";
+import type { RunContext } from "./run-context";
+import { addClassifierUsage } from "./stats";
+import { SPAN_NAMES } from "./tracer";
+
+/** Notices the decider mints once per run when it is armed; a resumed run does not repeat them. */
+const ARMING_NOTICES = new Set(["classifier.role_defaulted", "route.fallback_to_primary", "route.classifier_unroutable"]);
+
+/** Rebuilds a denial limit at a stored state by replaying the verdicts that lead to it. */
+export function restoreDenialLimit(options: { maxConsecutive?: number; maxTotal?: number }, state: DenialState): DenialLimit {
+  const limit = createDenialLimit(options);
+  const earlier = state.totalBlocks - state.consecutiveBlocks;
+  for (let i = 0; i < earlier; i++) {
+    limit.record({ verdict: "block" });
+    limit.record({ verdict: "allow" });
+  }
+  for (let i = 0; i < state.consecutiveBlocks; i++) limit.record({ verdict: "block" });
+  for (let i = 0; i < state.consecutiveUnavailable; i++) limit.record({ verdict: "unavailable" });
+  return limit;
+}
+
+/**
+ * Auto mode for one run: the seat from classifier-ladder's one resolver, its decider (armed on the
+ * first gated call, so a run with no `auto` tool never arms it), and the denial limit. The
+ * classifier's usage is counted into the run's stats.
+ */
+export function createAutoModeGate(ctx: RunContext): AutoModeGate {
+  const options = ctx.deps.autoMode;
+  const limit = restoreDenialLimit({ maxConsecutive: options.maxConsecutiveDenials, maxTotal: options.maxTotalDenials }, ctx.state.denials);
+  const save = () => {
+    const s = limit.state;
+    ctx.state.denials = { consecutiveBlocks: s.consecutiveBlocks, totalBlocks: s.totalBlocks, consecutiveUnavailable: s.consecutiveUnavailable, ...(s.tripped ? { tripped: s.tripped } : {}) };
+  };
+  let decider: AutoModeDecider | undefined;
+  const arm = (): AutoModeDecider => {
+    if (decider) return decider;
+    const main = ctx.taskModel.model;
+    const seat = classifierSeatModel({ deps: ctx.deps.routing, main });
+    const quiet = ctx.state.seatAnnounced;
+    decider = createAutoModeDecider({
+      brainFor: (model) => ctx.deps.brains.get(model.api),
+      seat,
+      main,
+      classifierFallback: options.classifierFallback,
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      onNotice: (notice) => {
+        if (quiet && ARMING_NOTICES.has(notice.code)) return;
+        ctx.notice(notice);
+      },
+      ...(ctx.deps.tracer ? { tracer: ctx.deps.tracer } : {}),
+      taskId: ctx.runId,
+      runId: ctx.runId,
+      ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
+    });
+    ctx.state.seatAnnounced = true;
+    return decider;
+  };
+
+  return {
+    route() {
+      const route = limit.route(ctx.deps.approver !== undefined);
+      return limit.state.tripped ? { route, tripped: limit.state.tripped } : { route };
+    },
+    personDecided() {
+      limit.personDecided();
+      save();
+    },
+    async decide(call: ToolCall, signal: AbortSignal): Promise<AutoRuling> {
+      const active = arm();
+      const span = ctx.tracer.start(SPAN_NAMES.classification, { toolName: call.name, toolCallId: call.id, model: active.model.id }, ctx.turnSpan);
+      const outcome = await active.decide({ toolCall: call, transcript: [...ctx.history, ...ctx.messages], tools: ctx.toolSpecs, signal });
+      addClassifierUsage(ctx.state.stats, outcome.usage, outcome.calls);
+      limit.record(outcome);
+      save();
+      ctx.tracer.end(
+        span,
+        SPAN_NAMES.classification,
+        {
+          toolName: call.name,
+          toolCallId: call.id,
+          model: outcome.model,
+          verdict: outcome.verdict,
+          calls: outcome.calls,
+          inputTokens: outcome.usage.input + outcome.usage.cacheRead + outcome.usage.cacheWrite,
+          outputTokens: outcome.usage.output,
+          costMicroUsd: outcome.usage.cost.total,
+          wallMs: outcome.wallMs,
+        },
+        ctx.turnSpan,
+      );
+      ctx.emit({
+        type: "verdict",
+        toolCall: call,
+        outcome: {
+          verdict: outcome.verdict,
+          model: outcome.model,
+          wallMs: outcome.wallMs,
+          ...(outcome.verdict === "block" ? { reason: outcome.reason } : {}),
+          ...(outcome.verdict === "unavailable" ? { cause: outcome.cause } : {}),
+          ...(outcome.verdict === "parse_error" ? { form: outcome.form } : {}),
+          ...(outcome.fallback ? { fallback: true } : {}),
+        },
+      });
+      if (outcome.verdict === "unavailable") {
+        // Whoever answers the ask path is a person: a live approver, or the park.
+        classifierUnavailableSeat({ station: "leg", approvalSeat: true, budgetMs: active.timeoutMs, onNotice: (n) => ctx.notice(n), runId: ctx.runId, ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) }).fork({
+          toolName: call.name,
+          toolCallId: call.id,
+          cause: outcome.cause,
+        });
+        return { verdict: "unavailable", cause: outcome.cause };
+      }
+      if (outcome.verdict === "parse_error") return { verdict: "parse_error", form: outcome.form };
+      if (outcome.verdict === "block") return { verdict: "block", reason: outcome.reason };
+      return { verdict: "allow" };
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import type { AssistantMessage, ToolCall, ToolResultMessage } from "@x/llm-types";
+import { loopGuardNote } from "./loop-guard";
+import type { PendingCall } from "./park-schema";
+import { gateCall, permissionFor } from "./permissions";
+import type { RunContext } from "./run-context";
+import { checkCall, errorResult, executeTool } from "./tools";
+import { SPAN_NAMES } from "./tracer";
+import type { Terminal } from "./types";
+
+/** How handling a turn's tool calls ended: all answered, parked on one, or the run must stop. */
+export type CallsOutcome = { done: true } | { park: PendingCall } | { terminal: Terminal; status: "stuck" | "blocked" | "aborted" };
+
+export type Slot = { call: ToolCall; result: Promise<ToolResultMessage> };
+
+function withNote(result: ToolResultMessage, note: string): ToolResultMessage {
+  const [first, ...rest] = result.content;
+  if (first?.type === "text") return { ...result, content: [{ type: "text", text: first.text + note }, ...rest] };
+  return { ...result, content: [...result.content, { type: "text", text: note }] };
+}
+
+/** Runs one approved call inside a tool span. */
+export function runCall(ctx: RunContext, call: ToolCall, note?: string): Promise<ToolResultMessage> {
+  const check = checkCall(ctx.tools, call, ctx.deps.clock.now());
+  if (!check.ok) return Promise.resolve(check.result);
+  const span = ctx.tracer.start(SPAN_NAMES.toolCall, { toolName: call.name, toolCallId: call.id }, ctx.turnSpan);
+  const execCtx = { runId: ctx.runId, signal: ctx.signal, defaultTimeoutMs: ctx.spec.toolTimeoutMs ?? 120_000, now: ctx.deps.clock.now, ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) };
+  return executeTool(check.tool, call, check.args, execCtx).then((result) => {
+    ctx.tracer.end(span, SPAN_NAMES.toolCall, { toolName: call.name, toolCallId: call.id, isError: result.isError }, ctx.turnSpan);
+    return note ? withNote(result, note) : result;
+  });
+}
+
+/**
+ * Appends results in call order and tells the observer about each; a stop from the observer
+ * ends the run once the slots already running are in.
+ */
+export async function flush(ctx: RunContext, slots: Slot[]): Promise<Terminal | undefined> {
+  const results = await Promise.all(slots.map((slot) => slot.result));
+  let stop: Terminal | undefined;
+  for (const [i, result] of results.entries()) {
+    const call = slots[i]!.call;
+    ctx.messages.push(result);
+    ctx.emit({ type: "tool_result", toolCall: call, result });
+    if (!ctx.onToolResult || stop) continue;
+    try {
+      const verdict = await ctx.onToolResult({ toolCall: call, result, index: ctx.state.stats.toolCalls, turn: ctx.state.stats.turns, runId: ctx.runId });
+      if (verdict && typeof verdict === "object" && "stop" in verdict) {
+        stop = { code: "observer_stop", cause: "observer", message: verdict.stop.message, observerCode: verdict.stop.code };
+      }
+    } catch {
+      // An observer that throws is ignored, like every observer.
+    }
+  }
+  slots.length = 0;
+  return stop;
+}
+
+/** Answers the calls that will not run because the run ends, so the history stays well-formed. */
+function closeRemaining(ctx: RunContext, calls: ToolCall[], from: number, why: string): void {
+  for (const call of calls.slice(from)) ctx.messages.push(errorResult(call, `Not run: ${why}.`, { error: "not_run" }, ctx.deps.clock.now()));
+}
+
+/**
+ * The tool calls of one assistant turn, from `start`: loop guard, checks, permission, then
+ * execution. Consecutive read-only calls run in parallel; results keep call order. Parks on the
+ * first call that needs a person nobody can provide.
+ */
+export async function handleCalls(ctx: RunContext, turn: AssistantMessage, start: number): Promise<CallsOutcome> {
+  const calls = turn.content.filter((block): block is ToolCall => block.type === "toolCall");
+  const slots: Slot[] = [];
+  const maxRepeats = ctx.spec.maxRepeatedCalls ?? 3;
+  for (let i = start; i < calls.length; i++) {
+    const call = calls[i]!;
+    if (ctx.signal.aborted) {
+      await flush(ctx, slots);
+      closeRemaining(ctx, calls, i, "the run was aborted");
+      return { terminal: { code: "aborted", cause: "host", message: "the run was aborted" }, status: "aborted" };
+    }
+    ctx.state.stats.toolCalls += 1;
+    const verdict = ctx.guard.observe(call);
+    ctx.state.loopGuard = ctx.guard.state();
+    if (verdict === "stuck") {
+      await flush(ctx, slots);
+      closeRemaining(ctx, calls, i, "the run stopped on a repeated identical call");
+      return { terminal: { code: "loop_detected", cause: "guard", message: `"${call.name}" was called with identical arguments more than ${maxRepeats} times in a row` }, status: "stuck" };
+    }
+    const note = verdict === "warn" ? loopGuardNote(call.name, maxRepeats) : undefined;
+    const check = checkCall(ctx.tools, call, ctx.deps.clock.now());
+    if (!check.ok) {
+      ctx.emit({ type: "tool_call", toolCall: call, permission: "allow" });
+      slots.push({ call, result: Promise.resolve(note ? withNote(check.result, note) : check.result) });
+      continue;
+    }
+    const permission = permissionFor(ctx.spec, check.tool);
+    ctx.emit({ type: "tool_call", toolCall: call, permission });
+    // A gate may consult the classifier with the history so far: earlier results go in first.
+    if (permission !== "allow") {
+      const stop = await flush(ctx, slots);
+      if (stop) {
+        closeRemaining(ctx, calls, i, "the run was stopped by its observer");
+        return { terminal: stop, status: "stuck" };
+      }
+    }
+    const gate = await gateCall(ctx, call, permission);
+    if ("park" in gate) return { park: { ...gate.park, index: i } };
+    if ("terminal" in gate) {
+      await flush(ctx, slots);
+      closeRemaining(ctx, calls, i, gate.terminal.message);
+      return { terminal: gate.terminal, status: "blocked" };
+    }
+    if ("result" in gate) {
+      slots.push({ call, result: Promise.resolve(note ? withNote(gate.result, note) : gate.result) });
+      continue;
+    }
+    if (!check.tool.readOnly) {
+      const stop = await flush(ctx, slots);
+      if (stop) {
+        closeRemaining(ctx, calls, i, "the run was stopped by its observer");
+        return { terminal: stop, status: "stuck" };
+      }
+    }
+    slots.push({ call, result: runCall(ctx, call, note) });
+    if (!check.tool.readOnly) {
+      const stop = await flush(ctx, slots);
+      if (stop) {
+        closeRemaining(ctx, calls, i + 1, "the run was stopped by its observer");
+        return { terminal: stop, status: "stuck" };
+      }
+    }
+  }
+  const stop = await flush(ctx, slots);
+  if (stop) return { terminal: stop, status: "stuck" };
+  return { done: true };
+}

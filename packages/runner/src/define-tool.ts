@@ -1,0 +1,81 @@
+import type { ToolSpec } from "@x/llm-types";
+import { z } from "zod";
+import type { Permission } from "./types";
+
+/** What a tool's `execute` receives besides its arguments. */
+export interface ToolContext {
+  /** Aborts when the run is aborted or the tool's timeout passes. */
+  signal: AbortSignal;
+  runId: string;
+  sessionId?: string;
+  toolCallId: string;
+  toolName: string;
+}
+
+/** A tool may return text, any JSON value, or this shape to control what the model sees. */
+export interface ToolOutput {
+  content: Array<{ type: "text"; text: string } | { type: "image"; data: string; mimeType: string }>;
+  /** Reported back as an error result (the model sees it failed). */
+  isError?: boolean;
+  /** Kept on the result message for the host; never sent to the model. */
+  details?: unknown;
+}
+
+export interface ToolDefinition<S extends z.ZodType, R> {
+  name: string;
+  description: string;
+  input: S;
+  execute(args: z.infer<S>, ctx: ToolContext): R | Promise<R>;
+  /** Read-only tools in the same turn may run in parallel. Default false. */
+  readOnly?: boolean;
+  /** Per-call deadline. Default: the spec's `toolTimeoutMs`. */
+  timeoutMs?: number;
+  /** Default permission when the spec lists none for this tool. */
+  permission?: Permission;
+}
+
+/** A tool, ready for a TaskSpec: its wire spec is computed once, from the zod schema. */
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly input: z.ZodType;
+  readonly spec: ToolSpec;
+  readonly readOnly: boolean;
+  readonly timeoutMs?: number;
+  readonly permission?: Permission;
+  execute(args: unknown, ctx: ToolContext): unknown;
+}
+
+export class ToolDefinitionError extends Error {
+  readonly code = "tool_definition_invalid";
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolDefinitionError";
+  }
+}
+
+const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Defines a tool. The JSON Schema the model sees comes from `z.toJSONSchema(input)`. */
+export function defineTool<S extends z.ZodType, R>(definition: ToolDefinition<S, R>): Tool {
+  if (!NAME.test(definition.name)) throw new ToolDefinitionError(`tool name "${definition.name}" must be 1-64 chars of [a-zA-Z0-9_-]`);
+  let parameters: Record<string, unknown>;
+  try {
+    parameters = z.toJSONSchema(definition.input, { target: "draft-2020-12", io: "input" }) as Record<string, unknown>;
+  } catch (error) {
+    throw new ToolDefinitionError(`tool "${definition.name}": its input schema has no JSON Schema form (${(error as Error).message})`);
+  }
+  // The $schema line is noise on the wire; providers ignore or reject it.
+  delete parameters.$schema;
+  const tool: Tool = {
+    name: definition.name,
+    description: definition.description,
+    input: definition.input,
+    spec: { name: definition.name, description: definition.description, parameters },
+    readOnly: definition.readOnly ?? false,
+    execute: (args, ctx) => definition.execute(args as z.infer<S>, ctx),
+    ...(definition.timeoutMs !== undefined ? { timeoutMs: definition.timeoutMs } : {}),
+    ...(definition.permission !== undefined ? { permission: definition.permission } : {}),
+  };
+  return Object.freeze(tool);
+}

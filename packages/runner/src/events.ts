@@ -1,0 +1,72 @@
+import type { AssistantMessage, EngineNotice, ErrorKind, ToolCall, ToolResultMessage } from "@x/llm-types";
+import type { ParkedRun } from "./park-schema";
+import type { Permission, TaskResult } from "./types";
+
+/** What a classification ruled, as the event stream reports it. */
+export interface VerdictInfo {
+  verdict: "allow" | "block" | "unavailable" | "parse_error";
+  reason?: string;
+  cause?: string;
+  form?: string;
+  model: string;
+  fallback?: boolean;
+  wallMs: number;
+}
+
+/** Typed events of a streamed run, in order; `run_end` is always last. */
+export type RunEvent =
+  | { type: "run_start"; runId: string; sessionId?: string; model: string }
+  | { type: "turn_start"; turn: number; model: string }
+  | { type: "text_delta"; turn: number; delta: string }
+  | { type: "thinking_delta"; turn: number; delta: string }
+  | { type: "toolcall_delta"; turn: number; delta: string }
+  | { type: "turn_end"; turn: number; message: AssistantMessage }
+  | { type: "retry"; model: string; attempt: number; delayMs: number; errorKind?: ErrorKind }
+  | { type: "fallback"; from: string; to: string; errorKind?: ErrorKind }
+  | { type: "tool_call"; toolCall: ToolCall; permission: Permission }
+  | { type: "verdict"; toolCall: ToolCall; outcome: VerdictInfo }
+  | { type: "approval"; toolCall: ToolCall; kind: string; decision: "approve" | "deny" | "unavailable"; waitMs: number }
+  | { type: "tool_result"; toolCall: ToolCall; result: ToolResultMessage }
+  | { type: "notice"; notice: EngineNotice }
+  | { type: "parked"; parked: ParkedRun }
+  | { type: "run_end"; result: TaskResult };
+
+/** An unbounded single-consumer queue of events; iterating late loses nothing. */
+export class EventChannel<T> implements AsyncIterable<T> {
+  private readonly queue: T[] = [];
+  private waiting: ((result: IteratorResult<T>) => void) | undefined;
+  private closed = false;
+
+  push(value: T): void {
+    if (this.closed) return;
+    const waiting = this.waiting;
+    if (waiting) {
+      this.waiting = undefined;
+      waiting({ value, done: false });
+    } else {
+      this.queue.push(value);
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return {
+      next: () => {
+        if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift() as T, done: false });
+        if (this.closed) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve) => (this.waiting = resolve));
+      },
+      return: () => {
+        this.close();
+        this.queue.length = 0;
+        return Promise.resolve({ value: undefined, done: true });
+      },
+    };
+  }
+}

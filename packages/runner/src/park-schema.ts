@@ -1,0 +1,91 @@
+import { MessageSchema, ModelSchema, UsageSchema } from "@x/llm-types";
+import { z } from "zod";
+
+export const PARKED_RUN_KIND = "x.parked_run";
+export const PARKED_RUN_VERSION = 1;
+
+const PermissionSchema = z.enum(["allow", "ask", "auto"]);
+const ModelRefSchema = z.union([z.string().min(1), ModelSchema]);
+
+/** The JSON-safe part of a TaskSpec; tools, the output schema and observers come back with `resume`. */
+export const ParkedSpecSchema = z.strictObject({
+  objective: z.string(),
+  model: z.union([ModelRefSchema, z.array(ModelRefSchema)]).optional(),
+  role: z.enum(["default", "classifier", "advisor", "summarize", "helper"]).optional(),
+  systemPrompt: z.string().optional(),
+  permissions: z.record(z.string(), PermissionSchema).optional(),
+  defaultPermission: PermissionSchema.optional(),
+  maxTurns: z.number().int().positive().optional(),
+  maxTokens: z.number().int().positive().optional(),
+  reasoning: z.enum(["off", "minimal", "low", "medium", "high"]).optional(),
+  budget: z.strictObject({ tokens: z.number().nonnegative().optional(), microUsd: z.number().nonnegative().optional() }).optional(),
+  maxRepeatedCalls: z.number().int().positive().optional(),
+  toolTimeoutMs: z.number().int().positive().optional(),
+  modelTimeoutMs: z.number().int().positive().optional(),
+  sessionId: z.string().optional(),
+  runId: z.string().min(1),
+  /** The tool names the run had, so a resume without them is refused by name. */
+  toolNames: z.array(z.string()),
+  hasOutput: z.boolean(),
+});
+export type ParkedSpec = z.infer<typeof ParkedSpecSchema>;
+
+const GateSchema = z.strictObject({
+  kind: z.string(),
+  waitMs: z.number().nonnegative(),
+  decision: z.enum(["approve", "deny", "unavailable"]).optional(),
+});
+
+/** The loop's counters and one-shot recoveries: what makes a resumed run the same run. */
+export const RunStateSchema = z.strictObject({
+  stats: z.strictObject({
+    usage: UsageSchema,
+    turns: z.number().int().nonnegative(),
+    toolCalls: z.number().int().nonnegative(),
+    modelCalls: z.number().int().nonnegative(),
+    retries: z.number().int().nonnegative(),
+    classifierCalls: z.number().int().nonnegative(),
+    gates: z.array(GateSchema),
+  }),
+  loopGuard: z.strictObject({ lastKey: z.string().optional(), streak: z.number().int().nonnegative() }),
+  denials: z.strictObject({
+    consecutiveBlocks: z.number().int().nonnegative(),
+    totalBlocks: z.number().int().nonnegative(),
+    consecutiveUnavailable: z.number().int().nonnegative(),
+    tripped: z.enum(["consecutive_blocks", "total_blocks", "consecutive_unavailable"]).optional(),
+  }),
+  recovered: z.strictObject({ maxTokens: z.boolean(), emptyAnswer: z.boolean(), degenerate: z.boolean(), output: z.boolean() }),
+  seatAnnounced: z.boolean(),
+});
+export type RunState = z.infer<typeof RunStateSchema>;
+
+export const PendingCallSchema = z.strictObject({
+  toolCallId: z.string().min(1),
+  toolName: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()),
+  /** Index of the call in the last assistant turn; the calls after it are still to be gated. */
+  index: z.number().int().nonnegative(),
+  kind: z.enum(["ask", "auto_unavailable", "auto_parse_error", "denial_limit"]),
+  reason: z.string().optional(),
+});
+export type PendingCall = z.infer<typeof PendingCallSchema>;
+
+/** A run waiting for a person: plain JSON, stored by the host, handed back to `resume`. */
+export const ParkedRunSchema = z.strictObject({
+  kind: z.literal(PARKED_RUN_KIND),
+  version: z.literal(PARKED_RUN_VERSION),
+  parkId: z.string().min(16),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  spec: ParkedSpecSchema,
+  history: z.array(MessageSchema),
+  /** New messages of the run so far; the last is the assistant turn holding the pending call. */
+  messages: z.array(MessageSchema).min(1),
+  pending: PendingCallSchema,
+  state: RunStateSchema,
+  /** sha256 of the canonical JSON of history + messages. */
+  historyDigest: z.string().regex(/^[0-9a-f]{64}$/),
+  /** HMAC-SHA256, hex. */
+  signature: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type ParkedRun = z.infer<typeof ParkedRunSchema>;

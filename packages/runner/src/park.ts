@@ -1,0 +1,125 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { describeIssues, type Message } from "@x/llm-types";
+import { canonicalJson, sha256Hex } from "./canonical";
+import {
+  PARKED_RUN_KIND,
+  PARKED_RUN_VERSION,
+  ParkedRunSchema,
+  type ParkedRun,
+  type ParkedSpec,
+  type PendingCall,
+  type RunState,
+} from "./park-schema";
+
+export const PARKED_RUN_ERROR_CODES = ["invalid_schema", "bad_signature", "replayed", "expired", "unknown_tool"] as const;
+export type ParkedRunErrorCode = (typeof PARKED_RUN_ERROR_CODES)[number];
+
+/** A park that `resume` refused. Nothing was executed and nothing was consumed. */
+export class ParkedRunError extends Error {
+  constructor(
+    readonly code: ParkedRunErrorCode,
+    message: string,
+    readonly detail: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "ParkedRunError";
+  }
+}
+
+export function historyDigest(history: readonly Message[], messages: readonly Message[]): string {
+  return sha256Hex(canonicalJson([...history, ...messages]));
+}
+
+/**
+ * The signed statement: the pending call (tool, id, arguments), the history digest, and a digest of
+ * everything else the run resumes from — so no byte of a park can change without the MAC failing.
+ */
+function signedPayload(park: Omit<ParkedRun, "signature">): string {
+  const { spec, state, pending, messages, history } = park;
+  return canonicalJson({
+    kind: park.kind,
+    version: park.version,
+    parkId: park.parkId,
+    createdAt: park.createdAt,
+    expiresAt: park.expiresAt,
+    toolName: pending.toolName,
+    toolCallId: pending.toolCallId,
+    arguments: pending.arguments,
+    historyDigest: historyDigest(history, messages),
+    rest: sha256Hex(canonicalJson({ spec, state, pending })),
+  });
+}
+
+function mac(key: Uint8Array | string, payload: string): string {
+  return createHmac("sha256", key).update(payload).digest("hex");
+}
+
+export function randomParkKey(): Uint8Array {
+  return randomBytes(32);
+}
+
+export interface ParkInput {
+  parkId: string;
+  now: number;
+  ttlMs: number;
+  spec: ParkedSpec;
+  history: Message[];
+  messages: Message[];
+  pending: PendingCall;
+  state: RunState;
+}
+
+export function signParkedRun(input: ParkInput, key: Uint8Array | string): ParkedRun {
+  const unsigned: Omit<ParkedRun, "signature"> = {
+    kind: PARKED_RUN_KIND,
+    version: PARKED_RUN_VERSION,
+    parkId: input.parkId,
+    createdAt: input.now,
+    expiresAt: input.now + input.ttlMs,
+    spec: input.spec,
+    history: input.history,
+    messages: input.messages,
+    pending: input.pending,
+    state: input.state,
+    historyDigest: historyDigest(input.history, input.messages),
+  };
+  // A JSON round trip now makes the signed value exactly what the host will store and send back.
+  const plain = JSON.parse(JSON.stringify(unsigned)) as Omit<ParkedRun, "signature">;
+  return { ...plain, signature: mac(key, signedPayload(plain)) };
+}
+
+/**
+ * Reads a park handed back by a host: schema (zod), signature, the pending call's presence in
+ * the signed history, then expiry. Throws {@link ParkedRunError}; claiming is the caller's step.
+ */
+export function verifyParkedRun(raw: unknown, key: Uint8Array | string, now: number): ParkedRun {
+  let value = raw;
+  if (typeof raw === "string") {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new ParkedRunError("invalid_schema", "parked run is not valid JSON");
+    }
+  }
+  const parsed = ParkedRunSchema.safeParse(value);
+  if (!parsed.success) {
+    const issues = describeIssues(parsed.error);
+    throw new ParkedRunError("invalid_schema", `parked run does not match schema v${PARKED_RUN_VERSION}: ${issues.map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ")}`, { issues });
+  }
+  const park = parsed.data;
+  const { signature, ...unsigned } = park;
+  const expected = Buffer.from(mac(key, signedPayload(unsigned)), "hex");
+  const given = Buffer.from(signature, "hex");
+  if (park.historyDigest !== historyDigest(park.history, park.messages) || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    throw new ParkedRunError("bad_signature", "parked run signature does not match its content (tampered, or signed with another key)", { parkId: park.parkId });
+  }
+  const last = park.messages[park.messages.length - 1];
+  const call = last?.role === "assistant" ? last.content.filter((b) => b.type === "toolCall")[park.pending.index] : undefined;
+  if (!call || call.id !== park.pending.toolCallId || call.name !== park.pending.toolName || canonicalJson(call.arguments) !== canonicalJson(park.pending.arguments)) {
+    throw new ParkedRunError("invalid_schema", "the pending call is not the signed history's last tool call at its index", { parkId: park.parkId });
+  }
+  if (now >= park.expiresAt) {
+    throw new ParkedRunError("expired", `parked run expired at ${new Date(park.expiresAt).toISOString()}`, { parkId: park.parkId, expiresAt: park.expiresAt });
+  }
+  return park;
+}

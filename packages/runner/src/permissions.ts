@@ -1,0 +1,101 @@
+import type { ToolCall, ToolResultMessage } from "@x/llm-types";
+import type { Tool } from "./define-tool";
+import type { PendingCall } from "./park-schema";
+import type { RunContext } from "./run-context";
+import { addGate } from "./stats";
+import { errorResult } from "./tools";
+import type { ApprovalRequest, Permission, Terminal } from "./types";
+
+/** The spec's word for this tool, then the tool's own default, then the spec default, then `allow`. */
+export function permissionFor(spec: { permissions?: Readonly<Record<string, Permission>>; defaultPermission?: Permission }, tool: Pick<Tool, "name" | "permission">): Permission {
+  return spec.permissions?.[tool.name] ?? tool.permission ?? spec.defaultPermission ?? "allow";
+}
+
+/** An auto-mode ruling, as the gate needs it. */
+export type AutoRuling =
+  | { verdict: "allow" }
+  | { verdict: "block"; reason: string }
+  | { verdict: "unavailable"; cause: "timeout" | "error" }
+  | { verdict: "parse_error"; form: "missing" | "conflict" };
+
+/** The auto-mode seam: judges one call against the full history, counting its usage and the denial limit. */
+export interface AutoModeGate {
+  /** Before classifying: the denial limit's word — classify, ask a person, or stop. */
+  route(): { route: "classify" | "ask" | "stop"; tripped?: string };
+  decide(call: ToolCall, signal: AbortSignal): Promise<AutoRuling>;
+  /** A person decided a call the limit handed over: the streaks restart. */
+  personDecided(): void;
+}
+
+/** What the gate decided for one call. */
+export type GateOutcome =
+  | { run: true }
+  | { result: ToolResultMessage }
+  | { park: Omit<PendingCall, "index"> }
+  | { terminal: Terminal };
+
+type AskKind = ApprovalRequest["kind"];
+
+/**
+ * Asks the live approver, recording the wait in `humanReview`. No approver, or one that says
+ * `unavailable` ⇒ park — except at the denial limit, where the run stops `blocked` instead (the
+ * limit exists because the classifier keeps refusing; an unattended run must not wait on it).
+ */
+async function askPerson(ctx: RunContext, call: ToolCall, kind: AskKind, reason?: string): Promise<GateOutcome> {
+  const approver = ctx.deps.approver;
+  const cannotAsk = (): GateOutcome =>
+    kind === "denial_limit"
+      ? { terminal: { code: "denial_limit", cause: "classifier", message: `auto mode reached its denial limit (${ctx.state.denials.tripped ?? "blocks"}: ${ctx.state.denials.consecutiveBlocks} in a row, ${ctx.state.denials.totalBlocks} in total) and no person is available to decide${reason ? `; last reason: ${reason}` : ""}` } }
+      : { park: { toolCallId: call.id, toolName: call.name, arguments: call.arguments, kind, ...(reason !== undefined ? { reason } : {}) } };
+  if (!approver) return cannotAsk();
+  const started = ctx.deps.clock.now();
+  let answer: Awaited<ReturnType<typeof approver>>;
+  try {
+    answer = await approver({ toolCall: call, kind, runId: ctx.runId, signal: ctx.signal, ...(reason !== undefined ? { reason } : {}), ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) });
+  } catch {
+    // A broken approver is not a yes.
+    answer = "unavailable";
+  }
+  const waitMs = Math.max(0, ctx.deps.clock.now() - started);
+  const decision = answer === "unavailable" ? "unavailable" : answer.decision;
+  addGate(ctx.state.stats, { kind, waitMs, decision });
+  ctx.emit({ type: "approval", toolCall: call, kind, decision, waitMs });
+  if (answer === "unavailable") return cannotAsk();
+  afterPersonDecided(ctx, kind);
+  if (answer.decision === "approve") return { run: true };
+  return { result: deniedResult(call, answer.reason, ctx.deps.clock.now()) };
+}
+
+/** A person answered a call auto mode handed over: the denial limit's streaks restart. */
+export function afterPersonDecided(ctx: RunContext, kind: AskKind): void {
+  if (kind !== "ask" && ctx.state.denials.tripped) ctx.autoMode?.personDecided();
+}
+
+export function deniedResult(call: ToolCall, reason: string | undefined, now: number): ToolResultMessage {
+  return errorResult(call, `The user denied this call${reason ? `: ${reason}` : "."} It was not run.`, { error: "denied", reason }, now);
+}
+
+/** Clears one checked call: allow, ask a person, or auto mode's classifier. */
+export async function gateCall(ctx: RunContext, call: ToolCall, permission: Permission): Promise<GateOutcome> {
+  if (permission === "allow") return { run: true };
+  if (permission === "ask") return askPerson(ctx, call, "ask");
+  const auto = ctx.autoMode;
+  if (!auto) return askPerson(ctx, call, "auto_unavailable");
+  const before = auto.route();
+  if (before.route === "ask") return askPerson(ctx, call, before.tripped === "consecutive_unavailable" ? "auto_unavailable" : "denial_limit");
+  if (before.route === "stop") return before.tripped === "consecutive_unavailable" ? askPerson(ctx, call, "auto_unavailable") : askPerson(ctx, call, "denial_limit");
+  const ruling = await auto.decide(call, ctx.signal);
+  switch (ruling.verdict) {
+    case "allow":
+      return { run: true };
+    case "block": {
+      const after = auto.route();
+      if (after.route !== "classify") return askPerson(ctx, call, "denial_limit", ruling.reason);
+      return { result: errorResult(call, `Auto mode blocked this call: ${ruling.reason}. It was not run; do something else, or explain why it is needed.`, { error: "blocked", reason: ruling.reason }, ctx.deps.clock.now()) };
+    }
+    case "unavailable":
+      return askPerson(ctx, call, "auto_unavailable");
+    case "parse_error":
+      return askPerson(ctx, call, "auto_parse_error");
+  }
+}

@@ -1,0 +1,52 @@
+import type { AssistantMessage } from "@x/llm-types";
+import { isAborted, isDegenerateCutMessage, isLengthEmpty, isRetryable } from "@x/terminal-cause";
+import type { RetryOptions } from "./types";
+
+/**
+ * What to do about a failed model call:
+ * - `retry`: same model, after a backoff (until retries run out, then `fallback`);
+ * - `fallback`: the next model of the chain — the failure will not go away by asking again;
+ * - `aborted`: the caller stopped the run.
+ */
+export type FailureAction = "retry" | "fallback" | "aborted";
+
+export function failureAction(turn: Pick<AssistantMessage, "stopReason" | "errorKind">): FailureAction {
+  if (isAborted(turn)) return "aborted";
+  if (isRetryable(turn)) return "retry";
+  return "fallback";
+}
+
+/** True when the turn is a provider failure (not a deliberate cut the recovery lanes own). */
+export function isFailedCall(turn: Pick<AssistantMessage, "stopReason" | "errorKind">): boolean {
+  if (isAborted(turn)) return true;
+  if (turn.stopReason !== "error") return false;
+  return !isDegenerateCutMessage(turn) && !isLengthEmpty(turn);
+}
+
+export interface ResolvedRetry {
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  random: () => number;
+}
+
+export function resolveRetry(options: RetryOptions | undefined): ResolvedRetry {
+  return {
+    maxRetries: options?.maxRetries ?? 2,
+    baseDelayMs: options?.baseDelayMs ?? 500,
+    maxDelayMs: options?.maxDelayMs ?? 30_000,
+    random: options?.random ?? Math.random,
+  };
+}
+
+/**
+ * Delay before retry number `attempt` (0-based): exponential with ±50% jitter, so many runs that
+ * failed together do not come back together. A provider's retry-after wins over the curve (it
+ * knows), capped at `maxDelayMs`.
+ */
+export function backoffMs(attempt: number, retry: ResolvedRetry, retryAfterMs?: number): number {
+  if (retryAfterMs !== undefined) return Math.min(Math.max(0, retryAfterMs), retry.maxDelayMs);
+  const curve = retry.baseDelayMs * 2 ** attempt;
+  const jittered = curve * (0.5 + retry.random());
+  return Math.round(Math.min(jittered, retry.maxDelayMs));
+}

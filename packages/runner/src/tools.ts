@@ -1,0 +1,131 @@
+import { describeIssues, type ToolCall, type ToolResultMessage } from "@x/llm-types";
+import type { Tool, ToolOutput } from "./define-tool";
+
+export interface ToolRunContext {
+  runId: string;
+  sessionId?: string;
+  /** The run's signal: aborting it reaches the running tool. */
+  signal: AbortSignal;
+  defaultTimeoutMs: number;
+  now(): number;
+}
+
+/** A tool result the model sees as failed; the run goes on. */
+export function errorResult(call: Pick<ToolCall, "id" | "name">, text: string, details?: unknown, now?: number): ToolResultMessage {
+  const message: ToolResultMessage = {
+    role: "toolResult",
+    toolCallId: call.id,
+    toolName: call.name,
+    content: [{ type: "text", text }],
+    isError: true,
+  };
+  if (details !== undefined) message.details = details;
+  if (now !== undefined) message.timestamp = now;
+  return message;
+}
+
+export function findTool(tools: readonly Tool[], name: string): Tool | undefined {
+  return tools.find((tool) => tool.name === name);
+}
+
+export type CallCheck = { ok: true; tool: Tool; args: unknown } | { ok: false; result: ToolResultMessage };
+
+/**
+ * Everything that can be said about a call before any permission or execution: the tool exists,
+ * its arguments arrived whole, and they match the tool's schema. A failure is an error result
+ * the model can react to, never a throw.
+ */
+export function checkCall(tools: readonly Tool[], call: ToolCall, now: number): CallCheck {
+  const tool = findTool(tools, call.name);
+  if (!tool) {
+    const known = tools.map((t) => t.name).join(", ") || "none";
+    return { ok: false, result: errorResult(call, `Unknown tool "${call.name}". Available tools: ${known}.`, { error: "unknown_tool" }, now) };
+  }
+  if (call.argumentsError) {
+    const why = call.argumentsError === "truncated" ? "were cut off before they ended" : "were not valid JSON";
+    return {
+      ok: false,
+      result: errorResult(call, `The arguments for "${call.name}" ${why}; the tool was not run. Send the call again with complete JSON arguments.`, { error: call.argumentsError }, now),
+    };
+  }
+  const parsed = tool.input.safeParse(call.arguments);
+  if (!parsed.success) {
+    const issues = describeIssues(parsed.error);
+    const lines = issues.map((issue) => `- ${issue.path || "(root)"}: ${issue.message}`).join("\n");
+    return { ok: false, result: errorResult(call, `Invalid arguments for "${call.name}"; the tool was not run:\n${lines}`, { error: "invalid_arguments", issues }, now) };
+  }
+  return { ok: true, tool, args: parsed.data };
+}
+
+function isToolOutput(value: unknown): value is ToolOutput {
+  return typeof value === "object" && value !== null && Array.isArray((value as ToolOutput).content);
+}
+
+function toResult(call: ToolCall, value: unknown, now: number): ToolResultMessage {
+  const base = { role: "toolResult" as const, toolCallId: call.id, toolName: call.name, timestamp: now };
+  if (isToolOutput(value)) {
+    const message: ToolResultMessage = { ...base, content: value.content, isError: value.isError ?? false };
+    if (value.details !== undefined) message.details = value.details;
+    return message;
+  }
+  if (typeof value === "string") return { ...base, content: [{ type: "text", text: value }], isError: false };
+  if (value === undefined) return { ...base, content: [{ type: "text", text: "(no output)" }], isError: false };
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return { ...base, content: [{ type: "text", text }], isError: false, details: value };
+}
+
+class ToolTimeout extends Error {}
+
+/**
+ * Runs one checked call. The tool gets a signal that aborts with the run or at its deadline; the
+ * deadline also stops waiting for a tool that ignores its signal. Never throws.
+ */
+export async function executeTool(tool: Tool, call: ToolCall, args: unknown, ctx: ToolRunContext): Promise<ToolResultMessage> {
+  if (ctx.signal.aborted) return errorResult(call, `"${call.name}" was not run: the run was aborted.`, { error: "aborted" }, ctx.now());
+  const timeoutMs = tool.timeoutMs ?? ctx.defaultTimeoutMs;
+  const controller = new AbortController();
+  let settle: ((error: Error) => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => (settle = reject));
+  const onRunAbort = () => {
+    controller.abort(ctx.signal.reason);
+    settle?.(new Error("aborted"));
+  };
+  ctx.signal.addEventListener("abort", onRunAbort, { once: true });
+  const timer = setTimeout(() => {
+    controller.abort(new ToolTimeout(`timed out after ${timeoutMs} ms`));
+    settle?.(new ToolTimeout(`timed out after ${timeoutMs} ms`));
+  }, timeoutMs);
+  timer.unref?.();
+  try {
+    const value = await Promise.race([
+      Promise.resolve().then(() =>
+        tool.execute(args, {
+          signal: controller.signal,
+          runId: ctx.runId,
+          toolCallId: call.id,
+          toolName: call.name,
+          ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
+        }),
+      ),
+      stopped,
+    ]);
+    return toResult(call, value, ctx.now());
+  } catch (error) {
+    if (error instanceof ToolTimeout) {
+      return errorResult(call, `"${call.name}" timed out after ${timeoutMs} ms and was stopped.`, { error: "timeout", timeoutMs }, ctx.now());
+    }
+    if (ctx.signal.aborted) return errorResult(call, `"${call.name}" was stopped: the run was aborted.`, { error: "aborted" }, ctx.now());
+    const message = error instanceof Error ? error.message : String(error);
+    return errorResult(call, `"${call.name}" failed: ${message}`, { error: "threw", message }, ctx.now());
+  } finally {
+    clearTimeout(timer);
+    ctx.signal.removeEventListener("abort", onRunAbort);
+    // The race's loser must not surface as an unhandled rejection later.
+    stopped.catch(() => undefined);
+  }
+}

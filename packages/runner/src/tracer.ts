@@ -1,0 +1,54 @@
+import type { TraceFrame, Tracer } from "@x/llm-types";
+
+/** Span names the runner emits; the OpenTelemetry adapter maps each to a GenAI operation. */
+export const SPAN_NAMES = {
+  run: "run",
+  turn: "turn",
+  modelCall: "model_call",
+  toolCall: "tool_call",
+  classification: "classification",
+} as const;
+
+/**
+ * The run's view of the host tracer: span ids, parents, and the guarantee that a throwing
+ * tracer never changes an outcome.
+ */
+export class RunTracer {
+  private next = 0;
+  constructor(
+    private readonly tracer: Tracer | undefined,
+    private readonly now: () => number,
+    private readonly runId: string,
+    private readonly sessionId: string | undefined,
+  ) {}
+
+  private emit(frame: Omit<TraceFrame, "at" | "runId" | "sessionId">): void {
+    if (!this.tracer) return;
+    const full: TraceFrame = { ...frame, at: this.now(), runId: this.runId };
+    if (this.sessionId !== undefined) full.sessionId = this.sessionId;
+    try {
+      this.tracer.frame(full);
+    } catch {
+      // The tracer's failure is its own; the run goes on unchanged.
+    }
+  }
+
+  start(name: string, data: Record<string, unknown>, parentSpanId?: string): string {
+    const spanId = `${this.runId}:${++this.next}`;
+    this.emit({ name, phase: "start", spanId, ...(parentSpanId ? { parentSpanId } : {}), data });
+    return spanId;
+  }
+
+  end(spanId: string, name: string, data: Record<string, unknown>, parentSpanId?: string): void {
+    this.emit({ name, phase: "end", spanId, ...(parentSpanId ? { parentSpanId } : {}), data });
+  }
+
+  point(name: string, data: Record<string, unknown>, parentSpanId?: string): void {
+    this.emit({ name, phase: "point", ...(parentSpanId ? { parentSpanId } : {}), data });
+  }
+
+  /** A tracer for a component (the classifier decider) that frames on its own. */
+  get host(): Tracer | undefined {
+    return this.tracer;
+  }
+}

@@ -1,0 +1,113 @@
+import { type AssistantMessage, type Brain, type BrainRequest, type Model } from "@x/llm-types";
+import { budgetExceeded } from "./budget";
+import { backoffMs, failureAction, isFailedCall } from "./retry";
+import type { RunContext } from "./run-context";
+import { addModelCall } from "./stats";
+import { SPAN_NAMES } from "./tracer";
+import type { Terminal } from "./types";
+
+export type TurnOutcome = { message: AssistantMessage; model: Model } | { terminal: Terminal };
+
+export function modelChain(ctx: RunContext): Model[] {
+  return [ctx.taskModel.model, ...ctx.taskModel.fallbacks];
+}
+
+/** The output cap of the next call: the spec's, or what a max-tokens recovery raised it to. */
+export function outputCap(ctx: RunContext, model: Model): number {
+  return Math.min(ctx.maxTokensNow ?? ctx.spec.maxTokens ?? model.maxTokens, model.maxTokens);
+}
+
+export function spentSoFar(ctx: RunContext): { tokens: number; microUsd: number } {
+  return { tokens: ctx.state.stats.usage.totalTokens, microUsd: ctx.state.stats.usage.cost.total };
+}
+
+async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: number): Promise<AssistantMessage> {
+  const request: BrainRequest = { maxTokens: outputCap(ctx, model), signal: ctx.signal, cacheKey: ctx.sessionId ?? ctx.runId };
+  const reasoning = ctx.spec.reasoning ?? ctx.taskModel.thinking;
+  if (reasoning) request.reasoning = reasoning;
+  if (ctx.spec.modelTimeoutMs) request.timeoutMs = ctx.spec.modelTimeoutMs;
+  const context = {
+    messages: [...ctx.history, ...ctx.messages],
+    ...(ctx.systemPrompt !== undefined ? { systemPrompt: ctx.systemPrompt } : {}),
+    ...(ctx.toolSpecs.length > 0 ? { tools: ctx.toolSpecs } : {}),
+  };
+  const span = ctx.tracer.start(SPAN_NAMES.modelCall, { model: model.id, provider: model.provider, api: model.api, attempt, maxTokens: request.maxTokens }, ctx.turnSpan);
+  const stream = brain.stream(model, context, request);
+  const turn = ctx.state.stats.turns + 1;
+  for await (const event of stream) {
+    if (event.type === "text_delta") ctx.emit({ type: "text_delta", turn, delta: event.delta });
+    else if (event.type === "thinking_delta") ctx.emit({ type: "thinking_delta", turn, delta: event.delta });
+    else if (event.type === "toolcall_delta") ctx.emit({ type: "toolcall_delta", turn, delta: event.delta });
+  }
+  const message = await stream.result();
+  ctx.tracer.end(
+    span,
+    SPAN_NAMES.modelCall,
+    {
+      model: model.id,
+      provider: model.provider,
+      api: model.api,
+      responseModel: message.model,
+      inputTokens: message.usage.input + message.usage.cacheRead + message.usage.cacheWrite,
+      outputTokens: message.usage.output,
+      costMicroUsd: message.usage.cost.total,
+      stopReason: message.stopReason,
+      ...(message.errorKind ? { errorKind: message.errorKind } : {}),
+    },
+    ctx.turnSpan,
+  );
+  return message;
+}
+
+/**
+ * One assistant turn: the budget is checked before every call; retryable failures are retried
+ * with backoff (the provider's retry-after wins); a failure retrying will not fix moves down the
+ * model chain. Every call's usage counts, failed ones included. Never throws.
+ */
+export async function modelTurn(ctx: RunContext): Promise<TurnOutcome> {
+  const chain = modelChain(ctx);
+  let last: AssistantMessage | undefined;
+  for (let index = ctx.chainIndex; index < chain.length; index++) {
+    const model = chain[index]!;
+    const brain = ctx.deps.brains.get(model.api);
+    if (!brain) {
+      ctx.notice({ code: "config.no_brain", audience: "operator", message: `No brain is registered for api "${model.api}" (model ${model.id}).`, detail: { api: model.api, model: model.id } });
+      continue;
+    }
+    if (index > ctx.chainIndex) {
+      const from = chain[ctx.chainIndex]!;
+      ctx.emit({ type: "fallback", from: from.id, to: model.id, ...(last?.errorKind ? { errorKind: last.errorKind } : {}) });
+      ctx.notice({
+        code: "model.fallback",
+        audience: "operator",
+        message: `Model ${from.id} failed (${last?.errorKind ?? "unavailable"}); the run continues on ${model.id}.`,
+        detail: { from: from.id, to: model.id, errorKind: last?.errorKind },
+      });
+      ctx.chainIndex = index;
+    }
+    for (let attempt = 0; ; attempt++) {
+      const over = budgetExceeded(ctx.spec.budget, spentSoFar(ctx));
+      if (over) return { terminal: over };
+      if (ctx.signal.aborted) return { terminal: { code: "aborted", cause: "host", message: "the run was aborted" } };
+      const message = await callOnce(ctx, brain, model, attempt);
+      addModelCall(ctx.state.stats, message.usage);
+      if (!isFailedCall(message)) return { message, model };
+      last = message;
+      const action = failureAction(message);
+      if (action === "aborted") return { terminal: { code: "aborted", cause: "host", message: "the run was aborted", errorKind: "aborted" } };
+      if (action !== "retry" || attempt >= ctx.deps.retry.maxRetries) break;
+      const delayMs = backoffMs(attempt, ctx.deps.retry, message.retryAfterMs);
+      ctx.state.stats.retries += 1;
+      ctx.emit({ type: "retry", model: model.id, attempt: attempt + 1, delayMs, ...(message.errorKind ? { errorKind: message.errorKind } : {}) });
+      try {
+        await ctx.deps.clock.sleep(delayMs, ctx.signal);
+      } catch {
+        return { terminal: { code: "aborted", cause: "host", message: "the run was aborted" } };
+      }
+    }
+  }
+  if (!last) return { terminal: { code: "no_brain", cause: "config", message: `no brain is registered for any model of the chain (${chain.map((m) => `${m.id}:${m.api}`).join(", ")})` } };
+  const terminal: Terminal = { code: "model_error", cause: "model", message: last.errorMessage ?? `model call failed (${last.errorKind ?? "unknown"})` };
+  if (last.errorKind) terminal.errorKind = last.errorKind;
+  return { terminal };
+}

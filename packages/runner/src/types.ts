@@ -1,0 +1,268 @@
+import type {
+  AssistantMessage,
+  Brain,
+  ErrorKind,
+  Message,
+  Model,
+  ModelCatalog,
+  ModelRef,
+  NoticeSink,
+  ReasoningLevel,
+  RoleName,
+  Roles,
+  TierBindings,
+  ToolCall,
+  ToolResultMessage,
+  Tracer,
+  Usage,
+} from "@x/llm-types";
+import type { z } from "zod";
+import type { Tool } from "./define-tool";
+import type { RunEvent } from "./events";
+import type { ParkLedger } from "./park-ledger";
+import type { ParkedRun } from "./park-schema";
+
+/** How a tool call is cleared: run it, ask a person, or let the auto-mode classifier judge it. */
+export type Permission = "allow" | "ask" | "auto";
+
+/** Time, injectable so retries and parks are testable without waiting. */
+export interface Clock {
+  now(): number;
+  /** Resolves after `ms`; rejects (or resolves early) when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** A hard stop checked before every model call. */
+export interface Budget {
+  /** Total tokens (input + output + cache) the run may spend. */
+  tokens?: number;
+  /** Integer micro-dollars (1 USD = 1,000,000) the run may spend. */
+  microUsd?: number;
+}
+
+/** What the `onToolResult` observer sees after each tool result is appended. */
+export interface ToolResultInfo {
+  toolCall: ToolCall;
+  result: ToolResultMessage;
+  /** How many tool calls ran (or were refused) in this run so far, this one included. */
+  index: number;
+  turn: number;
+  runId: string;
+}
+
+/** Returned by `onToolResult` to end the run now, with status `stuck` and this code. */
+export interface ObserverStop {
+  stop: { code: string; message: string };
+}
+
+export interface TaskSpec {
+  /** The user's request for this run: appended after `history` as a user message. */
+  objective: string;
+  /** The main model (a catalog key, `provider/id`, a tier word, or a Model); a list is a fallback chain. */
+  model?: ModelRef | readonly ModelRef[];
+  /** Or: the role whose model runs this task (default `default`). Ignored when `model` is set. */
+  role?: RoleName;
+  tools?: readonly Tool[];
+  /** Prior conversation; never rewritten. The result's `messages` are what to append to it. */
+  history?: readonly Message[];
+  systemPrompt?: string;
+  /** Per tool name. Unlisted tools take the tool's own `permission`, then `defaultPermission`. */
+  permissions?: Readonly<Record<string, Permission>>;
+  /** Default `allow`. */
+  defaultPermission?: Permission;
+  /** Model calls that produce a turn. Default 20. */
+  maxTurns?: number;
+  /** Output cap per model call. Default: the model's `maxTokens`. */
+  maxTokens?: number;
+  reasoning?: ReasoningLevel;
+  budget?: Budget;
+  /** The final answer must be JSON matching this schema; it comes back parsed as `structured`. */
+  output?: z.ZodType;
+  /** Identical tool calls in a row before the model gets a note; one more ends the run `stuck`. Default 3. */
+  maxRepeatedCalls?: number;
+  /** Default per-tool timeout (a tool's own `timeoutMs` wins). Default 120 000. */
+  toolTimeoutMs?: number;
+  /** Whole-call deadline for each model call. */
+  modelTimeoutMs?: number;
+  /** Observes every tool result; may stop the run early (teacher mode's stuck detector uses it). */
+  onToolResult?: (info: ToolResultInfo) => void | ObserverStop | Promise<void | ObserverStop>;
+  sessionId?: string;
+  /** Default: a random id. */
+  runId?: string;
+}
+
+/** The closed set of ways a run ends. */
+export const TASK_STATUSES = ["completed", "failed", "blocked", "aborted", "parked", "max_turns", "budget_exhausted", "stuck"] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** Stable codes, finer than the status. */
+export const RUN_TERMINAL_CODES = [
+  "completed",
+  "max_turns",
+  "loop_detected",
+  "observer_stop",
+  "max_tokens",
+  "empty_answer",
+  "degenerate_repetition",
+  "model_error",
+  "budget_tokens",
+  "budget_cost",
+  "denial_limit",
+  "aborted",
+  "awaiting_approval",
+  "output_invalid",
+  "no_model",
+  "no_brain",
+  "config_invalid",
+  "internal_error",
+] as const;
+export type RunTerminalCode = (typeof RUN_TERMINAL_CODES)[number];
+
+/** Which part of the system ended the run. */
+export type TerminalCause = "model" | "guard" | "budget" | "approval" | "classifier" | "host" | "output" | "config" | "observer" | "done";
+
+export interface Terminal {
+  code: RunTerminalCode;
+  cause: TerminalCause;
+  message: string;
+  /** The provider failure behind a `model_error` (or a recovery that ran out). */
+  errorKind?: ErrorKind;
+  /** The code an `onToolResult` observer stopped with. */
+  observerCode?: string;
+}
+
+export interface HumanReviewGate {
+  /** `ask` (permission), `auto_unavailable` / `auto_parse_error` (classifier could not rule), `denial_limit`. */
+  kind: string;
+  waitMs: number;
+  decision?: "approve" | "deny" | "unavailable";
+}
+
+export interface RunStats {
+  /** Every token of every model call, the classifier's and failed calls' included. */
+  tokens: number;
+  /** Runs this result covers (1; a teacher sums them). */
+  tasks: number;
+  costUsd: number;
+  costMicroUsd: number;
+  /** Assistant turns appended to the history. */
+  turns: number;
+  toolCalls: number;
+  modelCalls: number;
+  retries: number;
+  classifierCalls: number;
+  usage: Usage;
+  humanReview: { count: number; totalWaitMs: number; gates: HumanReviewGate[] };
+}
+
+export interface TaskResult<T = unknown> {
+  status: TaskStatus;
+  terminal: Terminal;
+  /** Text of the last assistant turn. */
+  output: string;
+  /** The parsed final answer when the spec had an `output` schema. */
+  structured?: T;
+  /** New messages only (the objective included): append them to `history` to continue. */
+  messages: Message[];
+  stats: RunStats;
+  runId: string;
+  sessionId?: string;
+  /** The model the last turn ran on. */
+  model?: Model;
+  /** Set when `status` is `parked`: JSON to store and hand to `resume`. */
+  parked?: ParkedRun;
+}
+
+export interface ApprovalRequest {
+  toolCall: ToolCall;
+  /** Why a person is asked. */
+  kind: "ask" | "auto_unavailable" | "auto_parse_error" | "denial_limit";
+  /** The classifier's reason, on `denial_limit`. */
+  reason?: string;
+  runId: string;
+  sessionId?: string;
+  signal: AbortSignal;
+}
+
+export interface ApprovalDecision {
+  decision: "approve" | "deny";
+  reason?: string;
+}
+
+/** A live approver: a person answering now. `unavailable` ⇒ the run parks. */
+export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision | "unavailable">;
+
+export interface AutoModeOptions {
+  /** `main` (default): a failing classifier falls back to the run's main model; `none`: it does not. */
+  classifierFallback?: "main" | "none";
+  /** Per-classification deadline. */
+  timeoutMs?: number;
+  /** Classifier blocks in a row before the run escalates. Default 3. */
+  maxConsecutiveDenials?: number;
+  /** Classifier blocks in total before the run escalates. Default 20. */
+  maxTotalDenials?: number;
+}
+
+export interface RetryOptions {
+  /** Retries per model on a retryable failure. Default 2. */
+  maxRetries?: number;
+  /** First backoff. Default 500 ms; doubles, with ±50% jitter. */
+  baseDelayMs?: number;
+  /** Default 30 000 ms; a provider's retry-after is honoured up to this. */
+  maxDelayMs?: number;
+  /** Jitter source in [0, 1). Default Math.random. */
+  random?: () => number;
+}
+
+export interface RunnerDeps {
+  /** Brains by api (`openai-completions`, `faux`, ...), as a record or a list. */
+  brains: Readonly<Record<string, Brain>> | readonly Brain[];
+  models: ModelCatalog;
+  roles?: Roles;
+  tiers?: TierBindings;
+  onNotice?: NoticeSink;
+  tracer?: Tracer;
+  approver?: Approver;
+  autoMode?: AutoModeOptions;
+  retry?: RetryOptions;
+  clock?: Clock;
+  /** HMAC key for parked runs. Default: a random key, so a park resumes only in this runner. */
+  parkKey?: string | Uint8Array;
+  /** How long a park may be resumed. Default 24 h. */
+  parkTtlMs?: number;
+  /** Consumed park ids. Default: in memory, per runner. */
+  parkLedger?: ParkLedger;
+  /** Tools a resumed run may use when `resume` is given none. */
+  tools?: readonly Tool[];
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+}
+
+export interface ResumeDecision {
+  decision: "approve" | "deny";
+  reason?: string;
+}
+
+/** What a resumed run needs that JSON cannot carry. */
+export interface ResumeOptions {
+  tools?: readonly Tool[];
+  output?: z.ZodType;
+  onToolResult?: TaskSpec["onToolResult"];
+  signal?: AbortSignal;
+}
+
+/** A live run's events plus its result. */
+export interface TaskStream extends AsyncIterable<RunEvent> {
+  result: Promise<TaskResult>;
+}
+
+export interface Runner {
+  runTask(spec: TaskSpec, options?: RunOptions): Promise<TaskResult>;
+  streamTask(spec: TaskSpec, options?: RunOptions): TaskStream;
+  /** Continues a parked run. Throws `ParkedRunError` (and changes nothing) on a bad, replayed or expired park. */
+  resume(parked: unknown, decision: ResumeDecision, options?: ResumeOptions): Promise<TaskResult>;
+}
+
+export type { AssistantMessage };
