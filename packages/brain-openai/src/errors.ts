@@ -1,5 +1,5 @@
 import type { ErrorKind } from "@x/llm-types";
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAIError } from "openai";
 
 /** A failure read as data: the typed cause, the provider's text, and its retry hint. */
 export interface ClassifiedError {
@@ -69,4 +69,12 @@ export function classifyOpenAIError(error: unknown): ClassifiedError {
   if (error instanceof SyntaxError) return { kind: "provider", message: `malformed stream event: ${error.message}` };
   const message = error instanceof Error ? error.message : String(error);
   return { kind: "provider", message };
+}
+
+/**
+ * True for a failure of the connection itself while reading the body (undici's `terminated`, a
+ * socket reset): not something the provider said, so what already arrived can be kept.
+ */
+export function isTransportError(error: unknown): boolean {
+  return error instanceof Error && !(error instanceof OpenAIError) && !(error instanceof SyntaxError);
 }

@@ -1,1 +1,4 @@
-export {};
+export * from "./openai-brain";
+export * from "./compat";
+export * from "./request";
+export * from "./errors";
