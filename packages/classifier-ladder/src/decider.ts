@@ -176,7 +176,7 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
 /** Reads the final reply of a rung into a ruling. */
 function rule(reply: AssistantMessage): AutoModeVerdict {
   const tagOnly = classifierReplyTagOnly(reply);
-  const read = readClassifierVerdict(classifierReplyVerdictText(reply), { bare: !tagOnly });
+  const read = readClassifierVerdict(classifierReplyVerdictText(reply), { complete: !tagOnly });
   if (read.kind === "parse_error") return { verdict: "parse_error", form: read.form };
   return read.block ? { verdict: "block", reason: read.reason ?? DEFAULT_BLOCK_REASON } : { verdict: "allow" };
 }

@@ -47,7 +47,9 @@ describe("classifierReplyVerdictText", () => {
   });
 
   it("keeps a cut reply's tagged answer and a cut conflict", () => {
-    expect(classifierReplyVerdictText(reply({ partialFinalized: true, text: "<block>no" }))).toBe("<block>no");
+    expect(classifierReplyVerdictText(reply({ partialFinalized: true, text: "<block>no</block>" }))).toBe("<block>no</block>");
+    expect(classifierReplyVerdictText(reply({ partialFinalized: true, text: "<block>yes" }))).toBe("<block>yes");
+    expect(classifierReplyVerdictText(reply({ partialFinalized: true, text: "<block>no" }))).toBe("");
     const conflict = "<block>no</block><block>yes";
     expect(classifierReplyVerdictText(reply({ stopReason: "length", text: conflict }))).toBe(conflict);
   });

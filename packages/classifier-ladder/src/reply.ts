@@ -1,4 +1,5 @@
 import { assistantText, type AssistantMessage } from "@x/llm-types";
+import { isAborted, isLengthEmpty } from "@x/terminal-cause";
 import { ClassifierLegError } from "./errors";
 import { readClassifierVerdict } from "./verdict";
 
@@ -15,14 +16,15 @@ export function classifierReplyText(reply: AssistantMessage): string {
  */
 export function classifierReplyEmptyAtCap(reply: AssistantMessage): boolean {
   if (classifierReplyText(reply).trim() !== "") return false;
-  return reply.stopReason === "length" || (reply.stopReason === "error" && reply.errorKind === "length_empty");
+  return reply.stopReason === "length" || (reply.stopReason === "error" && isLengthEmpty(reply));
 }
 
 /**
  * A reply whose text is not a complete answer of its own: cut by the cap (`length`), by a dropped
  * or stalled stream (`partialFinalized`), or one that called a tool (`toolUse`, or a tool-call
  * block — the classifier is offered no tools). Its text is a prefix or a fragment, so it may carry
- * a verdict through a `<block>` tag only; the bare-answer arm never sees it.
+ * a verdict through a `<block>` tag only — and an allow only through a CLOSED `<block>no</block>`;
+ * the bare-answer arm never sees it.
  */
 export function classifierReplyTagOnly(reply: AssistantMessage): boolean {
   return (
@@ -36,14 +38,14 @@ export function classifierReplyTagOnly(reply: AssistantMessage): boolean {
 /**
  * The text the decider reads its verdict from: the answer text, except that a tag-only reply
  * carrying no tagged answer reads as EMPTY, so a cut "No" can never reach the bare-answer arm.
- * The judgement is the reader's own (bare arm closed), so "no tagged verdict" cannot drift from
+ * The judgement is the reader's own (read as a cut reply), so "no tagged verdict" cannot drift from
  * "no verdict". Only the missing form is emptied: a cut reply holding a CONFLICT keeps its text, so
  * the conflict is recorded and not re-asked into an allow.
  */
 export function classifierReplyVerdictText(reply: AssistantMessage): string {
   const text = classifierReplyText(reply);
   if (!classifierReplyTagOnly(reply)) return text;
-  const read = readClassifierVerdict(text, { bare: false });
+  const read = readClassifierVerdict(text, { complete: false });
   return read.kind === "parse_error" && read.form === "missing" ? "" : text;
 }
 
@@ -59,7 +61,7 @@ export function classifierReplyAsksAgain(reply: AssistantMessage): boolean {
   const tagOnly = classifierReplyTagOnly(reply);
   const text = classifierReplyVerdictText(reply);
   if (text.trim() === "") return tagOnly;
-  const read = readClassifierVerdict(text, { bare: !tagOnly });
+  const read = readClassifierVerdict(text, { complete: !tagOnly });
   return read.kind === "parse_error" && read.form === "missing";
 }
 
@@ -70,10 +72,10 @@ export function classifierReplyAsksAgain(reply: AssistantMessage): boolean {
  * answered. The cap-cut form (`length_empty`) is not a failure: it is the empty reply the re-ask owns.
  */
 export function classifierReplyFailure(reply: AssistantMessage): Error | undefined {
-  if (reply.stopReason === "aborted") {
+  if (isAborted(reply)) {
     return new ClassifierLegError(reply.errorKind === "timeout" ? "timeout" : "error", describeFailure(reply, "the classifier request was aborted"), reply.errorKind ?? "aborted");
   }
-  if (reply.stopReason !== "error" || reply.errorKind === "length_empty") return undefined;
+  if (reply.stopReason !== "error" || isLengthEmpty(reply)) return undefined;
   return new ClassifierLegError(reply.errorKind === "timeout" ? "timeout" : "error", describeFailure(reply, "the classifier request failed"), reply.errorKind);
 }
 

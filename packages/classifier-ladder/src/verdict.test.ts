@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readClassifierVerdict, stripClassifierThinking } from "./verdict";
 
-const read = (text: string, bare = true) => readClassifierVerdict(text, { bare });
+const read = (text: string, complete = true) => readClassifierVerdict(text, { complete });
 const allow = { kind: "verdict", block: false, form: "tag" };
 const missing = { kind: "parse_error", form: "missing" };
 const conflict = { kind: "parse_error", form: "conflict" };
@@ -17,8 +17,15 @@ describe("readClassifierVerdict", () => {
     for (const text of ["<BLOCK>NO</BLOCK>", "<Block> No </Block>", "  <block>\nno\n</block>  ", "<block>no</block >", "\n\n<block>no</block>\n"]) expect(read(text)).toEqual(allow);
   });
 
-  it("accepts a closing tag cut anywhere (a stop sequence or a dropped stream)", () => {
-    for (const text of ["<block>no", "<block>no ", "<block>no<", "<block>no</", "<block>no</bl", "<block>no</block"]) expect(read(text, false)).toEqual(allow);
+  it("in a complete reply accepts a closing tag cut anywhere (a stop sequence)", () => {
+    for (const text of ["<block>no", "<block>no ", "<block>no<", "<block>no</", "<block>no</bl", "<block>no</block"]) expect(read(text)).toEqual(allow);
+    expect(read("<block>yes</blo")).toMatchObject({ block: true });
+  });
+
+  it("in a cut reply allows only on a closed no, while an unclosed yes still blocks", () => {
+    for (const text of ["<block>no", "<block>no ", "<block>no<", "<block>no</bl"]) expect(read(text, false)).toEqual(missing);
+    expect(read("<block>no</block>", false)).toEqual(allow);
+    expect(read("<block>yes", false)).toMatchObject({ block: true });
     expect(read("<block>yes</blo", false)).toMatchObject({ block: true });
   });
 

@@ -39,15 +39,19 @@ const BLOCK_OPEN = /<block>/gi;
 const CLOSED_ANSWER = /^\s*(yes|no)\s*<\/block\s*>/i;
 /** Open forms need the word right after the tag (horizontal space only), then a reason or the end. */
 const OPEN_ANSWER_BEFORE_REASON = /^[ \t]*(yes|no)\s*(?=<reason>)/i;
-/** A stop sequence or a dropped stream may cut the closing tag anywhere: `<block>no`, `<block>no</bl`. */
+/** A stop sequence may cut the closing tag anywhere: `<block>no`, `<block>no</bl`. */
 const CUT_ANSWER = /^[ \t]*(yes|no)\s*(?:<(?:\/(?:b(?:l(?:o(?:c(?:k\s*)?)?)?)?)?)?)?$/i;
 
-function taggedAnswers(visible: string): TaggedAnswer[] {
+function taggedAnswers(visible: string, complete: boolean): TaggedAnswer[] {
   const answers: TaggedAnswer[] = [];
   for (const open of visible.matchAll(BLOCK_OPEN)) {
     const start = open.index + open[0].length;
     const rest = visible.slice(start);
-    const match = CLOSED_ANSWER.exec(rest) ?? OPEN_ANSWER_BEFORE_REASON.exec(rest) ?? CUT_ANSWER.exec(rest);
+    const closed = CLOSED_ANSWER.exec(rest) ?? OPEN_ANSWER_BEFORE_REASON.exec(rest);
+    const cut = closed ? null : CUT_ANSWER.exec(rest);
+    // In a cut reply an unclosed "no" is a fragment (the stream may have been on its way to "nothing
+    // to allow here"); an unclosed "yes" still blocks, and blocking is never the unsafe reading.
+    const match = closed ?? (cut && (complete || cut[1]?.toLowerCase() === "yes") ? cut : null);
     // A `<block>` followed by anything else is a mention (the model talking about the format), not an answer.
     if (match?.[1]) answers.push({ block: match[1].toLowerCase() === "yes", end: start + match[0].length });
   }
@@ -66,22 +70,24 @@ function reasonAfter(visible: string, from: number): string | undefined {
 const BARE_ANSWER = /^(yes|no)[.!]?$/i;
 
 /**
- * Reads a verdict out of reply text. `<block>yes</block>` blocks, `<block>no</block>` allows; the
- * closing tag may be missing (cut by a stop sequence or the stream), an optional `<reason>` may
- * follow, case and surrounding whitespace do not matter, and reasoning is stripped first.
+ * Reads a verdict out of reply text. `<block>yes</block>` blocks, `<block>no</block>` allows; an
+ * optional `<reason>` may follow, case and surrounding whitespace do not matter, and reasoning is
+ * stripped first. In a COMPLETE reply the closing tag may be missing (a stop sequence cuts it).
  *
- * `bare` opens the bare-answer arm (the whole visible text is just `yes` / `no`), for COMPLETE
- * replies only: in a cut reply a leading "No" may be the start of "No, this must be blocked".
+ * `complete: false` is for a reply that was cut (cap, dropped stream, a tool call): its text is a
+ * fragment, so the bare-answer arm (the whole visible text is just `yes` / `no`) is closed — a
+ * leading "No" may be the start of "No, this must be blocked" — and a "no" counts only with its
+ * closing tag.
  *
  * Several answers: all `yes` ⇒ block (every reading blocks); otherwise `conflict`. Only exactly one
  * clean `no` — tagged, or bare in a complete reply — ever reads as allow.
  */
-export function readClassifierVerdict(text: string, options: { bare: boolean }): ClassifierVerdict {
+export function readClassifierVerdict(text: string, options: { complete: boolean }): ClassifierVerdict {
   const visible = stripClassifierThinking(text);
-  const answers = taggedAnswers(visible);
+  const answers = taggedAnswers(visible, options.complete);
   const [first] = answers;
   if (!first) {
-    const bare = options.bare ? BARE_ANSWER.exec(visible.trim()) : null;
+    const bare = options.complete ? BARE_ANSWER.exec(visible.trim()) : null;
     if (bare?.[1]) return { kind: "verdict", block: bare[1].toLowerCase() === "yes", form: "bare" };
     return { kind: "parse_error", form: "missing" };
   }
