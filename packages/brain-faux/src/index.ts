@@ -1,1 +1,3 @@
-export {};
+export * from "./brain";
+export * from "./response";
+export * from "./model";

@@ -1,0 +1,160 @@
+import {
+  EventStream,
+  type Brain,
+  type BrainRequest,
+  type BrainStream,
+  type Context,
+  type Model,
+  type ReasoningLevel,
+} from "@x/llm-types";
+import { TurnBuilder, type RepetitionGuardOptions } from "@x/terminal-cause";
+import { Interrupt, play } from "./play";
+import type { FauxResponder, FauxResponse, FauxScriptItem } from "./response";
+
+export interface FauxBrainOptions {
+  /** The wire this brain answers for. Default `"faux"`; set e.g. `"openai-completions"` to stand in for a real brain. */
+  api?: string;
+  /** Characters per streamed delta. Default 4. */
+  chunkSize?: number;
+  /** Pause between deltas. Default 0 (a microtask; timers still get a turn every 64 deltas). */
+  chunkDelayMs?: number;
+  /** Silence after which a stalled reply is kept as `partialFinalized`. Default 1000; `request.stallTimeoutMs` wins. */
+  stallTimeoutMs?: number;
+  /** Repetition guard options for the TurnBuilder; `false` turns it off. */
+  guard?: RepetitionGuardOptions | false;
+}
+
+/** One call the brain received, as it was asked. */
+export interface FauxCall {
+  callIndex: number;
+  model: Model;
+  /** A deep copy taken when the call was made: later mutation by the caller does not show here. */
+  context: Context;
+  /** The effective output cap (request's, else the model's). */
+  maxTokens: number;
+  reasoning: ReasoningLevel | undefined;
+  cacheKey: string | undefined;
+  timeoutMs: number | undefined;
+  stallTimeoutMs: number | undefined;
+  headers: Record<string, string> | undefined;
+  stop: string[] | undefined;
+}
+
+export interface FauxBrain extends Brain {
+  readonly api: string;
+  /** Every call so far, in order. */
+  readonly calls: readonly FauxCall[];
+  /** Scripted replies still queued. */
+  readonly pending: number;
+  /** Appends replies (or responder functions) to the queue. */
+  push(...items: FauxScriptItem[]): this;
+  stream(model: Model, context: Context, request?: BrainRequest): BrainStream;
+}
+
+/**
+ * A scriptable Brain that streams real deltas through the shared TurnBuilder, so it cuts, caps
+ * and classifies exactly like the real brains. Replies come from a queue (`script` array, then
+ * `push`), each a {@link FauxResponse} or a function of the request. A single function as
+ * `script` answers every call. An empty queue answers with a typed `provider` error, never a hang.
+ */
+export function createFauxBrain(script: FauxScriptItem[] | FauxResponder = [], options: FauxBrainOptions = {}): FauxBrain {
+  return new FauxBrainImpl(script, options);
+}
+
+class FauxBrainImpl implements FauxBrain {
+  readonly api: string;
+  readonly calls: FauxCall[] = [];
+  private readonly queue: FauxScriptItem[];
+  private readonly fallback: FauxResponder | undefined;
+
+  constructor(
+    script: FauxScriptItem[] | FauxResponder,
+    private readonly options: FauxBrainOptions,
+  ) {
+    this.api = options.api ?? "faux";
+    this.queue = typeof script === "function" ? [] : [...script];
+    this.fallback = typeof script === "function" ? script : undefined;
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  push(...items: FauxScriptItem[]): this {
+    this.queue.push(...items);
+    return this;
+  }
+
+  stream(model: Model, context: Context, request: BrainRequest = {}): BrainStream {
+    const stream = new EventStream();
+    const callIndex = this.calls.length;
+    const maxTokens = request.maxTokens ?? model.maxTokens;
+    this.calls.push({
+      callIndex,
+      model,
+      context: snapshot(context),
+      maxTokens,
+      reasoning: request.reasoning,
+      cacheKey: request.cacheKey,
+      timeoutMs: request.timeoutMs,
+      stallTimeoutMs: request.stallTimeoutMs,
+      headers: request.headers ? { ...request.headers } : undefined,
+      stop: request.stop ? [...request.stop] : undefined,
+    });
+    const turn = new TurnBuilder({ model, stream, maxTokens, context, guard: this.options.guard });
+    const item = this.queue.shift() ?? this.fallback;
+    void this.run(item, turn, { model, context, request, callIndex }, maxTokens);
+    return stream;
+  }
+
+  private async run(
+    item: FauxScriptItem | undefined,
+    turn: TurnBuilder,
+    ctx: { model: Model; context: Context; request: BrainRequest; callIndex: number },
+    maxTokens: number,
+  ): Promise<void> {
+    const { request } = ctx;
+    const interrupt = new Interrupt();
+    const onAbort = () => interrupt.abort();
+    request.signal?.addEventListener("abort", onAbort, { once: true });
+    if (request.signal?.aborted) interrupt.abort();
+    const deadline = request.timeoutMs === undefined ? undefined : setTimeout(() => interrupt.timeout(), request.timeoutMs);
+    try {
+      if (item === undefined) {
+        turn.fail("provider", `faux script exhausted: no scripted reply left for call #${ctx.callIndex}`);
+        return;
+      }
+      let response: FauxResponse;
+      try {
+        response = typeof item === "function" ? await item(ctx) : item;
+      } catch (error) {
+        turn.fail("provider", `faux responder threw: ${error instanceof Error ? error.message : String(error)}`);
+        return;
+      }
+      await play(response, turn, interrupt, {
+        chunkSize: Math.max(1, this.options.chunkSize ?? 4),
+        chunkDelayMs: this.options.chunkDelayMs ?? 0,
+        stallTimeoutMs: request.stallTimeoutMs ?? this.options.stallTimeoutMs ?? 1000,
+        timeoutMs: request.timeoutMs,
+        budgetChars: maxTokens * 4,
+        callIndex: ctx.callIndex,
+      });
+    } catch (error) {
+      // The Brain contract: never throw, never reject. A bug here still ends the turn as data.
+      turn.fail("provider", `faux brain failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      clearTimeout(deadline);
+      request.signal?.removeEventListener("abort", onAbort);
+      // A path that forgot its ender must not leave the caller waiting.
+      if (!turn.isEnded) turn.fail("provider", "faux reply ended without a terminal event");
+    }
+  }
+}
+
+function snapshot(context: Context): Context {
+  try {
+    return structuredClone(context);
+  } catch {
+    return JSON.parse(JSON.stringify(context)) as Context;
+  }
+}
