@@ -4,6 +4,7 @@ import { performance } from "node:perf_hooks";
 import { harnesses } from "./harnesses/registry";
 import type { Mode } from "./harnesses/types";
 import { runPool } from "./pool";
+import { saveProfile, startProfiler, summarize, type ProfileSummary } from "./profile";
 import { FINAL_TEXT, TURNS, counters } from "./workload";
 
 export interface ChildConfig {
@@ -14,6 +15,8 @@ export interface ChildConfig {
   warmup: number;
   repeats: number;
   baseURL: string;
+  /** Write a CPU profile of the measured passes here and summarise it in the result. */
+  profile?: string;
 }
 
 export interface PassResult {
@@ -32,6 +35,7 @@ export type ChildResult =
       turns: number;
       peakRssMb: number;
       passes: PassResult[];
+      profile?: ProfileSummary;
     }
   | { status: "unavailable"; label: string; packages: string[]; reason: string }
   | { status: "failed"; label: string; packages: string[]; reason: string };
@@ -64,6 +68,7 @@ async function measure(cfg: ChildConfig): Promise<ChildResult> {
   try {
     await pass(cfg.warmup);
     const passes: PassResult[] = [];
+    const stopProfiler = cfg.profile ? await startProfiler() : undefined;
     for (let r = 0; r < cfg.repeats; r++) {
       globalThis.gc?.();
       const cpu0 = process.cpuUsage();
@@ -72,6 +77,12 @@ async function measure(cfg: ChildConfig): Promise<ChildResult> {
       const wallMs = performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);
       passes.push({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000 });
+    }
+    let profile: ProfileSummary | undefined;
+    if (stopProfiler && cfg.profile) {
+      const p = await stopProfiler();
+      saveProfile(cfg.profile, p);
+      profile = summarize(p);
     }
     const turns = cfg.tasks * TURNS;
     const cpuMs = median(passes.map((p) => p.cpuMs));
@@ -85,6 +96,7 @@ async function measure(cfg: ChildConfig): Promise<ChildResult> {
       // maxRSS is in kilobytes on Linux.
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       passes,
+      ...(profile ? { profile } : {}),
     };
   } catch (e) {
     return { ...base, status: "failed", reason: errorText(e) };

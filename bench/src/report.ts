@@ -10,7 +10,8 @@ export interface Row {
   tasks: number;
   turnsPerTask: number;
   result: ChildResult;
-  serverRequests: number | undefined;
+  /** What the loopback server saw during this cell (HTTP mode): requests, rejections, its own CPU. */
+  server: { requests: number; rejected: number; cpuMs: number } | undefined;
 }
 
 export interface Meta {
@@ -85,6 +86,21 @@ function verdict(rows: Row[]): string {
   return lines.join("\n");
 }
 
+/** True when ours ran over HTTP and is over 1.1× the floor (wall or CPU) or behind a peer at 256. */
+export function missesTarget(rows: Row[]): boolean {
+  const http = rows.filter((r) => r.mode === "http");
+  for (const r of http.filter((x) => x.harness === "ours")) {
+    const f = floorOf(rows, r);
+    if (r.result.status !== "ok" || !f) continue;
+    if (r.result.wallMs / f.wallMs > TARGET || r.result.cpuMsPerTurn / f.cpuMsPerTurn > TARGET) return true;
+  }
+  const at256 = http.filter((r) => r.concurrency === 256 && r.result.status === "ok");
+  const o = at256.find((r) => r.harness === "ours");
+  if (!o || o.result.status !== "ok") return false;
+  const oursWall = o.result.wallMs;
+  return at256.some((r) => r.harness !== "ours" && r.harness !== "floor" && r.result.status === "ok" && r.result.wallMs <= oursWall);
+}
+
 export function renderReport(rows: Row[], meta: Meta): string {
   const parts = [
     `## Agent loop bench — ${meta.date}`,
@@ -92,7 +108,18 @@ export function renderReport(rows: Row[], meta: Meta): string {
   ];
   if (meta.versions) parts.push(`Versions: ${Object.entries(meta.versions).map(([k, v]) => `${k}@${v}`).join(", ")}`);
   const http = table(rows, "http");
-  if (http) parts.push("### Loopback HTTP (OpenAI-compatible SSE server in its own process)", http);
+  if (http) {
+    parts.push("### Loopback HTTP (OpenAI-compatible SSE server in its own process)", http);
+    const perTurn = rows
+      .filter((r) => r.mode === "http" && r.server && r.result.status === "ok")
+      .map((r) => r.server!.cpuMs / (r.server!.requests || 1));
+    const rejected = rows.reduce((n, r) => n + (r.server?.rejected ?? 0), 0);
+    if (perTurn.length > 0) {
+      parts.push(
+        `Server CPU per request: ${Math.min(...perTurn).toFixed(3)}–${Math.max(...perTurn).toFixed(3)} ms (its own process); requests rejected as not matching the script: ${rejected}.`,
+      );
+    }
+  }
   const inproc = table(rows, "inproc");
   if (inproc)
     parts.push(

@@ -21,6 +21,8 @@ export interface ServerStats {
   requests: number;
   streamed: number;
   rejected: number;
+  /** The server process's CPU so far (user + system), to show it is not the bottleneck. */
+  cpuMs: number;
 }
 
 const sseBody = (chunks: readonly unknown[]) => chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n";
@@ -60,9 +62,11 @@ function reject(res: ServerResponse, status: number, message: string) {
 }
 
 export function createScriptedServer(): { server: Server; stats: ServerStats } {
-  const stats: ServerStats = { requests: 0, streamed: 0, rejected: 0 };
+  const stats: ServerStats = { requests: 0, streamed: 0, rejected: 0, cpuMs: 0 };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (req.method === "GET" && req.url === "/__stats") {
+      const cpu = process.cpuUsage();
+      stats.cpuMs = (cpu.user + cpu.system) / 1000;
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(stats));
       return;

@@ -1,0 +1,92 @@
+// CPU profile of the measured passes only (the inspector's sampling profiler, not --cpu-prof, so
+// module loading and transpiling stay out), and a summary of where the samples fall: by package and
+// by function, self time.
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+export interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+export async function startProfiler(): Promise<() => Promise<CpuProfile>> {
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 200 });
+  await session.post("Profiler.start");
+  return async () => {
+    const { profile } = (await session.post("Profiler.stop")) as unknown as { profile: CpuProfile };
+    session.disconnect();
+    return profile;
+  };
+}
+
+export function saveProfile(path: string, profile: CpuProfile) {
+  writeFileSync(path, JSON.stringify(profile));
+}
+
+/** Where a frame's code lives: one of our packages, an npm package, node itself, or V8's buckets. */
+export function areaOf(url: string, fn: string): string {
+  if (!url) return fn.startsWith("(") ? fn : "(native/builtin)";
+  const ours = /\/packages\/([^/]+)\//.exec(url);
+  if (ours && !url.includes("node_modules")) return `@x/${ours[1]}`;
+  const nm = url.lastIndexOf("node_modules/");
+  if (nm >= 0) {
+    const rest = url.slice(nm + "node_modules/".length).split("/");
+    return rest[0]!.startsWith("@") ? `${rest[0]}/${rest[1]}` : rest[0]!;
+  }
+  if (url.startsWith("node:")) return url.startsWith("node:internal/deps/undici") ? "node:undici (fetch)" : "node:internals";
+  if (url.includes("/bench/src/")) return "bench harness";
+  return url;
+}
+
+export interface ProfileSummary {
+  totalMs: number;
+  areas: { area: string; ms: number; pct: number }[];
+  functions: { fn: string; area: string; ms: number; pct: number }[];
+}
+
+export function summarize(profile: CpuProfile, top = 15): ProfileSummary {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<number, number>();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const areas = new Map<string, number>();
+  const fns = new Map<string, { area: string; us: number }>();
+  let total = 0;
+  for (const [id, us] of self) {
+    const n = byId.get(id);
+    if (!n || n.callFrame.functionName === "(idle)") continue;
+    total += us;
+    const area = areaOf(n.callFrame.url, n.callFrame.functionName);
+    areas.set(area, (areas.get(area) ?? 0) + us);
+    const file = n.callFrame.url.split("/").slice(-1)[0] ?? "";
+    const key = `${n.callFrame.functionName || "(anonymous)"} ${file}:${n.callFrame.lineNumber + 1}`;
+    const f = fns.get(key) ?? { area, us: 0 };
+    f.us += us;
+    fns.set(key, f);
+  }
+  const pct = (us: number) => (total ? (100 * us) / total : 0);
+  return {
+    totalMs: total / 1000,
+    areas: [...areas].sort((a, b) => b[1] - a[1]).map(([area, us]) => ({ area, ms: us / 1000, pct: pct(us) })),
+    functions: [...fns]
+      .sort((a, b) => b[1].us - a[1].us)
+      .slice(0, top)
+      .map(([fn, f]) => ({ fn, area: f.area, ms: f.us / 1000, pct: pct(f.us) })),
+  };
+}
+
+export function renderSummary(title: string, s: ProfileSummary): string {
+  const lines = [`#### ${title} — ${s.totalMs.toFixed(0)} ms of samples (self time)`, "", "| where | ms | % |", "|---|---:|---:|"];
+  for (const a of s.areas.slice(0, 12)) lines.push(`| ${a.area} | ${a.ms.toFixed(0)} | ${a.pct.toFixed(1)} |`);
+  lines.push("", "| hottest functions | where | ms | % |", "|---|---|---:|---:|");
+  for (const f of s.functions) lines.push(`| \`${f.fn}\` | ${f.area} | ${f.ms.toFixed(0)} | ${f.pct.toFixed(1)} |`);
+  return lines.join("\n");
+}
