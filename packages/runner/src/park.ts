@@ -26,6 +26,16 @@ export class ParkedRunError extends Error {
   }
 }
 
+/** The assistant turn holding the pending call: the last one, followed only by its tool results. */
+export function pendingTurn(messages: readonly Message[]): Extract<Message, { role: "assistant" }> | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role === "assistant") return message;
+    if (message.role !== "toolResult") return undefined;
+  }
+  return undefined;
+}
+
 export function historyDigest(history: readonly Message[], messages: readonly Message[]): string {
   return sha256Hex(canonicalJson([...history, ...messages]));
 }
@@ -113,8 +123,8 @@ export function verifyParkedRun(raw: unknown, key: Uint8Array | string, now: num
   if (park.historyDigest !== historyDigest(park.history, park.messages) || expected.length !== given.length || !timingSafeEqual(expected, given)) {
     throw new ParkedRunError("bad_signature", "parked run signature does not match its content (tampered, or signed with another key)", { parkId: park.parkId });
   }
-  const last = park.messages[park.messages.length - 1];
-  const call = last?.role === "assistant" ? last.content.filter((b) => b.type === "toolCall")[park.pending.index] : undefined;
+  const turn = pendingTurn(park.messages);
+  const call = turn?.content.filter((b) => b.type === "toolCall")[park.pending.index];
   if (!call || call.id !== park.pending.toolCallId || call.name !== park.pending.toolName || canonicalJson(call.arguments) !== canonicalJson(park.pending.arguments)) {
     throw new ParkedRunError("invalid_schema", "the pending call is not the signed history's last tool call at its index", { parkId: park.parkId });
   }

@@ -9,7 +9,7 @@ import { EventChannel, type RunEvent } from "./events";
 import { runTurns, type LoopEnd } from "./loop";
 import { createLoopGuard } from "./loop-guard";
 import { outputInstruction } from "./output";
-import { ParkedRunError, randomParkKey, signParkedRun, verifyParkedRun } from "./park";
+import { ParkedRunError, pendingTurn, randomParkKey, signParkedRun, verifyParkedRun } from "./park";
 import { createMemoryParkLedger } from "./park-ledger";
 import type { ParkedRun, ParkedSpec, RunState } from "./park-schema";
 import { afterPersonDecided, deniedResult } from "./permissions";
@@ -235,8 +235,8 @@ async function resumeRun(deps: ResolvedDeps, raw: unknown, decision: ResumeDecis
   });
   if (!("deps" in ctx)) return failedBeforeStart(ctx, park.spec, park.messages, emit);
   return drive(ctx, async () => {
-    const turn = park.messages[park.messages.length - 1];
-    if (turn?.role !== "assistant") throw new Error("parked run does not end with an assistant turn");
+    const turn = pendingTurn(park.messages);
+    if (!turn) throw new Error("parked run does not end with an assistant turn and its results");
     const call = turn.content.filter((block) => block.type === "toolCall")[park.pending.index]!;
     const waitMs = Math.max(0, now - park.createdAt);
     addGate(ctx.state.stats, { kind: park.pending.kind, waitMs, decision: decision.decision });

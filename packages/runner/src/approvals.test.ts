@@ -1,0 +1,143 @@
+import { fauxText, fauxToolCall, type FauxResponse } from "@x/brain-faux";
+import { describe, expect, it } from "vitest";
+import { ParkedRunError } from "./park";
+import type { ParkedRun } from "./park-schema";
+import { recorder, roles, setup, texts } from "../test/harness";
+
+const KEY = "a-test-key-of-enough-length-000";
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return "resolved";
+  } catch (error) {
+    return error instanceof ParkedRunError ? error.code : `other: ${String(error)}`;
+  }
+}
+
+describe("ask with a live approver", () => {
+  it("approve ⇒ the call runs; the wait is recorded in humanReview", async () => {
+    const { tool, calls } = recorder("deploy");
+    const { runner, clock } = setup([fauxToolCall("deploy", { text: "prod" }), fauxText("deployed")], {
+      approver: async (request) => {
+        expect(request).toMatchObject({ kind: "ask", toolCall: { name: "deploy" } });
+        clock.advance(4200);
+        return { decision: "approve" };
+      },
+    });
+    const result = await runner.runTask({ objective: "ship", tools: [tool], permissions: { deploy: "ask" } });
+    expect(result.status).toBe("completed");
+    expect(calls).toEqual([{ text: "prod" }]);
+    expect(result.stats.humanReview).toEqual({ count: 1, totalWaitMs: 4200, gates: [{ kind: "ask", waitMs: 4200, decision: "approve" }] });
+  });
+
+  it("deny ⇒ an error result with the reason; the model goes on", async () => {
+    const { tool, calls } = recorder("deploy");
+    const { runner } = setup([fauxToolCall("deploy", { text: "prod" }), fauxText("ok, not deploying")], {
+      approver: async () => ({ decision: "deny", reason: "freeze week" }),
+    });
+    const result = await runner.runTask({ objective: "ship", tools: [tool], defaultPermission: "ask" });
+    expect(calls).toEqual([]);
+    expect(result.status).toBe("completed");
+    expect(texts(result.messages)[2]).toContain("freeze week");
+  });
+
+  it("a tool's own permission applies when the spec names none; the spec wins", async () => {
+    const { tool: base, calls } = recorder("deploy");
+    const asking = { ...base, permission: "ask" as const };
+    const approve = setup([fauxToolCall("deploy", { text: "a" }), fauxText("x")]);
+    const parked = await approve.runner.runTask({ objective: "x", tools: [asking] });
+    expect(parked.status).toBe("parked");
+    const allowed = setup([fauxToolCall("deploy", { text: "a" }), fauxText("x")]);
+    await allowed.runner.runTask({ objective: "x", tools: [asking], permissions: { deploy: "allow" } });
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe("parking without a live approver", () => {
+  const script = (): FauxResponse[] => [
+    { content: [{ type: "toolCall", name: "look", arguments: { text: "before" } }, { type: "toolCall", name: "deploy", arguments: { text: "prod" } }, { type: "toolCall", name: "look", arguments: { text: "after" } }] },
+    fauxText("all done"),
+  ];
+
+  async function parkOne() {
+    const look = recorder("look");
+    const deploy = recorder("deploy");
+    const env = setup(script(), { parkKey: KEY, parkTtlMs: 60_000 });
+    const spec = { objective: "ship it", tools: [look.tool, deploy.tool], permissions: { deploy: "ask" as const }, history: [{ role: "user" as const, content: "hello" }] };
+    const parked = await env.runner.runTask(spec);
+    return { ...env, look, deploy, spec, parked };
+  }
+
+  it("returns parked with a signed, JSON-safe ParkedRun; calls before the gate ran, none after", async () => {
+    const { parked, look, deploy } = await parkOne();
+    expect(parked.status).toBe("parked");
+    expect(parked.terminal).toMatchObject({ code: "awaiting_approval", cause: "approval" });
+    expect(look.calls).toEqual([{ text: "before" }]);
+    expect(deploy.calls).toEqual([]);
+    const park = parked.parked!;
+    expect(JSON.parse(JSON.stringify(park))).toEqual(park);
+    expect(park.pending).toMatchObject({ toolName: "deploy", arguments: { text: "prod" }, index: 1, kind: "ask" });
+  });
+
+  it("resume(approve) runs the call once, finishes the turn's other calls and the run", async () => {
+    const { runner, parked, look, deploy, spec, clock } = await parkOne();
+    clock.advance(30_000);
+    const result = await runner.resume(JSON.parse(JSON.stringify(parked.parked)), { decision: "approve" }, { tools: spec.tools });
+    expect(result.status).toBe("completed");
+    expect(deploy.calls).toEqual([{ text: "prod" }]);
+    expect(look.calls).toEqual([{ text: "before" }, { text: "after" }]);
+    expect(roles(result.messages)).toEqual(["user", "assistant", "toolResult", "toolResult", "toolResult", "assistant"]);
+    expect(texts([...spec.history, ...result.messages])).toEqual(["hello", "ship it", "call:lookcall:deploycall:look", "look:before", "deploy:prod", "look:after", "all done"]);
+    expect(result.stats.humanReview.gates).toEqual([{ kind: "ask", waitMs: 30_000, decision: "approve" }]);
+    expect(result.stats.turns).toBe(2);
+  });
+
+  it("resume(deny) answers the call with the reason and goes on", async () => {
+    const { runner, parked, deploy, spec } = await parkOne();
+    const result = await runner.resume(parked.parked, { decision: "deny", reason: "not today" }, { tools: spec.tools });
+    expect(deploy.calls).toEqual([]);
+    expect(result.status).toBe("completed");
+    expect(texts(result.messages)[3]).toContain("not today");
+  });
+
+  it("the same park twice ⇒ replayed; the call ran once", async () => {
+    const { runner, parked, deploy, spec } = await parkOne();
+    await runner.resume(parked.parked, { decision: "approve" }, { tools: spec.tools });
+    expect(await refusal(runner.resume(parked.parked, { decision: "approve" }, { tools: spec.tools }))).toBe("replayed");
+    expect(deploy.calls).toHaveLength(1);
+  });
+
+  it("tampered ⇒ bad_signature; expired ⇒ expired; missing tool ⇒ unknown_tool; garbage ⇒ invalid_schema — and nothing is consumed", async () => {
+    const { runner, parked, deploy, spec, clock, look } = await parkOne();
+    const p = parked.parked!;
+    const tampered: ParkedRun = structuredClone(p);
+    tampered.pending.arguments = { text: "everything" };
+    expect(await refusal(runner.resume(tampered, { decision: "approve" }, { tools: spec.tools }))).toBe("bad_signature");
+    expect(await refusal(runner.resume({ ...p, version: 9 }, { decision: "approve" }, { tools: spec.tools }))).toBe("invalid_schema");
+    expect(await refusal(runner.resume(p, { decision: "approve" }, { tools: [look.tool] }))).toBe("unknown_tool");
+    clock.advance(60_001);
+    expect(await refusal(runner.resume(p, { decision: "approve" }, { tools: spec.tools }))).toBe("expired");
+    expect(deploy.calls).toEqual([]);
+    // A runner with another key refuses it too.
+    const other = setup([], { parkKey: "another key entirely" });
+    expect(await refusal(other.runner.resume(p, { decision: "approve" }, { tools: spec.tools }))).toBe("bad_signature");
+  });
+
+  it("a park signed with the default random key is announced, and resumes in the same runner", async () => {
+    const deploy = recorder("deploy");
+    const { runner, notices } = setup([fauxToolCall("deploy", { text: "x" }), fauxText("done")]);
+    const parked = await runner.runTask({ objective: "x", tools: [deploy.tool], defaultPermission: "ask" });
+    expect(notices.map((n) => n.code)).toContain("config.park_key_ephemeral");
+    const result = await runner.resume(parked.parked, { decision: "approve" }, { tools: [deploy.tool] });
+    expect(result.status).toBe("completed");
+  });
+
+  it("tools may come from deps.tools when resume gets none", async () => {
+    const deploy = recorder("deploy");
+    const { runner } = setup([fauxToolCall("deploy", { text: "x" }), fauxText("done")], { tools: [deploy.tool], parkKey: KEY });
+    const parked = await runner.runTask({ objective: "x", tools: [deploy.tool], defaultPermission: "ask" });
+    expect((await runner.resume(parked.parked, { decision: "approve" })).status).toBe("completed");
+    expect(deploy.calls).toHaveLength(1);
+  });
+});

@@ -1,0 +1,91 @@
+import { fauxError, fauxText, fauxToolCall } from "@x/brain-faux";
+import { describe, expect, it } from "vitest";
+import { recorder, setup } from "../test/harness";
+
+describe("retries", () => {
+  it("retries a retryable failure after the provider's retry-after, counting the failed call's usage", async () => {
+    const { runner, clock } = setup([
+      { ...fauxError("rate_limited", "429", { retryAfterMs: 1234 }), usage: { input: 50, output: 0 } },
+      fauxText("ok", { usage: { input: 50, output: 5 } }),
+    ]);
+    const result = await runner.runTask({ objective: "x" });
+    expect(result.status).toBe("completed");
+    expect(clock.sleeps).toEqual([1234]);
+    expect(result.stats).toMatchObject({ retries: 1, modelCalls: 2, tokens: 105 });
+  });
+
+  it("backs off exponentially with jitter when the provider gives no hint", async () => {
+    const { runner, clock } = setup([fauxError("overloaded"), fauxError("network"), fauxText("ok")], { retry: { baseDelayMs: 100, random: () => 0.5 } });
+    const result = await runner.runTask({ objective: "x" });
+    expect(result.status).toBe("completed");
+    expect(clock.sleeps).toEqual([100, 200]);
+  });
+
+  it("retries run out ⇒ failed/model_error carrying the errorKind", async () => {
+    const { runner, clock } = setup([fauxError("overloaded"), fauxError("overloaded"), fauxError("overloaded", "still busy")], { retry: { maxRetries: 2 } });
+    const result = await runner.runTask({ objective: "x" });
+    expect(result).toMatchObject({ status: "failed", terminal: { code: "model_error", cause: "model", errorKind: "overloaded", message: "still busy" } });
+    expect(clock.sleeps).toHaveLength(2);
+    expect(result.stats.modelCalls).toBe(3);
+  });
+
+  it("an abort during the backoff ends the run aborted", async () => {
+    const controller = new AbortController();
+    const { runner } = setup([fauxError("overloaded"), fauxText("never")], {
+      clock: { now: () => 0, sleep: () => (controller.abort(), Promise.reject(new Error("aborted"))) },
+    });
+    const result = await runner.runTask({ objective: "x" }, { signal: controller.signal });
+    expect(result.status).toBe("aborted");
+  });
+});
+
+describe("fallback chain", () => {
+  it("a non-retryable failure moves to the next model of the role, and stays there", async () => {
+    const { runner, brain, notices } = setup(
+      ({ model }: { model: { id: string } }) => (model.id === "main" ? fauxError("auth", "bad key") : brain.calls.length < 3 ? fauxToolCall("echo", { text: "a" }) : fauxText("from backup")),
+      { roles: { default: { model: "main", fallbacks: ["backup"] } } },
+    );
+    const { tool } = recorder();
+    const result = await runner.runTask({ objective: "x", tools: [tool] });
+    expect(result.status).toBe("completed");
+    expect(result.output).toBe("from backup");
+    expect(brain.calls.map((c) => c.model.id)).toEqual(["main", "backup", "backup"]);
+    expect(notices.find((n) => n.code === "model.fallback")).toMatchObject({ audience: "operator", detail: { from: "main", to: "backup", errorKind: "auth" } });
+    expect(result.model?.id).toBe("backup");
+  });
+
+  it("a spec.model list is a chain too; the last failure is the terminal", async () => {
+    const { runner } = setup([fauxError("bad_request"), fauxError("content_filter", "refused")]);
+    const result = await runner.runTask({ objective: "x", model: ["main", "backup"] });
+    expect(result).toMatchObject({ status: "failed", terminal: { code: "model_error", errorKind: "content_filter" } });
+    expect(result.stats.modelCalls).toBe(2);
+  });
+});
+
+describe("budget", () => {
+  it("tokens: checked before every model call, ends budget_exhausted", async () => {
+    const { tool } = recorder();
+    const { runner, brain } = setup(() => fauxToolCall("echo", { text: "a" }, { usage: { input: 60, output: 10 } }));
+    const result = await runner.runTask({ objective: "x", tools: [tool], budget: { tokens: 200 }, maxTurns: 50 });
+    expect(result).toMatchObject({ status: "budget_exhausted", terminal: { code: "budget_tokens", cause: "budget" } });
+    expect(brain.calls).toHaveLength(3);
+    expect(result.stats.tokens).toBe(210);
+  });
+
+  it("micro-dollars: the same stop on cost", async () => {
+    const { tool } = recorder();
+    // main costs 1 $/M input and 4 $/M output: 100 in + 100 out = 500 micro-USD a call.
+    const { runner, brain } = setup(() => fauxToolCall("echo", { text: "a" }, { usage: { input: 100, output: 100 } }));
+    const result = await runner.runTask({ objective: "x", tools: [tool], budget: { microUsd: 1000 }, maxTurns: 50 });
+    expect(result).toMatchObject({ status: "budget_exhausted", terminal: { code: "budget_cost" } });
+    expect(brain.calls).toHaveLength(2);
+    expect(result.stats.costMicroUsd).toBe(1000);
+  });
+
+  it("a budget retry loop stops too: retries are model calls", async () => {
+    const { runner, brain } = setup(() => ({ ...fauxError("overloaded"), usage: { input: 100, output: 0 } }), { retry: { maxRetries: 10 } });
+    const result = await runner.runTask({ objective: "x", budget: { tokens: 250 } });
+    expect(result.status).toBe("budget_exhausted");
+    expect(brain.calls).toHaveLength(3);
+  });
+});
