@@ -1,5 +1,6 @@
 /** Why the brain itself stopped the HTTP call. */
-export type CutReason = "aborted" | "timeout" | "stall";
+/** `guard`: the repetition guard ended the turn and the request is no longer needed. */
+export type CutReason = "aborted" | "timeout" | "stall" | "guard";
 
 /**
  * One call's cancellation: the caller's signal, the whole-call deadline and the stall timer all
@@ -16,8 +17,8 @@ export class CallControl {
 
   constructor(
     private readonly signal: AbortSignal | undefined,
-    timeoutMs: number | undefined,
-    private readonly stallTimeoutMs: number,
+    readonly timeoutMs: number | undefined,
+    readonly stallTimeoutMs: number,
   ) {
     if (signal?.aborted) this.cut("aborted");
     else signal?.addEventListener("abort", this.onCallerAbort, { once: true });

@@ -1,4 +1,4 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import { AnthropicError, APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
 import type { ErrorKind } from "@x/llm-types";
 
 /** A failure read as data: the typed cause, the provider's text, and its retry hint. */
@@ -77,4 +77,12 @@ export function classifyAnthropicError(error: unknown): ClassifiedError {
   }
   if (error instanceof SyntaxError) return { kind: "provider", message: `malformed stream event: ${error.message}` };
   return { kind: "provider", message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * True for a failure of the connection itself while reading the body (undici's `terminated`, a
+ * socket reset): not something the provider said, so what already arrived can be kept.
+ */
+export function isTransportError(error: unknown): boolean {
+  return error instanceof Error && !(error instanceof AnthropicError) && !(error instanceof SyntaxError);
 }

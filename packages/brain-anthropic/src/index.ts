@@ -1,1 +1,3 @@
-export {};
+export * from "./anthropic-brain";
+export * from "./request";
+export * from "./errors";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildAnthropicRequest, thinkingFor, toAnthropicMessages } from "./request";
 
 const sonnet = defineModel({
-  id: "claude-sonnet-4-5",
+  id: "claude-sonnet-4-6",
   api: "anthropic-messages",
   provider: "anthropic",
   baseUrl: "https://api.anthropic.com",
@@ -99,6 +99,6 @@ describe("buildAnthropicRequest", () => {
     expect(thinkingFor({ ...sonnet, reasoning: false }, "high", 64_000)).toBeUndefined();
     const body = buildAnthropicRequest(sonnet, { messages: [{ role: "user", content: "hi" }] }, { reasoning: "off", maxTokens: 500, stop: ["X"] });
     expect(body).not.toHaveProperty("thinking");
-    expect(body).toMatchObject({ model: "claude-sonnet-4-5", max_tokens: 500, stream: true, stop_sequences: ["X"] });
+    expect(body).toMatchObject({ model: "claude-sonnet-4-6", max_tokens: 500, stream: true, stop_sequences: ["X"] });
   });
 });

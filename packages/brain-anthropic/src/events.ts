@@ -1,0 +1,91 @@
+import type { Anthropic } from "@anthropic-ai/sdk";
+import type { FeedResult, TurnBuilder } from "@x/terminal-cause";
+
+type StreamEvent = Anthropic.RawMessageStreamEvent;
+type UsageLike = {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+};
+
+const count = (value: number | null | undefined) => (typeof value === "number" ? value : undefined);
+
+/**
+ * Feeds Messages-API stream events into a {@link TurnBuilder}: thinking (with the signature that
+ * must go back on the next turn), redacted thinking, text, tool use assembled from `partial_json`,
+ * usage from `message_start` and `message_delta` (Anthropic's `input_tokens` already excludes the
+ * cached part). Remembers the stop reason and whether `message_stop` arrived.
+ */
+export class EventReader {
+  stopReason: Anthropic.StopReason | undefined;
+  stopped = false;
+
+  constructor(private readonly turn: TurnBuilder) {}
+
+  /** Takes one event; `cut` when the repetition guard ended the turn (stop reading). */
+  read(event: StreamEvent): FeedResult {
+    switch (event.type) {
+      case "message_start":
+        this.turn.responseId(event.message.id);
+        this.usage(event.message.usage);
+        return "ok";
+      case "content_block_start":
+        return this.blockStart(event.content_block);
+      case "content_block_delta":
+        return this.delta(event.delta);
+      case "content_block_stop":
+        return "ok";
+      case "message_delta":
+        if (event.delta.stop_reason) this.stopReason = event.delta.stop_reason;
+        this.usage(event.usage);
+        return "ok";
+      case "message_stop":
+        this.stopped = true;
+        return "ok";
+      default:
+        return "ok";
+    }
+  }
+
+  private usage(usage: UsageLike | null | undefined): void {
+    if (!usage) return;
+    this.turn.usage({
+      input: count(usage.input_tokens),
+      output: count(usage.output_tokens),
+      cacheRead: count(usage.cache_read_input_tokens),
+      cacheWrite: count(usage.cache_creation_input_tokens),
+    });
+  }
+
+  private blockStart(block: Anthropic.RawContentBlockStartEvent["content_block"]): FeedResult {
+    switch (block.type) {
+      case "text":
+        return this.turn.textDelta(block.text);
+      case "thinking":
+        return this.turn.thinkingDelta(block.thinking, block.signature || undefined);
+      case "redacted_thinking":
+        return this.turn.redactedThinking(block.data);
+      case "tool_use":
+        return this.turn.toolCallStart(block.id, block.name);
+      default:
+        // Server-side tool blocks (web search, code execution) are the provider's business.
+        return "ok";
+    }
+  }
+
+  private delta(delta: Anthropic.RawContentBlockDelta): FeedResult {
+    switch (delta.type) {
+      case "text_delta":
+        return this.turn.textDelta(delta.text);
+      case "thinking_delta":
+        return this.turn.thinkingDelta(delta.thinking);
+      case "signature_delta":
+        return this.turn.thinkingSignature(delta.signature);
+      case "input_json_delta":
+        return this.turn.toolCallDelta(delta.partial_json);
+      default:
+        return "ok";
+    }
+  }
+}
