@@ -1,10 +1,60 @@
-// Our runner with @x/brain-openai: wired once @x/runner and @x/brain-openai land.
-import type { Harness } from "./types";
+// Our runner: @x/runner with @x/brain-openai over HTTP; in-process, @x/brain-faux (our own fake,
+// streaming real deltas through the same TurnBuilder the real brains use).
+import { createFauxBrain, fauxText, fauxToolCall, type FauxRequestContext } from "@x/brain-faux";
+import { createOpenAIBrain } from "@x/brain-openai";
+import { defineCatalog, type Brain } from "@x/llm-types";
+import { createRunner, defineTool } from "@x/runner";
+import { z } from "zod";
+import { API_KEY, FINAL_TEXT, MODEL_ID, SYSTEM_PROMPT, TOOL_DESCRIPTION, TOOL_NAME, TURNS, keyFor, lookup, objectiveFor, usageFor } from "../workload";
+import type { Harness, TaskFn } from "./types";
+
+const lookupTool = defineTool({
+  name: TOOL_NAME,
+  description: TOOL_DESCRIPTION,
+  input: z.object({ key: z.string() }),
+  execute: ({ key }) => lookup(key),
+});
+
+/** Scripted like the server: the turn is the count of tool results in the context. */
+function fauxResponder({ context }: FauxRequestContext) {
+  const k = context.messages.filter((m) => m.role === "toolResult").length + 1;
+  const u = usageFor(k, k >= TURNS);
+  const usage = { input: u.prompt_tokens, output: u.completion_tokens };
+  return k < TURNS ? fauxToolCall(TOOL_NAME, { key: keyFor(k) }, { id: `call_${k}`, usage }) : fauxText(FINAL_TEXT, { usage });
+}
 
 export const ours: Harness = {
   label: "@x/runner + @x/brain-openai",
-  packages: ["@x/runner", "@x/brain-openai"],
-  async setup() {
-    return { unavailable: "pending: @x/runner and @x/brain-openai have not landed yet" };
+  packages: ["@x/runner", "@x/brain-openai", "@x/brain-faux"],
+  async setup(mode, { baseURL }) {
+    const inproc = mode === "inproc";
+    const api = inproc ? "faux" : "openai-completions";
+    const brain: Brain = inproc ? createFauxBrain(fauxResponder) : createOpenAIBrain({ apiKey: API_KEY });
+    const runner = createRunner({
+      brains: { [api]: brain },
+      models: defineCatalog({
+        bench: {
+          id: MODEL_ID,
+          api,
+          provider: "bench",
+          baseUrl: inproc ? "faux://local" : baseURL,
+          reasoning: false,
+          contextWindow: 128_000,
+          maxTokens: 4096,
+        },
+      }),
+    });
+    const task: TaskFn = async (i) => {
+      const r = await runner.runTask({
+        objective: objectiveFor(i),
+        model: "bench",
+        systemPrompt: SYSTEM_PROMPT,
+        tools: [lookupTool],
+        maxTurns: TURNS + 1,
+      });
+      if (r.status !== "completed") throw new Error(`ours: ${r.status} ${r.terminal.code}: ${r.terminal.message}`);
+      return r.output;
+    };
+    return task;
   },
 };
