@@ -67,12 +67,14 @@ describe("classifierReplyAsksAgain", () => {
     expect(classifierReplyAsksAgain(reply({ toolCall: true, stopReason: "toolUse" }))).toBe(true);
     expect(classifierReplyAsksAgain(reply({ text: "Looking at this action, it is fine." }))).toBe(true);
     expect(classifierReplyAsksAgain(reply({ thinking: "x", text: "<thinking>the answer is <block>no</block>" }))).toBe(true);
+    expect(classifierReplyAsksAgain(reply({ thinking: "it is safe, <block>no</block>" }))).toBe(true);
   });
 
   it("does not re-ask a conflict, a refusal, or a verdict", () => {
     expect(classifierReplyAsksAgain(reply({ text: "<block>no</block><block>yes</block>" }))).toBe(false);
     expect(classifierReplyAsksAgain(reply({ partialFinalized: true, text: "<block>no</block><block>yes" }))).toBe(false);
     expect(classifierReplyAsksAgain(reply({ stopReason: "stop" }))).toBe(false);
+    expect(classifierReplyAsksAgain(reply({ text: " \n " }))).toBe(false);
     expect(classifierReplyAsksAgain(reply({ text: "<block>no</block>" }))).toBe(false);
     expect(classifierReplyAsksAgain(reply({ text: "yes" }))).toBe(false);
   });

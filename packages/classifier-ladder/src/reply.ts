@@ -52,16 +52,18 @@ export function classifierReplyVerdictText(reply: AssistantMessage): string {
 /**
  * Whether a first attempt is asked once more, on the think seat. One rule: the verdict is MISSING —
  * empty at the cap, cut or fragmentary with no tagged answer, or text in which the reader finds no
- * answer (prose, thinking only). Never a conflict (it carries a `yes` that a second answer must not
+ * answer (prose, a reply that only thought). Never a conflict (it carries a `yes` that a second answer must not
  * erase) and never an empty reply with an ordinary stop (a refusal). Failures are judged first by
  * {@link classifierReplyFailure} and never reach this.
  */
 export function classifierReplyAsksAgain(reply: AssistantMessage): boolean {
   if (classifierReplyEmptyAtCap(reply)) return true;
-  const tagOnly = classifierReplyTagOnly(reply);
-  const text = classifierReplyVerdictText(reply);
-  if (text.trim() === "") return tagOnly;
-  const read = readClassifierVerdict(text, { complete: !tagOnly });
+  // A cut reply's verdict text is emptied exactly when it holds no tagged answer.
+  if (classifierReplyTagOnly(reply)) return classifierReplyVerdictText(reply) === "";
+  const text = classifierReplyText(reply);
+  // Nothing at all with an ordinary stop is a refusal; thinking with no answer after it is not.
+  if (text.trim() === "") return reply.content.some((block) => block.type === "thinking");
+  const read = readClassifierVerdict(text, { complete: true });
   return read.kind === "parse_error" && read.form === "missing";
 }
 
