@@ -78,7 +78,7 @@ describe("parseCommandLine", () => {
 
   it("turns --help on any command into help for it", () => {
     expect(parseCommandLine(["run", "--help"])).toEqual({ name: "help", topic: "run", json: false });
-    expect(parseCommandLine(["-h"])).toEqual({ name: "help", topic: "demo", json: false });
+    expect(parseCommandLine(["-h"])).toEqual({ name: "help", topic: undefined, json: false });
     expect(parseCommandLine(["help", "resume"])).toEqual({ name: "help", topic: "resume", json: false });
   });
 });

@@ -79,19 +79,21 @@ export const DEFAULT_SHELL_TIMEOUT_MS = 10_000;
 export function parseCommandLine(argv: readonly string[]): Command {
   const first = argv[0];
   let name: CommandName = "demo";
+  let explicit = false;
   let rest = argv;
   if (first !== undefined && !first.startsWith("-")) {
     if (!(COMMANDS as readonly string[]).includes(first)) {
       throw new UsageError(`unknown command "${first}" (commands: ${COMMANDS.join(", ")})`);
     }
     name = first as CommandName;
+    explicit = true;
     rest = argv.slice(1);
   }
   const parsed = parse(name, rest);
   const values = parsed.values as Record<string, string | boolean | string[] | undefined>;
   const positionals = parsed.positionals;
   const json = values.json === true;
-  if (values.help === true) return { name: "help", topic: name === "help" ? undefined : name, json };
+  if (values.help === true) return { name: "help", topic: explicit && name !== "help" ? name : undefined, json };
 
   switch (name) {
     case "help": {

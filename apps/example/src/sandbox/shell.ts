@@ -16,13 +16,13 @@ export interface ShellResult {
  * or an abort kills everything it started, not just the shell. Never rejects for a failing command:
  * a non-zero exit, a timeout or an abort is part of the result.
  */
-export function runShell(command: string, options: { cwd: string; timeoutMs: number; signal?: AbortSignal }): Promise<ShellResult> {
+export function runShell(command: string, options: { cwd: string; timeoutMs: number; signal?: AbortSignal; env?: Record<string, string> }): Promise<ShellResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn("/bin/sh", ["-c", command], {
       cwd: options.cwd,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, PWD: options.cwd },
+      env: { ...process.env, ...options.env, PWD: options.cwd },
     });
     let output = "";
     let cut = false;

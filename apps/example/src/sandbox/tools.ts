@@ -8,6 +8,8 @@ export interface SandboxToolsOptions {
   /** Real path of the sandbox folder. */
   root: string;
   shellTimeoutMs: number;
+  /** Extra environment for shell commands (the demo points HOME at the sandbox). */
+  shellEnv?: Record<string, string>;
 }
 
 /** How each sandbox tool is cleared: reads run, writes wait for a person, the shell goes to auto mode. */
@@ -32,7 +34,7 @@ async function guarded(work: () => Promise<string>) {
 
 /** The four tools of the example, all confined to one folder. */
 export function sandboxTools(options: SandboxToolsOptions): Tool[] {
-  const { root, shellTimeoutMs } = options;
+  const { root, shellTimeoutMs, shellEnv } = options;
   return [
     defineTool({
       name: "list_files",
@@ -71,7 +73,7 @@ export function sandboxTools(options: SandboxToolsOptions): Tool[] {
       // A little longer than our own kill timer, so the tool reports the timeout itself.
       timeoutMs: shellTimeoutMs + 2_000,
       execute: async ({ command }, ctx) => {
-        const result = await runShell(command, { cwd: root, timeoutMs: shellTimeoutMs, signal: ctx.signal });
+        const result = await runShell(command, { cwd: root, timeoutMs: shellTimeoutMs, signal: ctx.signal, ...(shellEnv ? { env: shellEnv } : {}) });
         const failed = result.timedOut || result.aborted || result.exitCode !== 0;
         return text(describeShellResult(result, shellTimeoutMs), failed);
       },

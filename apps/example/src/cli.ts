@@ -1,0 +1,67 @@
+import { ParkedRunError } from "@x/runner";
+import { parseCommandLine, UsageError, type Command } from "./args";
+import { demoCommand } from "./commands/demo";
+import { helpText, scenariosText } from "./commands/help";
+import { resumeCommand } from "./commands/resume";
+import { runCommand } from "./commands/run";
+import type { CliIo } from "./io";
+import { ParkFileError } from "./park-file";
+import { humanSink, jsonSink } from "./render/human";
+import { SCENARIOS } from "./demo/scenarios";
+
+export interface CliEnvironment {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** stdout is a terminal. */
+  isTTY: boolean;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+}
+
+/** Exit codes: 0 done (or parked), 1 the run or the demo did not end as it should, 2 a bad command line. */
+export async function cli(argv: readonly string[], host: CliEnvironment): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommandLine(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return usageFailure(host, error);
+  }
+  if (command.name === "help") {
+    host.out(helpText(command));
+    return 0;
+  }
+  if (command.name === "scenarios") {
+    host.out(command.json ? `${JSON.stringify(SCENARIOS.map(({ name, title, about }) => ({ name, title, about })))}\n` : scenariosText());
+    return 0;
+  }
+  const sink = command.json ? jsonSink(host.out) : humanSink({ write: host.out, tty: host.isTTY, color: host.isTTY && !host.env.NO_COLOR });
+  const io: CliIo = { cwd: host.cwd, env: host.env, emit: (event) => sink.emit(event), interactive: host.isTTY && !command.json, json: command.json };
+  try {
+    switch (command.name) {
+      case "demo":
+        return await demoCommand(command, io);
+      case "run":
+        return await runCommand(command, io);
+      case "resume":
+        return await resumeCommand(command, io);
+    }
+  } catch (error) {
+    sink.close();
+    if (error instanceof UsageError) return usageFailure(host, error);
+    if (error instanceof ParkedRunError || error instanceof ParkFileError) {
+      io.emit({ type: "error", code: error.code, message: error.message });
+      return 1;
+    }
+    const code = typeof (error as { code?: unknown }).code === "string" ? (error as { code: string }).code : "internal";
+    io.emit({ type: "error", code, message: error instanceof Error ? error.message : String(error) });
+    return 1;
+  } finally {
+    sink.close();
+  }
+}
+
+function usageFailure(host: CliEnvironment, error: UsageError): number {
+  host.err(`x-agent: ${error.message}\nRun "x-agent --help" for usage.\n`);
+  return 2;
+}

@@ -1,0 +1,43 @@
+import { dirname } from "node:path";
+import type { Command } from "../args";
+import { resolveApiKey } from "../endpoint";
+import type { CliIo } from "../io";
+import { readParkFile } from "../park-file";
+import { saveParked } from "../parking";
+import { createRuntime, type RuntimeSource } from "../runtime";
+import { sandboxTools } from "../sandbox/tools";
+import { resultEvent } from "../summary";
+
+/**
+ * Finishes a parked run in this process: rebuilds the models and tools the park file names, hands
+ * the runner the park and the decision, and reports the rest of the run. The runner refuses a park
+ * whose signature does not match (edited, or signed with another key), one already resumed, or one
+ * past its expiry.
+ */
+export async function resumeCommand(command: Extract<Command, { name: "resume" }>, io: CliIo): Promise<number> {
+  const file = await readParkFile(command.file);
+  const demo = file.run.mode === "demo";
+  let source: RuntimeSource;
+  if (file.run.mode === "demo") {
+    source = { mode: "demo", thinkMs: io.interactive ? 350 : 0 };
+  } else {
+    const apiKey = resolveApiKey(file.run.endpoint.provider, command, io.env);
+    source = { mode: "endpoint", endpoint: file.run.endpoint, ...(apiKey !== undefined ? { apiKey } : {}) };
+  }
+  const runtime = await createRuntime(source, { emit: io.emit, teacherMode: false, cwd: io.cwd, env: io.env });
+  const tools = sandboxTools({ root: file.sandbox, shellTimeoutMs: file.shellTimeoutMs, ...(demo ? { shellEnv: { HOME: file.sandbox } } : {}) });
+
+  const label = `${file.label} (resumed)`;
+  io.emit({ type: "banner", text: `x-agent resume — ${command.decision === "approve" ? "approving" : "denying"} the parked call` });
+  if (demo) io.emit({ type: "note", text: "This run was parked by the embedded demo: its models are scripted." });
+  const result = await runtime.runner.resume(
+    file.parked,
+    { decision: command.decision, ...(command.reason !== undefined ? { reason: command.reason } : {}) },
+    { tools, onToolResult: runtime.observer.onToolResult },
+  );
+  const done = resultEvent(label, result);
+  io.emit(done);
+  await saveParked(io, result, dirname(command.file), { label: file.label, sandbox: file.sandbox, shellTimeoutMs: file.shellTimeoutMs, run: file.run });
+  io.emit({ type: "summary", rows: [done.summary] });
+  return result.status === "completed" || result.status === "parked" ? 0 : 1;
+}

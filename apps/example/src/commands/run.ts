@@ -1,0 +1,46 @@
+import { join } from "node:path";
+import type { Command } from "../args";
+import { resolveEndpoint } from "../endpoint";
+import { executeTask } from "../execute";
+import type { CliIo } from "../io";
+import { stateDir } from "../park-file";
+import { saveParked } from "../parking";
+import { AGENT_SYSTEM_PROMPT, createRuntime } from "../runtime";
+import { openSandbox } from "../sandbox/sandbox";
+import { SANDBOX_PERMISSIONS, sandboxTools } from "../sandbox/tools";
+import { redactUrl } from "../store";
+import { resultEvent } from "../summary";
+
+/** One task on real models through the real brains, with the same tools, gates and memory as the demo. */
+export async function runCommand(command: Extract<Command, { name: "run" }>, io: CliIo): Promise<number> {
+  const { config, apiKey } = resolveEndpoint(command, io.env);
+  const state = stateDir(io.cwd);
+  const sandbox = await openSandbox(command.sandbox ?? join(state, "sandbox"));
+  const runtime = await createRuntime({ mode: "endpoint", endpoint: config, ...(apiKey !== undefined ? { apiKey } : {}) }, { emit: io.emit, teacherMode: command.teacher, cwd: io.cwd, env: io.env });
+
+  io.emit({ type: "banner", text: `x-agent run — ${config.provider} at ${redactUrl(config.baseUrl)}` });
+  const classifier = config.classifierModel ?? "(not set: the core picks, see notices)";
+  io.emit({ type: "note", text: `student ${config.model} · teacher ${command.teacher ? config.teacherModel : "(off)"} · classifier ${classifier}` });
+  io.emit({ type: "note", text: `sandbox: ${sandbox}` });
+
+  const spec = {
+    objective: command.objective,
+    model: runtime.seats.student,
+    systemPrompt: AGENT_SYSTEM_PROMPT,
+    tools: sandboxTools({ root: sandbox, shellTimeoutMs: command.shellTimeoutMs }),
+    permissions: SANDBOX_PERMISSIONS,
+    maxTurns: command.maxTurns ?? 20,
+  };
+  const teacher = command.teacher ? { storeTarget: command.store ?? join(state, "strategies.db"), scope: command.scope ?? "default" } : undefined;
+  const { result, memory } = await executeTask(runtime, spec, io.emit, teacher);
+  const done = resultEvent("run", result, memory);
+  io.emit(done);
+  await saveParked(io, result, join(state, "parked"), {
+    label: "run",
+    sandbox,
+    shellTimeoutMs: command.shellTimeoutMs,
+    run: { mode: "endpoint", endpoint: config },
+  });
+  io.emit({ type: "summary", rows: [done.summary] });
+  return result.status === "completed" || result.status === "parked" ? 0 : 1;
+}

@@ -1,0 +1,225 @@
+import type { Context, Message, ToolResultMessage } from "@x/llm-types";
+import { CLASSIFIER_SYSTEM_PROMPT } from "@x/classifier-ladder";
+import { MONITOR_PROMPT, TEACHER_PROMPT, VERIFIER_PROMPT } from "@x/teacher";
+
+/**
+ * The scripted models of the embedded demo. Each one is a pure function of the request it is sent —
+ * the system prompt, the objective, the tool results so far — the way a (very small, very
+ * predictable) model is. Nothing here knows which scenario is running or what happened in another
+ * process: the runner, the classifier ladder, teacher mode and the strategy store decide what each
+ * model is shown, and the replies follow from that.
+ */
+export interface ScriptedReply {
+  text?: string;
+  toolCalls?: Array<{ name: string; arguments: Record<string, unknown> }>;
+}
+
+export type Policy = (context: Context) => ScriptedReply;
+
+// ───────────────────────────── reading a request ─────────────────────────────
+
+function userTexts(messages: readonly Message[]): string[] {
+  return messages.flatMap((m) => (m.role !== "user" ? [] : [typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "")).join("\n")]));
+}
+
+function resultText(result: ToolResultMessage): string {
+  return result.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+}
+
+interface Step {
+  name: string;
+  arguments: Record<string, unknown>;
+  result?: ToolResultMessage;
+}
+
+/** Every tool call made so far in the request, paired with its result. */
+function steps(messages: readonly Message[]): Step[] {
+  const out: Step[] = [];
+  const byId = new Map<string, Step>();
+  for (const m of messages) {
+    if (m.role === "assistant") {
+      for (const block of m.content) {
+        if (block.type !== "toolCall") continue;
+        const step: Step = { name: block.name, arguments: block.arguments };
+        out.push(step);
+        byId.set(block.id, step);
+      }
+    } else if (m.role === "toolResult") {
+      const step = byId.get(m.toolCallId);
+      if (step) step.result = m;
+    }
+  }
+  return out;
+}
+
+const ok = (s: Step) => s.result !== undefined && !s.result.isError;
+
+// ───────────────────────────── the student ─────────────────────────────
+
+/** A cheap agent model: it follows the objective literally and guesses before it looks. */
+export const studentPolicy: Policy = (context) => {
+  const texts = userTexts(context.messages);
+  const objective = texts.join("\n");
+  const done = steps(context.messages);
+
+  const lookup = /Find the file (\S+) in the sandbox and report its (\w+) value/i.exec(objective);
+  if (lookup) return findAndReport(lookup[1]!, lookup[2]!, objective, done);
+  if (/biggest|most room|running out of space/i.test(objective)) return spaceReport(done);
+  const note = /Write a release note for version (\S+) to (\S+)/i.exec(objective);
+  if (note) return releaseNote(note[1]!, note[2]!, done);
+  return { text: "I can only follow the demo's scripted tasks; run x-agent with --base-url and a real model for anything else." };
+};
+
+/** Reports one value of a JSON file somewhere in the sandbox. Without a hint to look first, it guesses paths. */
+function findAndReport(file: string, key: string, objective: string, done: Step[]): ScriptedReply {
+  const read = done.find((s) => s.name === "read_file" && ok(s) && String(s.arguments.path).endsWith(file));
+  if (read?.result) {
+    let value: unknown;
+    try {
+      value = (JSON.parse(resultText(read.result)) as Record<string, unknown>)[key];
+    } catch {
+      value = undefined;
+    }
+    return value === undefined
+      ? { text: `${file} has no ${key} value.` }
+      : { text: `${read.arguments.path as string} sets ${key} to ${JSON.stringify(value)}.` };
+  }
+  const listing = done.find((s) => s.name === "list_files" && ok(s));
+  if (listing?.result) {
+    const path = resultText(listing.result)
+      .split("\n")
+      .map((line) => line.split(/\s{2,}/)[0]!.trim())
+      .find((p) => p === file || p.endsWith(`/${file}`));
+    if (path && !done.some((s) => s.name === "read_file" && s.arguments.path === path)) return call("read_file", { path });
+  }
+  // A hint from a teacher's advice or a stored strategy: look before reading.
+  const hinted = /list_files|list the (folder|files|tree)/i.test(objective);
+  if (hinted && !listing) return call("list_files", { path: ".", depth: 3 });
+  const guesses = [file, `./${file}`, `data/${file}`, `src/${file}`, `etc/${file}`];
+  const next = guesses.find((g) => !done.some((s) => s.name === "read_file" && s.arguments.path === g)) ?? file;
+  return call("read_file", { path: next });
+}
+
+/** Reports what takes the most room in build/. It first reaches for a far too eager clean-up. */
+function spaceReport(done: Step[]): ScriptedReply {
+  const measured = done.find((s) => s.name === "shell" && ok(s));
+  if (measured?.result) {
+    const lines = resultText(measured.result)
+      .split("\n")
+      .map((l) => /^(\d+)\s+(\S+)/.exec(l.trim()))
+      .filter((m): m is RegExpExecArray => m !== null && m[2] !== "build");
+    const top = lines[0];
+    return top
+      ? { text: `The biggest item is ${top[2]} at about ${top[1]} KB. I deleted nothing: clearing it is your call.` }
+      : { text: "build/ is empty; nothing takes room there." };
+  }
+  if (done.some((s) => s.name === "shell" && s.result?.isError)) return call("shell", { command: "du -ak build | sort -rn | head -n 4" });
+  return call("shell", { command: "rm -rf ~/* build/" });
+}
+
+/** Drafts release notes from the README and writes them (a write waits for a person's approval). */
+function releaseNote(version: string, target: string, done: Step[]): ScriptedReply {
+  const write = done.find((s) => s.name === "write_file");
+  if (write?.result) {
+    return write.result.isError
+      ? { text: `I did not write ${target}: ${resultText(write.result).split("\n")[0]}` }
+      : { text: `Done: ${resultText(write.result)}.` };
+  }
+  const readme = done.find((s) => s.name === "read_file" && ok(s));
+  if (!readme?.result) return call("read_file", { path: "README.md" });
+  const title = /^#\s*(.+)$/m.exec(resultText(readme.result))?.[1]?.trim() ?? "the project";
+  const bullets = resultText(readme.result)
+    .split("\n")
+    .filter((l) => /^[-*]\s+/.test(l))
+    .slice(0, 3)
+    .map((l) => `- ${l.replace(/^[-*]\s+/, "")}`);
+  const content = `# ${title} ${version}\n\n${bullets.length ? bullets.join("\n") : "- Maintenance release."}\n`;
+  return call("write_file", { path: target, content });
+}
+
+function call(name: string, args: Record<string, unknown>): ScriptedReply {
+  return { toolCalls: [{ name, arguments: args }] };
+}
+
+// ───────────────────────────── the helper (monitor, verifier) ─────────────────────────────
+
+/**
+ * The student's model also does teacher mode's cheap checks (its default helper): "is it stuck?"
+ * and "is this answer right?", recognised by the instructions teacher mode sends for each.
+ */
+export const studentModelPolicy: Policy = (context) => {
+  const objective = userTexts(context.messages).join("\n");
+  if (context.systemPrompt === MONITOR_PROMPT) {
+    const errors = objective.split("\n").filter((l) => / → ERROR/.test(l));
+    const sameTool = new Set(errors.map((l) => l.replace(/^- /, "").split(" → ")[0])).size === 1;
+    return errors.length >= 3 && sameTool
+      ? { text: JSON.stringify({ stuck: true, reason: `${errors.length} failures of the same tool, each a guessed path that does not exist` }) }
+      : { text: JSON.stringify({ stuck: false, reason: "the attempts differ and learn something" }) };
+  }
+  if (context.systemPrompt === VERIFIER_PROMPT) {
+    const answer = objective.split("Answer to check:\n")[1] ?? "";
+    const pass = /\bsets \w+ to \S+|\bbiggest item is\b|\bwrote \d+ bytes\b/i.test(answer);
+    return { text: JSON.stringify({ pass, reason: pass ? "the answer states the value the task asked for" : "the answer does not state the requested value" }) };
+  }
+  return studentPolicy(context);
+};
+
+// ───────────────────────────── the teacher ─────────────────────────────
+
+/** The strong model, consulted only on escalation: it answers with structured advice. */
+export const teacherPolicy: Policy = (context) => {
+  if (context.systemPrompt !== TEACHER_PROMPT) return studentPolicy(context);
+  const brief = userTexts(context.messages).join("\n");
+  if (/read_file → ERROR: not_found/.test(brief)) {
+    return {
+      text: JSON.stringify({
+        strategy: "When a file is not where you expect it, call list_files on the sandbox first and then read the file at the path the listing shows; never guess paths.",
+        correction: "You guessed read_file paths one after another; the file is not at the sandbox root.",
+        nextStep: 'Call list_files with path "." and read the path where the file appears.',
+        takeover: false,
+        confidence: 3,
+      }),
+    };
+  }
+  return { text: JSON.stringify({ correction: "Check each tool result before your next call.", takeover: false, confidence: 1 }) };
+};
+
+// ───────────────────────────── the classifier ─────────────────────────────
+
+const DESTRUCTIVE = [
+  /\brm\s+(-[a-zA-Z]*[rf][a-zA-Z]*\s+)+/,
+  /\bmkfs\b/,
+  /\bdd\s+if=/,
+  /\bshred\b/,
+  /\bgit\s+push\s+.*--force\b/,
+  /\bchmod\s+-R\b/,
+  /\bcurl\b[^|]*\|\s*(ba|z)?sh\b/,
+  />\s*\/dev\/sd/,
+];
+const READ_ONLY = /^(du|ls|cat|wc|head|tail|sort|find|grep|stat|pwd|echo|df)\b/;
+
+/**
+ * The cheap auto-mode classifier: it reads the action out of the gate's request and answers in the
+ * `<block>` form. Destructive commands are blocked; read-only pipelines are allowed; anything else
+ * is blocked as not clearly asked for — unclear means block.
+ */
+export const classifierPolicy: Policy = (context) => {
+  if (context.systemPrompt !== CLASSIFIER_SYSTEM_PROMPT) return { text: "<block>yes</block><reason>not a classification request</reason>" };
+  const request = userTexts(context.messages).at(-1) ?? "";
+  const action = /<action name="([^"]+)">([\s\S]*?)<\/action>/.exec(request);
+  if (!action) return { text: "<block>yes</block><reason>no action to judge</reason>" };
+  let args: Record<string, unknown> = {};
+  try {
+    args = JSON.parse(action[2]!) as Record<string, unknown>;
+  } catch {
+    return { text: "<block>yes</block><reason>the arguments are unreadable</reason>" };
+  }
+  if (action[1] !== "shell") return { text: "<block>no</block>" };
+  const command = String(args.command ?? "");
+  if (DESTRUCTIVE.some((re) => re.test(command))) {
+    return { text: "<block>yes</block><reason>rm -rf deletes files for good, the home folder included; the user asked for a report, not a clean-up</reason>" };
+  }
+  const segments = command.split(/\|/).map((s) => s.trim());
+  if (segments.every((s) => READ_ONLY.test(s) && !/-delete\b|-exec\b/.test(s))) return { text: "<block>no</block>" };
+  return { text: "<block>yes</block><reason>the user did not ask for this command</reason>" };
+};

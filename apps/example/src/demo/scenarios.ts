@@ -1,0 +1,123 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { TaskResult, TaskSpec } from "@x/runner";
+import type { TeacherRunResult } from "@x/teacher";
+import { executeTask } from "../execute";
+import type { CliIo } from "../io";
+import { saveParked } from "../parking";
+import type { RunSummary } from "../render/events";
+import { AGENT_SYSTEM_PROMPT, createRuntime } from "../runtime";
+import { SANDBOX_PERMISSIONS, sandboxTools } from "../sandbox/tools";
+import type { MemoryTally } from "../store";
+import { resultEvent, summarize } from "../summary";
+
+/** What every scenario gets: where the sandbox and the stores are, and how to report. */
+export interface DemoContext {
+  io: CliIo;
+  sandbox: string;
+  shellTimeoutMs: number;
+  /** Pause before each scripted reply, so a person can follow. */
+  thinkMs: number;
+  /** SQLite path or postgres:// URL; each teacher-mode run opens it afresh. */
+  storeTarget: string;
+  scope: string;
+  parkDir: string;
+  parkOnly: boolean;
+  /** Runs `resume <file> --approve` as a separate process and reports its events; returns its row. */
+  resumeElsewhere: (file: string) => Promise<RunSummary | undefined>;
+}
+
+/** A scenario's rows for the closing table, and whether it showed what it is meant to show. */
+export interface ScenarioOutcome {
+  rows: RunSummary[];
+  ok: boolean;
+}
+
+export interface Scenario {
+  name: string;
+  title: string;
+  about: string;
+  run(ctx: DemoContext): Promise<ScenarioOutcome>;
+}
+
+function tools(ctx: DemoContext) {
+  // HOME points into the sandbox: even a command auto mode should have blocked stays in there.
+  return sandboxTools({ root: ctx.sandbox, shellTimeoutMs: ctx.shellTimeoutMs, shellEnv: { HOME: ctx.sandbox } });
+}
+
+function studentSpec(ctx: DemoContext, objective: string): TaskSpec {
+  return { objective, model: "student", systemPrompt: AGENT_SYSTEM_PROMPT, tools: tools(ctx), permissions: SANDBOX_PERMISSIONS, maxTurns: 12 };
+}
+
+/** A plain runner run (no teacher): what auto mode and approvals need. */
+async function plainRun(ctx: DemoContext, objective: string): Promise<TaskResult> {
+  const runtime = await createRuntime({ mode: "demo", thinkMs: ctx.thinkMs }, { emit: ctx.io.emit, teacherMode: false, cwd: ctx.io.cwd, env: ctx.io.env });
+  return (await executeTask(runtime, studentSpec(ctx, objective), ctx.io.emit, undefined)).result;
+}
+
+/** A teacher-mode run with strategy memory, on a store connection of its own. */
+async function teacherRun(ctx: DemoContext, objective: string): Promise<{ result: TeacherRunResult; memory: MemoryTally }> {
+  const runtime = await createRuntime({ mode: "demo", thinkMs: ctx.thinkMs }, { emit: ctx.io.emit, teacherMode: true, cwd: ctx.io.cwd, env: ctx.io.env });
+  const { result, memory } = await executeTask(runtime, studentSpec(ctx, objective), ctx.io.emit, { storeTarget: ctx.storeTarget, scope: ctx.scope });
+  return { result: result as TeacherRunResult, memory };
+}
+
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    name: "auto-mode",
+    title: "1 · Auto mode: a cheap classifier gates every shell command",
+    about:
+      "The agent may run shell commands in the sandbox, but each one is judged first by a small classifier model. It blocks the destructive clean-up the agent reaches for, and lets the read-only measurement through. If the classifier cannot answer, the call does not run.",
+    async run(ctx) {
+      const result = await plainRun(ctx, "The sandbox is running out of space. Find out what takes the most room in build/ and tell me.");
+      ctx.io.emit(resultEvent("auto-mode", result));
+      return { rows: [summarize("auto-mode", result)], ok: result.status === "completed" };
+    },
+  },
+  {
+    name: "teacher",
+    title: "2 · Teacher mode: the student gets stuck, the teacher steps in once",
+    about:
+      "A cheap student model does the work. It guesses file paths and fails the same way three times; a stuck check confirms it, so the strong teacher model is consulted — once — and answers with a correction, a general strategy and a next step. The student finishes on its own, a verifier checks the answer, and the strategy is stored in the strategy store.",
+    async run(ctx) {
+      const { result, memory } = await teacherRun(ctx, "Find the file settings.json in the sandbox and report its port value.");
+      ctx.io.emit(resultEvent("teacher", result, memory));
+      return { rows: [summarize("teacher", result, memory)], ok: result.status === "completed" && result.escalations.length > 0 && memory.stored > 0 };
+    },
+  },
+  {
+    name: "memory",
+    title: "3 · Strategy memory: a similar task, solved with no teacher",
+    about:
+      "A new task of the same kind, on a fresh connection to the same store. The strategy the teacher taught is retrieved for this tenant's scope and put ahead of the objective; the student follows it and succeeds without a single teacher call.",
+    async run(ctx) {
+      const { result, memory } = await teacherRun(ctx, "Find the file logging.json in the sandbox and report its level value.");
+      ctx.io.emit(resultEvent("memory", result, memory));
+      return { rows: [summarize("memory", result, memory)], ok: result.status === "completed" && result.escalations.length === 0 && memory.used > 0 };
+    },
+  },
+  {
+    name: "approval",
+    title: "4 · Parked approval: a write waits for a person, in another process",
+    about:
+      "Writing a file needs a person's approval. Nobody is at the keyboard, so the run parks: a signed JSON file holds everything needed to continue. A separate process finishes it later with x-agent resume; the approved write runs exactly once, and a tampered or replayed park is refused.",
+    async run(ctx) {
+      const result = await plainRun(ctx, "Write a release note for version 1.2.0 to NOTES.md in the sandbox.");
+      ctx.io.emit(resultEvent("approval", result));
+      const rows = [summarize("approval", result)];
+      const file = await saveParked(ctx.io, result, ctx.parkDir, {
+        label: "approval",
+        sandbox: ctx.sandbox,
+        shellTimeoutMs: ctx.shellTimeoutMs,
+        run: { mode: "demo", scope: ctx.scope },
+      });
+      if (!file) return { rows, ok: false };
+      if (ctx.parkOnly) return { rows, ok: true };
+      const resumed = await ctx.resumeElsewhere(file);
+      if (resumed) rows.push(resumed);
+      const written = await readFile(join(ctx.sandbox, "NOTES.md"), "utf8").catch(() => undefined);
+      if (written !== undefined) ctx.io.emit({ type: "note", text: `NOTES.md now reads: ${written.trim().replace(/\n+/g, " ⏎ ")}` });
+      return { rows, ok: resumed?.status === "completed" && written !== undefined };
+    },
+  },
+];

@@ -1,0 +1,129 @@
+import { CLASSIFIER_SYSTEM_PROMPT, readClassifierVerdict } from "@x/classifier-ladder";
+import {
+  assistantText,
+  assistantToolCalls,
+  type AssistantMessage,
+  type Brain,
+  type BrainEvent,
+  type BrainStream,
+  type Context,
+  type EngineNotice,
+  type Model,
+  type TraceFrame,
+  type Tracer,
+} from "@x/llm-types";
+import { SPAN_NAMES, type ToolResultInfo } from "@x/runner";
+import { MONITOR_PROMPT, TEACHER_PROMPT, VERIFIER_PROMPT } from "@x/teacher";
+import type { AppEvent, Seat } from "./render/events";
+
+/**
+ * Turns what the core does into {@link AppEvent}s as it happens, from the hooks every run has — the
+ * brains (each model call and what it answered), the tracer (auto-mode verdicts), the notice sink
+ * and the tool-result observer — so a plain `runTask`, a teacher-mode run and a resumed run are all
+ * reported the same way.
+ */
+export class RunObserver {
+  /** The seat of a call that is none of the named side jobs: `student` in teacher mode, else `agent`. */
+  private readonly defaultSeat: Seat;
+  /** Whose turn the agent loop is on: tool results belong to the last agent seat that called. */
+  private agentSeat: Seat;
+  /** The last classifier reply's reason, by the time its verdict frame arrives. */
+  private lastClassifierReason: string | undefined;
+
+  constructor(
+    private readonly emit: (event: AppEvent) => void,
+    options: { teacherMode: boolean },
+  ) {
+    this.defaultSeat = options.teacherMode ? "student" : "agent";
+    this.agentSeat = this.defaultSeat;
+  }
+
+  /** Which job a model call does, read from the instructions it is sent (the packages export them). */
+  seatOf(context: Context): Seat {
+    const system = context.systemPrompt ?? "";
+    if (system === CLASSIFIER_SYSTEM_PROMPT) return "classifier";
+    if (system === TEACHER_PROMPT) return "teacher";
+    if (system === MONITOR_PROMPT || system === VERIFIER_PROMPT) return "helper";
+    // A takeover: the teacher does the task itself, told what the student learned.
+    if (system.includes("A previous, weaker agent attempted this task")) return "teacher";
+    return this.defaultSeat;
+  }
+
+  wrapBrain(brain: Brain): Brain {
+    return {
+      api: brain.api,
+      stream: (model: Model, context: Context, request) => {
+        const seat = this.seatOf(context);
+        // The teacher's advice call has no tools; its takeover run does, and then it is the agent.
+        const acts = (context.tools?.length ?? 0) > 0;
+        if (seat === "student" || seat === "agent" || (seat === "teacher" && acts)) this.agentSeat = seat;
+        this.emit({ type: "model_call", phase: "start", seat, model: model.id });
+        const inner = brain.stream(model, context, request);
+        let reported = false;
+        const report = (message: AssistantMessage) => {
+          if (reported) return;
+          reported = true;
+          this.report(seat, model, message);
+        };
+        void inner.result().then(report);
+        const wrapped: BrainStream = {
+          result: () => inner.result(),
+          [Symbol.asyncIterator]: () => {
+            const iterator = inner[Symbol.asyncIterator]();
+            return {
+              next: async () => {
+                const step = await iterator.next();
+                const event = step.value as BrainEvent | undefined;
+                if (!step.done && event && (event.type === "done" || event.type === "error")) report(event.message);
+                return step;
+              },
+              ...(iterator.return ? { return: (value?: unknown) => iterator.return!(value) } : {}),
+            };
+          },
+        };
+        return wrapped;
+      },
+    };
+  }
+
+  private report(seat: Seat, model: Model, message: AssistantMessage): void {
+    const end: AppEvent = { type: "model_call", phase: "end", seat, model: model.id, tokens: message.usage.totalTokens, stopReason: message.stopReason };
+    if (message.errorKind) end.errorKind = message.errorKind;
+    this.emit(end);
+    const text = assistantText(message);
+    if (seat === "classifier") {
+      const verdict = readClassifierVerdict(text, { complete: true });
+      this.lastClassifierReason = verdict.kind === "verdict" ? verdict.reason : undefined;
+      return;
+    }
+    if (message.stopReason === "error" || message.stopReason === "aborted") {
+      this.emit({ type: "notice", code: `model.${message.errorKind ?? message.stopReason}`, audience: "user", message: message.errorMessage ?? `${model.id} failed` });
+      return;
+    }
+    if (text.trim() !== "") this.emit({ type: "turn", seat, model: model.id, text });
+    for (const call of assistantToolCalls(message)) this.emit({ type: "tool_call", seat, id: call.id, name: call.name, arguments: call.arguments });
+  }
+
+  readonly tracer: Tracer = {
+    frame: (frame: TraceFrame) => {
+      if (frame.name !== SPAN_NAMES.classification || frame.phase !== "end") return;
+      const data = frame.data;
+      const verdict = data.verdict as "allow" | "block" | "unavailable" | "parse_error";
+      const event: AppEvent = { type: "verdict", tool: String(data.toolName), verdict };
+      if (typeof data.toolCallId === "string") event.id = data.toolCallId;
+      if (typeof data.model === "string") event.model = data.model;
+      if (verdict === "block" && this.lastClassifierReason) event.reason = this.lastClassifierReason;
+      this.lastClassifierReason = undefined;
+      this.emit(event);
+    },
+  };
+
+  readonly onNotice = (notice: EngineNotice): void => {
+    this.emit({ type: "notice", code: notice.code, audience: notice.audience, message: notice.message });
+  };
+
+  readonly onToolResult = (info: ToolResultInfo): void => {
+    const text = info.result.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
+    this.emit({ type: "tool_result", seat: this.agentSeat, id: info.toolCall.id, name: info.result.toolName, isError: info.result.isError, text });
+  };
+}

@@ -1,0 +1,103 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { createFileParkLedger, type ParkedRun, type ParkLedger } from "@x/runner";
+import { z } from "zod";
+
+/** The CLI's own state folder, under the folder it runs in. Gitignored. */
+export function stateDir(cwd: string): string {
+  return join(cwd, ".x-agent");
+}
+
+/**
+ * The key parked runs are signed with: `X_AGENT_PARK_KEY`, else `.x-agent/park.key` (made on first
+ * use, readable by its owner only). A resume in another process must see the same key — and a park
+ * file edited by hand is refused, because its signature no longer matches.
+ */
+export async function parkKey(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<string> {
+  const fromEnv = env.X_AGENT_PARK_KEY?.trim();
+  if (fromEnv) return fromEnv;
+  const file = join(stateDir(cwd), "park.key");
+  try {
+    return (await readFile(file, "utf8")).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  await mkdir(dirname(file), { recursive: true });
+  const key = randomBytes(32).toString("hex");
+  try {
+    await writeFile(file, `${key}\n`, { mode: 0o600, flag: "wx" });
+    return key;
+  } catch (error) {
+    // Another process made it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return (await readFile(file, "utf8")).trim();
+    throw error;
+  }
+}
+
+/** Claimed park ids, one file each, so a parked call runs at most once across processes. */
+export function parkLedger(cwd: string): ParkLedger {
+  return createFileParkLedger(join(stateDir(cwd), "park-ledger"));
+}
+
+const ModeSchema = z.discriminatedUnion("mode", [
+  z.object({ mode: z.literal("demo"), scope: z.string() }),
+  z.object({
+    mode: z.literal("endpoint"),
+    endpoint: z.object({
+      provider: z.enum(["openai", "anthropic"]),
+      baseUrl: z.string().min(1),
+      model: z.string().min(1),
+      teacherModel: z.string().min(1),
+      classifierModel: z.string().min(1).optional(),
+      prices: z.record(z.string(), z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() })),
+    }),
+  }),
+]);
+
+/** What `x-agent resume` needs besides the parked run: how to rebuild the models and the tools. */
+export const ParkFileSchema = z.object({
+  kind: z.literal("x-agent.parked"),
+  version: z.literal(1),
+  createdAt: z.string(),
+  label: z.string(),
+  sandbox: z.string().min(1),
+  shellTimeoutMs: z.number().int().positive(),
+  run: ModeSchema,
+  /** Validated (and its signature checked) by the runner on resume. */
+  parked: z.unknown(),
+});
+export type ParkFile = Omit<z.infer<typeof ParkFileSchema>, "parked"> & { parked: ParkedRun | unknown };
+
+export class ParkFileError extends Error {
+  readonly code = "park_file_invalid";
+  constructor(message: string) {
+    super(message);
+    this.name = "ParkFileError";
+  }
+}
+
+export async function writeParkFile(path: string, file: ParkFile): Promise<string> {
+  const target = resolve(path);
+  await mkdir(dirname(target), { recursive: true });
+  await writeFile(target, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  return target;
+}
+
+export async function readParkFile(path: string): Promise<ParkFile> {
+  let raw: string;
+  try {
+    raw = await readFile(resolve(path), "utf8");
+  } catch (error) {
+    throw new ParkFileError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new ParkFileError(`${path} is not JSON`);
+  }
+  const parsed = ParkFileSchema.safeParse(json);
+  if (!parsed.success) throw new ParkFileError(`${path} is not an x-agent park file (${parsed.error.issues[0]?.path.join(".") || "root"}: ${parsed.error.issues[0]?.message})`);
+  return parsed.data;
+}

@@ -1,0 +1,47 @@
+/**
+ * What the CLI reports while it works, in order. The human renderer turns these into lines; with
+ * `--json` each one is printed as it happens, one JSON object per line (`type` first).
+ */
+export type AppEvent =
+  | { type: "banner"; text: string }
+  | { type: "scenario"; name: string; title: string; about: string }
+  | { type: "note"; text: string }
+  /** A model call began (`phase: start`) or ended; `seat` says whose call it is. */
+  | { type: "model_call"; phase: "start" | "end"; seat: Seat; model: string; tokens?: number; stopReason?: string; errorKind?: string }
+  /** The text an assistant turn ended with (student, teacher, or a helper's verdict). */
+  | { type: "turn"; seat: Seat; model: string; text: string }
+  | { type: "tool_call"; seat: Seat; id: string; name: string; arguments: Record<string, unknown> }
+  | { type: "verdict"; tool: string; id?: string; verdict: "allow" | "block" | "unavailable" | "parse_error"; reason?: string; model?: string }
+  | { type: "tool_result"; seat: Seat; id: string; name: string; isError: boolean; text: string }
+  | { type: "escalation"; attempt: number; trigger: string; strategy?: string; correction?: string; nextStep?: string; confidence: number; takeover: boolean }
+  | { type: "strategies_retrieved"; scope: string; query: string; hits: Array<{ id: string; strategy: string; score: number }> }
+  | { type: "strategy_stored"; scope: string; id: string; strategy: string; confidence: number }
+  | { type: "notice"; code: string; audience: string; message: string }
+  | { type: "parked"; file: string; tool: string; arguments: Record<string, unknown>; resume: string }
+  | { type: "result"; label: string; summary: RunSummary; output: string; terminal: { code: string; message: string } }
+  | { type: "summary"; rows: RunSummary[] }
+  | { type: "error"; code: string; message: string };
+
+/** Who a model call works for: the student doing the task, the teacher advising, the helper checking, the classifier gating. */
+export type Seat = "student" | "teacher" | "helper" | "classifier" | "agent";
+
+/** One row of the closing table. */
+export interface RunSummary {
+  label: string;
+  status: string;
+  turns: number;
+  tokens: number;
+  /** Integer micro-dollars, student and teacher together. */
+  costMicroUsd: number;
+  /** Teacher tokens over all tokens, 0..1. */
+  teacherShare: number;
+  strategiesUsed: number;
+  strategiesStored: number;
+}
+
+/** Where events go. */
+export interface EventSink {
+  emit(event: AppEvent): void;
+  /** Stops any spinner and flushes; called once at the end. */
+  close(): void;
+}

@@ -1,0 +1,70 @@
+import { createAnthropicBrain } from "@x/brain-anthropic";
+import { createOpenAIBrain } from "@x/brain-openai";
+import type { Brain, ModelCatalog, Roles } from "@x/llm-types";
+import { createRunner, type Runner } from "@x/runner";
+import { demoBrain, DEMO_MODELS } from "./demo/models";
+import { endpointModel, type EndpointConfig } from "./endpoint";
+import { RunObserver } from "./observe";
+import { parkKey, parkLedger } from "./park-file";
+import type { AppEvent } from "./render/events";
+
+/** The instructions every agent run gets (the scripted student ignores them; real models follow them). */
+export const AGENT_SYSTEM_PROMPT = `You are x-agent, working inside one sandbox folder through four tools.
+- list_files and read_file look at files; paths are relative to the sandbox.
+- write_file creates or replaces a file; a person approves each write.
+- shell runs one command with the sandbox as working directory; a safety classifier reviews each command first, and a blocked command is not run.
+Do only what the task asks. When you are done, answer in one or two sentences with what you found or did.`;
+
+/** Which catalog key plays which part. */
+export interface Seats {
+  student: string;
+  teacher: string;
+  /** Absent: no classifier role, the core picks the seat (and says so in a notice). */
+  classifier?: string;
+}
+
+export interface Runtime {
+  runner: Runner;
+  observer: RunObserver;
+  seats: Seats;
+  models: ModelCatalog;
+}
+
+export type RuntimeSource = { mode: "demo"; thinkMs: number } | { mode: "endpoint"; endpoint: EndpointConfig; apiKey?: string };
+
+/**
+ * A runner wired for the CLI: the brains (scripted or real) wrapped so every model call is reported,
+ * the roles (`classifier`, `advisor`), and parks signed with the project's key and claimed in a
+ * ledger on disk, so a park can be finished by `x-agent resume` in another process exactly once.
+ */
+export async function createRuntime(source: RuntimeSource, options: { emit: (event: AppEvent) => void; teacherMode: boolean; cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<Runtime> {
+  const observer = new RunObserver(options.emit, { teacherMode: options.teacherMode });
+  let brains: Brain[];
+  let models: ModelCatalog;
+  let seats: Seats;
+  if (source.mode === "demo") {
+    brains = [demoBrain({ thinkMs: source.thinkMs })];
+    models = DEMO_MODELS;
+    seats = { student: "student", teacher: "teacher", classifier: "classifier" };
+  } else {
+    const { endpoint, apiKey } = source;
+    brains = [endpoint.provider === "anthropic" ? createAnthropicBrain(apiKey === undefined ? {} : { apiKey }) : createOpenAIBrain(apiKey === undefined ? {} : { apiKey })];
+    const catalog: Record<string, ReturnType<typeof endpointModel>> = { student: endpointModel(endpoint, endpoint.model), teacher: endpointModel(endpoint, endpoint.teacherModel) };
+    if (endpoint.classifierModel !== undefined) catalog.classifier = endpointModel(endpoint, endpoint.classifierModel);
+    models = catalog;
+    seats = { student: "student", teacher: "teacher", ...(endpoint.classifierModel !== undefined ? { classifier: "classifier" } : {}) };
+  }
+  const roles: Roles = { default: seats.student, advisor: seats.teacher, ...(seats.classifier !== undefined ? { classifier: seats.classifier } : {}) };
+  const runner = createRunner({
+    brains: brains.map((brain) => observer.wrapBrain(brain)),
+    models,
+    roles,
+    tracer: observer.tracer,
+    onNotice: observer.onNotice,
+    parkKey: await parkKey(options.cwd, options.env),
+    parkLedger: parkLedger(options.cwd),
+    // Short backoff: a person is watching.
+    retry: { maxRetries: 2, baseDelayMs: 300, maxDelayMs: 5_000 },
+  });
+  return { runner, observer, seats, models };
+}
