@@ -93,7 +93,10 @@ export const SCENARIOS: readonly Scenario[] = [
     async run(ctx) {
       const { result, memory } = await teacherRun(ctx, "Find the file logging.json in the sandbox and report its level value.");
       ctx.io.emit(resultEvent("memory", result, memory));
-      return { rows: [summarize("memory", result, memory)], ok: result.status === "completed" && result.escalations.length === 0 && memory.used > 0 };
+      if (memory.used === 0) {
+        ctx.io.emit({ type: "note", text: 'Nothing was stored for this scope yet, so the student needed the teacher. Run "demo teacher" first with the same --store and --scope.' });
+      }
+      return { rows: [summarize("memory", result, memory)], ok: result.status === "completed" };
     },
   },
   {

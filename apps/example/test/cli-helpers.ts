@@ -1,0 +1,72 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, realpath } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { AppEvent } from "../src/render/events";
+
+export const BIN = fileURLToPath(new URL("../bin/x-agent.mjs", import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment a newcomer's shell would have: no provider variables, no pnpm script context. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(OPENAI_|ANTHROPIC_|X_AGENT_|npm_|INIT_CWD$|NO_COLOR$|FORCE_COLOR$)/.test(name)) continue;
+    env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** Runs a command as a child process and collects its output. */
+export function spawnCollect(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...args], { cwd: options.cwd, env: options.env ?? cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** `x-agent <args>` through the published bin, exactly as a user runs it. */
+export function runCli(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliRun> {
+  return spawnCollect(process.execPath, [BIN, ...args], options);
+}
+
+export function parseEvents(stdout: string): AppEvent[] {
+  return stdout
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as AppEvent);
+}
+
+/** The events of each scenario, keyed by its name (events before the first scenario under ""). */
+export function byScenario(events: readonly AppEvent[]): Map<string, AppEvent[]> {
+  const groups = new Map<string, AppEvent[]>([["", []]]);
+  let current = "";
+  for (const event of events) {
+    if (event.type === "scenario") {
+      current = event.name;
+      groups.set(current, []);
+    }
+    groups.get(current)!.push(event);
+  }
+  return groups;
+}
+
+export function ofType<T extends AppEvent["type"]>(events: readonly AppEvent[], type: T): Array<Extract<AppEvent, { type: T }>> {
+  return events.filter((e): e is Extract<AppEvent, { type: T }> => e.type === type);
+}
+
+export async function tempDir(prefix: string): Promise<string> {
+  return realpath(await mkdtemp(join(tmpdir(), prefix)));
+}

@@ -1,0 +1,139 @@
+import { join } from "node:path";
+import { startOpenAIMockServer, type RecordedRequest } from "@x/brain-openai/testing";
+import { CLASSIFIER_SYSTEM_PROMPT } from "@x/classifier-ladder";
+import { VERIFIER_PROMPT } from "@x/teacher";
+import { describe, expect, it } from "vitest";
+import { cleanEnv, ofType, parseEvents, runCli, tempDir } from "./cli-helpers";
+
+interface WireMessage {
+  role: string;
+  content?: unknown;
+  tool_calls?: unknown[];
+}
+
+function messagesOf(request: RecordedRequest): WireMessage[] {
+  return ((request.body as { messages?: WireMessage[] }).messages ?? []) as WireMessage[];
+}
+
+function textOf(message: WireMessage | undefined): string {
+  if (!message) return "";
+  if (typeof message.content === "string") return message.content;
+  if (Array.isArray(message.content)) return message.content.map((part: { text?: string }) => part.text ?? "").join("");
+  return "";
+}
+
+describe("x-agent run against an OpenAI-compatible server (the brain tests' loopback provider)", { timeout: 180_000 }, () => {
+  it("drives the real OpenAI brain: tool calls, auto mode's classifier over the wire, teacher mode's verifier, the closing table", async () => {
+    // A model on the other end of real HTTP + SSE. Its replies depend on what it is sent: the
+    // classifier's instructions, the verifier's, or the agent's conversation so far.
+    const server = await startOpenAIMockServer((request) => {
+      const messages = messagesOf(request);
+      const system = textOf(messages.find((m) => m.role === "system"));
+      if (system === CLASSIFIER_SYSTEM_PROMPT) {
+        const asked = textOf(messages.at(-1));
+        return /rm -rf/.test(asked) ? { text: "<block>yes</block><reason>deletes the build output without being asked</reason>" } : { text: "<block>no</block>" };
+      }
+      if (system === VERIFIER_PROMPT) return { text: '{"pass": true, "reason": "it names the files"}' };
+      const toolTurns = messages.filter((m) => m.role === "tool").length;
+      if (toolTurns === 0) return { toolCalls: [{ id: "call_1", name: "shell", arguments: { command: "rm -rf build" } }] };
+      if (toolTurns === 1) return { toolCalls: [{ id: "call_2", name: "list_files", arguments: { path: "." } }] };
+      return { text: "The sandbox holds hello.txt." };
+    });
+    try {
+      const cwd = await tempDir("x-agent-test-endpoint-");
+      const sandbox = join(cwd, "box");
+      const run = await runCli(
+        [
+          "run",
+          "What files are in the sandbox?",
+          "--base-url",
+          server.baseUrl,
+          "--api-key",
+          "test",
+          "--model",
+          "m",
+          "--sandbox",
+          sandbox,
+          "--price",
+          "m=1/2",
+          "--json",
+        ],
+        { cwd },
+      );
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const events = parseEvents(run.stdout);
+
+      const verdicts = ofType(events, "verdict");
+      expect(verdicts.map((v) => [v.tool, v.verdict])).toEqual([["shell", "block"]]);
+      expect(verdicts[0]!.reason).toBe("deletes the build output without being asked");
+      expect(ofType(events, "tool_result").map((r) => [r.name, r.isError])).toEqual([
+        ["shell", true],
+        ["list_files", false],
+      ]);
+      // The default store: .x-agent/strategies.db under the folder the CLI runs in.
+      expect(ofType(events, "note").some((n) => n.text.includes(join(cwd, ".x-agent", "strategies.db")))).toBe(true);
+      expect(ofType(events, "strategies_retrieved")[0]!.hits).toEqual([]);
+
+      const result = ofType(events, "result")[0]!;
+      expect(result.output).toBe("The sandbox holds hello.txt.");
+      expect(result.summary.status).toBe("completed");
+      expect(result.summary.tokens).toBeGreaterThan(0);
+      expect(result.summary.costMicroUsd).toBeGreaterThan(0);
+      expect(ofType(events, "summary")[0]!.rows).toHaveLength(1);
+
+      const bodies = server.bodies();
+      expect(bodies.every((b) => b.model === "m")).toBe(true);
+      expect(server.requests.every((r) => r.headers.authorization === "Bearer test")).toBe(true);
+      const agentTools = (bodies[0]!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
+      expect(agentTools).toEqual(["list_files", "read_file", "write_file", "shell"]);
+      // Agent turns 1-3, one classification, one verification.
+      expect(bodies).toHaveLength(5);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("reads the endpoint from OPENAI_* variables when no flags are given", async () => {
+    const server = await startOpenAIMockServer(() => ({ text: "Nothing to do." }));
+    try {
+      const cwd = await tempDir("x-agent-test-env-");
+      const env = cleanEnv({ OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "from-env", OPENAI_MODEL: "env-model" });
+      const run = await runCli(["run", "Say hello", "--no-teacher", "--json"], { cwd, env });
+      expect(run.code).toBe(0);
+      expect(ofType(parseEvents(run.stdout), "result")[0]!.output).toBe("Nothing to do.");
+      expect(server.bodies()[0]!.model).toBe("env-model");
+      expect(server.requests[0]!.headers.authorization).toBe("Bearer from-env");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("x-agent command line", { timeout: 60_000 }, () => {
+  it("refuses a bad flag with a clear message and exit code 2", async () => {
+    const cwd = await tempDir("x-agent-test-flags-");
+    const bogus = await runCli(["demo", "--bogus"], { cwd });
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toContain("--bogus");
+    expect(bogus.stderr).toContain('Run "x-agent --help" for usage.');
+    expect(bogus.stdout).toBe("");
+
+    const noModel = await runCli(["run", "do it"], { cwd });
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toMatch(/no model: pass --model/);
+
+    const scenario = await runCli(["demo", "nope"], { cwd });
+    expect(scenario.code).toBe(2);
+    expect(scenario.stderr).toContain('unknown scenario "nope"');
+  });
+
+  it("prints help and the scenario list", async () => {
+    const cwd = await tempDir("x-agent-test-help-");
+    const help = await runCli(["--help"], { cwd });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("x-agent resume <file> --approve|--deny");
+    const list = await runCli(["scenarios", "--json"], { cwd });
+    expect(JSON.parse(list.stdout).map((s: { name: string }) => s.name)).toEqual(["auto-mode", "teacher", "memory", "approval"]);
+  });
+});
