@@ -1,0 +1,109 @@
+import { fauxText } from "@x/brain-faux";
+import type { StrategyStore } from "@x/strategy-store-core";
+import { MemoryStrategyStore } from "@x/strategy-store-memory";
+import { describe, expect, it } from "vitest";
+import { runWithTeacher } from "./index";
+import { advice, fail, pass, setup } from "../test/harness";
+
+const seed = (store: StrategyStore, scope: string, strategy: string, problem = "count the fence posts along a straight fence") =>
+  store.put({ scope, problem, strategy, confidence: 3, source: "test" });
+
+/** A store that records which methods were called, to prove it was not touched. */
+function spied(store: StrategyStore): { store: StrategyStore; used: string[] } {
+  const used: string[] = [];
+  const proxy = new Proxy(store, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        used.push(String(key));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { store: proxy, used };
+}
+
+describe("strategy memory", () => {
+  it("puts the top retrieveK strategies of the scope into the objective before the run", async () => {
+    const store = new MemoryStrategyStore();
+    await seed(store, "team-a", "Posts are gaps plus one.");
+    await seed(store, "team-a", "Measure the fence length first.", "fence posts spacing along a fence");
+    await seed(store, "team-a", "Unrelated: bake at 180 degrees.", "baking bread in an oven");
+    const { runner, calls } = setup({ student: [fauxText("11")], verifier: [pass()] });
+    await runWithTeacher(runner, { objective: "How many fence posts for a 100 m fence?" }, { strategyStore: store, scope: "team-a", retrieveK: 1 });
+    const first = calls("student")[0]!.context.messages[0]!.content as string;
+    expect(first).toContain("How many fence posts for a 100 m fence?");
+    expect(first.match(/^- /gm)).toHaveLength(1);
+    expect(first).not.toContain("bake");
+  });
+
+  it("never reads across scopes", async () => {
+    const store = new MemoryStrategyStore();
+    await seed(store, "team-a", "Posts are gaps plus one.");
+    const { runner, calls } = setup({ student: [fauxText("11")], verifier: [pass()] });
+    await runWithTeacher(runner, { objective: "How many fence posts?" }, { strategyStore: store, scope: "team-b" });
+    expect(calls("student")[0]!.context.messages[0]!.content).toBe("How many fence posts?");
+  });
+
+  it("stores the final escalation's strategy on success when confident enough, in the run's scope", async () => {
+    const store = new MemoryStrategyStore();
+    const { runner } = setup({
+      student: [fauxText("10"), fauxText("11")],
+      verifier: [fail(), pass()],
+      teacher: [advice({ strategy: "Posts are gaps plus one.", correction: "forgot the end post", confidence: 2 })],
+    });
+    await runWithTeacher(runner, { objective: "How many fence posts?" }, { strategyStore: store, scope: "team-a" });
+    const { records } = await store.list({ scope: "team-a" });
+    expect(records).toMatchObject([{ problem: "How many fence posts?", strategy: "Posts are gaps plus one.", correction: "forgot the end post", confidence: 2, source: "teacher", tags: ["verify-fail"] }]);
+    expect((await store.list({ scope: "team-b" })).records).toEqual([]);
+
+    // The next similar task gets it without a teacher.
+    const next = setup({ student: [fauxText("21")], verifier: [pass()] });
+    const again = await runWithTeacher(next.runner, { objective: "How many fence posts for 200 m?" }, { strategyStore: store, scope: "team-a" });
+    expect(next.calls("student")[0]!.context.messages[0]!.content).toContain("Posts are gaps plus one.");
+    expect(again.escalations).toEqual([]);
+    expect((await store.list({ scope: "team-a" })).records[0]).toMatchObject({ uses: 1, successes: 1 });
+  });
+
+  it("does not store below minConfidenceToStore, nor after an unresolved run", async () => {
+    const store = new MemoryStrategyStore();
+    const low = setup({ student: [fauxText("10"), fauxText("11")], verifier: [fail(), pass()], teacher: [advice({ strategy: "S", confidence: 1 })] });
+    await runWithTeacher(low.runner, { objective: "q" }, { strategyStore: store, scope: "s" });
+    expect((await store.list({ scope: "s" })).records).toEqual([]);
+
+    const unresolved = setup({ student: [fauxText("10"), fauxText("12")], verifier: [fail(), fail()], teacher: [advice({ strategy: "S", confidence: 3 })] });
+    await runWithTeacher(unresolved.runner, { objective: "q" }, { strategyStore: store, scope: "s", maxEscalations: 1 });
+    expect((await store.list({ scope: "s" })).records).toEqual([]);
+
+    const lowered = setup({ student: [fauxText("10"), fauxText("11")], verifier: [fail(), pass()], teacher: [advice({ strategy: "S", confidence: 1 })] });
+    await runWithTeacher(lowered.runner, { objective: "q" }, { strategyStore: store, scope: "s", minConfidenceToStore: 1 });
+    expect((await store.list({ scope: "s" })).records).toHaveLength(1);
+  });
+
+  it("without a scope the store is not touched at all", async () => {
+    const { store, used } = spied(new MemoryStrategyStore());
+    const { runner } = setup({ student: [fauxText("10"), fauxText("11")], verifier: [fail(), pass()], teacher: [advice({ strategy: "S", confidence: 3 })] });
+    await runWithTeacher(runner, { objective: "q" }, { strategyStore: store });
+    expect(used).toEqual([]);
+  });
+
+  it("injectStrategies: false retrieves nothing into the objective but still stores", async () => {
+    const { store, used } = spied(new MemoryStrategyStore());
+    await seed(store, "s", "Posts are gaps plus one.");
+    used.length = 0;
+    const { runner, calls } = setup({ student: [fauxText("10"), fauxText("11")], verifier: [fail(), pass()], teacher: [advice({ strategy: "Count gaps.", confidence: 3 })] });
+    await runWithTeacher(runner, { objective: "fence posts?" }, { strategyStore: store, scope: "s", injectStrategies: false });
+    expect(calls("student")[0]!.context.messages[0]!.content).toBe("fence posts?");
+    expect(used).toEqual(["put"]);
+  });
+
+  it("a failing store never fails the task", async () => {
+    const broken = new MemoryStrategyStore();
+    await broken.close();
+    const { runner } = setup({ student: [fauxText("10"), fauxText("11")], verifier: [fail(), pass()], teacher: [advice({ strategy: "S", confidence: 3 })] });
+    const result = await runWithTeacher(runner, { objective: "q" }, { strategyStore: broken, scope: "s" });
+    expect(result.status).toBe("completed");
+    expect(result.output).toBe("11");
+  });
+});
