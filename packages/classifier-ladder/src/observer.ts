@@ -19,8 +19,8 @@ function isThrottleStep(count: number): boolean {
  * round that names none.
  */
 export function classifierRoundObserver(args: {
-  tracer: Tracer | undefined;
-  onNotice: NoticeSink | undefined;
+  tracer?: Tracer;
+  onNotice?: NoticeSink;
   taskId: string;
   seatModelId: string;
   sessionId?: string;

@@ -90,7 +90,7 @@ const REASON_WORDS: Readonly<Record<ClassifierRoleDefaultReason, string>> = {
  * actually asked. Silent when a role named the model: nothing was defaulted.
  */
 export function announceClassifierRoleDefaulted(args: {
-  onNotice: NoticeSink | undefined;
+  onNotice?: NoticeSink;
   seat: ClassifierSeat;
   sessionId?: string;
   runId?: string;

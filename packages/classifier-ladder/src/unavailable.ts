@@ -62,7 +62,7 @@ export interface ClassifierUnavailableSeat {
 }
 
 export function classifierUnavailableSeat(
-  args: ClassifierUnavailableStation & { approvalSeat: boolean; onNotice: NoticeSink | undefined; sessionId?: string; runId?: string },
+  args: ClassifierUnavailableStation & { approvalSeat: boolean; onNotice?: NoticeSink; sessionId?: string; runId?: string },
 ): ClassifierUnavailableSeat {
   const { station, budgetMs, approvalSeat, onNotice, sessionId, runId } = args;
   const disposition: ClassifierUnavailableDisposition = approvalSeat ? "asked" : "denied";
