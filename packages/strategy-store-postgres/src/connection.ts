@@ -7,8 +7,14 @@ export interface PgQueryable {
 
 /** A `pg.Pool`: hands out one connection per transaction. */
 export interface PgPoolLike extends PgQueryable {
-  connect(): Promise<PgQueryable & { release(destroy?: boolean | Error): void }>;
+  connect(): Promise<PooledConnection>;
   readonly totalCount: number;
+}
+
+export interface PooledConnection extends PgQueryable {
+  release(destroy?: boolean | Error): void;
+  on?(event: "error", listener: (error: Error) => void): unknown;
+  off?(event: "error", listener: (error: Error) => void): unknown;
 }
 
 /** PGlite (or anything with its `transaction`), which runs a transaction under its own lock. */
@@ -26,10 +32,14 @@ export interface Executor {
 
 export function executorFor(client: PgClient): Executor {
   if (typeof (client as PgTransactional).transaction === "function") {
-    const db = client as PgTransactional;
+    const db = client as PgTransactional & { closed?: boolean };
+    // A closed PGlite fails with whatever its internals hit first; report what actually happened.
+    const lost = (error: unknown) => {
+      throw db.closed === true ? toStoreError(new Error("PGlite is closed")) : toStoreError(error);
+    };
     return {
-      query: (text, params) => queryRows(db, text, params),
-      transaction: (body) => db.transaction((tx) => body(single(tx))),
+      query: <T>(text: string, params?: unknown[]) => queryRows<T>(db, text, params).catch(lost),
+      transaction: (body) => db.transaction((tx) => body(single(tx))).catch(lost),
     };
   }
   if (typeof (client as PgPoolLike).totalCount === "number") {
@@ -40,11 +50,17 @@ export function executorFor(client: PgClient): Executor {
         const connection = await pool.connect().catch((error: unknown) => {
           throw toStoreError(error);
         });
+        // A server-side kill also surfaces as an 'error' event on the checked-out connection;
+        // the failing query already reports it, so the event must not go unhandled.
+        const ignore = () => undefined;
+        connection.on?.("error", ignore);
         try {
           const result = await inTransaction(connection, body);
+          connection.off?.("error", ignore);
           connection.release();
           return result;
         } catch (error) {
+          connection.off?.("error", ignore);
           // A connection that failed mid-transaction is not reused.
           connection.release(true);
           throw error;

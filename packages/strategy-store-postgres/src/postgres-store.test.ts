@@ -1,8 +1,8 @@
 import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { afterAll, beforeAll } from "vitest";
-import { runStrategyStoreConformance } from "@x/strategy-store-core/conformance";
-import { PostgresStrategyStore } from "./index";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { conceptEmbed, runStrategyStoreConformance } from "@x/strategy-store-core/conformance";
+import { PostgresStrategyStore, SCHEMA_VERSION } from "./index";
 import { PG_URL, runSchema, startPglite } from "./test-support";
 
 let pglite: PGlite;
@@ -22,6 +22,40 @@ runStrategyStoreConformance({
   propertyRuns: 10,
 });
 
+describe("postgres (PGlite + pgvector) specifics", () => {
+  it("uses pgvector when the extension exists and an embed function is given", async () => {
+    const store = await PostgresStrategyStore.open({ client: pglite, schema: pgliteSchema, embed: conceptEmbed });
+    expect(store.vectorSearch).toBe(true);
+    const { rows } = await pglite.query<{ type: string }>(
+      "SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1::regclass AND attname = 'embedding_vec'",
+      [`"${pgliteSchema}".strategies`],
+    );
+    expect(rows[0]?.type).toBe("vector");
+    await store.close();
+  });
+
+  it("without an embed function, or with vector: false, search is lexical only", async () => {
+    const plain = await PostgresStrategyStore.open({ client: pglite, schema: pgliteSchema });
+    const off = await PostgresStrategyStore.open({ client: pglite, schema: pgliteSchema, embed: conceptEmbed, vector: false });
+    expect([plain.vectorSearch, off.vectorSearch]).toEqual([false, false]);
+    await plain.close();
+    await off.close();
+  });
+
+  it("records its migrations in the schema-version table", async () => {
+    const store = await PostgresStrategyStore.open({ client: pglite, schema: pgliteSchema });
+    const { rows } = await pglite.query<{ version: number }>(`SELECT version FROM "${pgliteSchema}".strategy_schema_version ORDER BY version`);
+    expect(rows.map((row) => row.version)).toEqual([SCHEMA_VERSION]);
+    await store.close();
+  });
+
+  it("refuses a schema name that is not a plain identifier", async () => {
+    await expect(PostgresStrategyStore.open({ client: pglite, schema: 'x"; DROP TABLE y; --' })).rejects.toMatchObject({
+      code: "invalid_input",
+    });
+  });
+});
+
 if (PG_URL === undefined) {
   console.warn("PG_URL not set: skipping real PostgreSQL conformance run");
 } else {
@@ -39,5 +73,15 @@ if (PG_URL === undefined) {
     open: (options) => PostgresStrategyStore.open({ ...options, connectionString: url, schema }),
     openSecond: (options) => PostgresStrategyStore.open({ ...options, connectionString: url, schema }),
     reopen: (options) => PostgresStrategyStore.open({ ...options, connectionString: url, schema }),
+  });
+
+  it("postgres (real server): vector search is on exactly when the server has pgvector", async () => {
+    const store = await PostgresStrategyStore.open({ connectionString: url, schema, embed: conceptEmbed });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const { rows } = await admin.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
+    await admin.end();
+    expect(store.vectorSearch).toBe(rows.length > 0);
+    await store.close();
   });
 }
