@@ -104,6 +104,13 @@ describe("createAutoModeDecider", () => {
     expect(outcome).toMatchObject({ verdict: "unavailable", cause: "error", calls: 0 });
   });
 
+  it("is unavailable, never throwing, on a call it cannot even render", async () => {
+    const harness = ladder({ seatScript: [fauxText("<block>no</block>")], mainScript: [fauxText("<block>no</block>")] });
+    const unrenderable = { ...judgedCall, arguments: { size: 10n } };
+    const outcome = await harness.decider.decide({ toolCall: unrenderable, transcript: baseTranscript });
+    expect(outcome).toMatchObject({ verdict: "unavailable", cause: "error", calls: 0 });
+  });
+
   it("a throwing notice sink or tracer never changes a verdict", async () => {
     const boom = () => {
       throw new Error("observer down");

@@ -104,8 +104,9 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
     const budget = startBudget(timeoutMs, input.signal);
     try {
       const attempt = async (seat: ClassifierSeatRequest, suffix: string) => {
+        const text = renderClassifierRequest({ ...input, suffix });
         tally.calls++;
-        const reply = await call(model, brain, seat, renderClassifierRequest({ ...input, suffix }), budget);
+        const reply = await call(model, brain, seat, text, budget);
         tally.usage = addUsage(tally.usage, reply.usage);
         if (budget.timedOut()) throw new ClassifierLegError("timeout", `the classifier did not answer within ${timeoutMs} ms`);
         const failure = classifierReplyFailure(reply);
