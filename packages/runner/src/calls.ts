@@ -23,7 +23,7 @@ export function runCall(ctx: RunContext, call: ToolCall, note?: string): Promise
   const check = checkCall(ctx.tools, call, ctx.deps.clock.now());
   if (!check.ok) return Promise.resolve(check.result);
   const span = ctx.tracer.start(SPAN_NAMES.toolCall, { toolName: call.name, toolCallId: call.id }, ctx.turnSpan);
-  const execCtx = { runId: ctx.runId, signal: ctx.signal, defaultTimeoutMs: ctx.spec.toolTimeoutMs ?? 120_000, now: ctx.deps.clock.now, ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) };
+  const execCtx = { runId: ctx.runId, signal: ctx.signal, defaultTimeoutMs: ctx.spec.toolTimeoutMs ?? 120_000, now: () => ctx.deps.clock.now(), ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) };
   return executeTool(check.tool, call, check.args, execCtx).then((result) => {
     ctx.tracer.end(span, SPAN_NAMES.toolCall, { toolName: call.name, toolCallId: call.id, isError: result.isError }, ctx.turnSpan);
     return note ? withNote(result, note) : result;

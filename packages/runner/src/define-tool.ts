@@ -61,7 +61,7 @@ export function defineTool<S extends z.ZodType, R>(definition: ToolDefinition<S,
   if (!NAME.test(definition.name)) throw new ToolDefinitionError(`tool name "${definition.name}" must be 1-64 chars of [a-zA-Z0-9_-]`);
   let parameters: Record<string, unknown>;
   try {
-    parameters = z.toJSONSchema(definition.input, { target: "draft-2020-12", io: "input" }) as Record<string, unknown>;
+    parameters = z.toJSONSchema(definition.input, { target: "draft-2020-12", io: "input" });
   } catch (error) {
     throw new ToolDefinitionError(`tool "${definition.name}": its input schema has no JSON Schema form (${(error as Error).message})`);
   }

@@ -8,7 +8,7 @@ const empty: FauxResponse = { content: [], end: { type: "stop" } };
 describe("max turns", () => {
   it("ends with a typed terminal, not a throw", async () => {
     const { tool } = recorder();
-    const { runner } = setup((({ callIndex }: { callIndex: number }) => fauxToolCall("echo", { text: `n${callIndex}` })) as never);
+    const { runner } = setup(({ callIndex }) => fauxToolCall("echo", { text: `n${callIndex}` }));
     const result = await runner.runTask({ objective: "loop", tools: [tool], maxTurns: 4 });
     expect(result.status).toBe("max_turns");
     expect(result.terminal).toMatchObject({ code: "max_turns", cause: "guard" });

@@ -1,4 +1,4 @@
-import type { Brain, EngineNotice, Message, ModelRouting, ToolSpec } from "@x/llm-types";
+import type { Brain, EngineNotice, Message, ModelRouting, ToolSpec, Tracer } from "@x/llm-types";
 import type { Tool } from "./define-tool";
 import type { RunEvent } from "./events";
 import type { LoopGuard } from "./loop-guard";
@@ -23,7 +23,7 @@ export interface ResolvedDeps {
   parkTtlMs: number;
   parkLedger: ParkLedger;
   onNotice?: (notice: EngineNotice) => void;
-  tracer?: import("@x/llm-types").Tracer;
+  tracer?: Tracer;
   tools: readonly Tool[];
 }
 

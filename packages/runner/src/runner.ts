@@ -90,7 +90,7 @@ function buildContext(deps: ResolvedDeps, input: ContextInput): RunContext | Ter
   }
   const { spec } = input;
   const runId = spec.runId;
-  const tracer = new RunTracer(deps.tracer, deps.clock.now, runId, spec.sessionId);
+  const tracer = new RunTracer(deps.tracer, () => deps.clock.now(), runId, spec.sessionId);
   const systemPrompt = input.output ? [spec.systemPrompt, outputInstruction(input.output)].filter(Boolean).join("\n\n") : spec.systemPrompt;
   const ctx: RunContext = {
     deps,

@@ -72,9 +72,9 @@ function toResult(call: ToolCall, value: unknown, now: number): ToolResultMessag
   if (value === undefined) return { ...base, content: [{ type: "text", text: "(no output)" }], isError: false };
   let text: string;
   try {
-    text = JSON.stringify(value) ?? String(value);
+    text = JSON.stringify(value) ?? "(no output)";
   } catch {
-    text = String(value);
+    text = "(the tool returned a value that is not JSON-serialisable)";
   }
   return { ...base, content: [{ type: "text", text }], isError: false, details: value };
 }

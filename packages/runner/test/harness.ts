@@ -1,4 +1,4 @@
-import { createFauxBrain, fauxModel, type FauxScriptItem } from "@x/brain-faux";
+import { createFauxBrain, fauxModel, type FauxResponder, type FauxScriptItem } from "@x/brain-faux";
 import type { EngineNotice, Message, TraceFrame } from "@x/llm-types";
 import { z } from "zod";
 import { createRunner, defineTool } from "../src/index";
@@ -25,8 +25,8 @@ export function fakeClock(start = 1_000_000): Clock & { sleeps: number[]; advanc
   };
 }
 
-export function setup(script: FauxScriptItem[] | ((...args: never[]) => never) = [], deps: Partial<RunnerDeps> = {}) {
-  const brain = createFauxBrain(script as FauxScriptItem[]);
+export function setup(script: FauxScriptItem[] | FauxResponder = [], deps: Partial<RunnerDeps> = {}) {
+  const brain = createFauxBrain(script);
   const notices: EngineNotice[] = [];
   const frames: TraceFrame[] = [];
   const clock = fakeClock();

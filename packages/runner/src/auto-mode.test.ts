@@ -1,0 +1,166 @@
+import { createFauxBrain, fauxError, fauxModel, fauxText, fauxToolCall, type FauxResponder, type FauxScriptItem } from "@x/brain-faux";
+import type { EngineNotice, TraceFrame } from "@x/llm-types";
+import { describe, expect, it } from "vitest";
+import { createRunner } from "./runner";
+import type { RunEvent } from "./events";
+import type { RunnerDeps } from "./types";
+import { fakeClock, main, recorder, texts } from "../test/harness";
+
+const cls = fauxModel({ id: "cls", api: "faux-cls", baseUrl: "faux://cls", cost: { input: 0.1, output: 0.4, cacheRead: 0, cacheWrite: 0 } });
+const ALLOW = fauxText("<block>no</block>", { usage: { input: 300, output: 5 } });
+const BLOCK = (why: string) => fauxText(`<block>yes</block><reason>${why}</reason>`, { usage: { input: 300, output: 12 } });
+
+function autoSetup(mainScript: FauxScriptItem[] | FauxResponder, clsScript: FauxScriptItem[] | FauxResponder, deps: Partial<RunnerDeps> = {}) {
+  const brain = createFauxBrain(mainScript);
+  const classifier = createFauxBrain(clsScript, { api: "faux-cls" });
+  const notices: EngineNotice[] = [];
+  const frames: TraceFrame[] = [];
+  const runner = createRunner({
+    brains: [brain, classifier],
+    models: { main, cls },
+    roles: { default: "main", classifier: "cls" },
+    clock: fakeClock(),
+    onNotice: (n) => notices.push(n),
+    tracer: { frame: (f) => frames.push(f) },
+    ...deps,
+  });
+  return { runner, brain, classifier, notices, frames };
+}
+
+describe("auto mode", () => {
+  it("allow ⇒ the call runs; the classifier sees the full history and its usage is counted", async () => {
+    const { tool, calls } = recorder("shell");
+    const { runner, classifier, frames } = autoSetup([fauxToolCall("shell", { text: "ls" }), fauxText("listed")], [ALLOW]);
+    const stream = runner.streamTask({ objective: "list the files please", tools: [tool], permissions: { shell: "auto" } });
+    const events: RunEvent[] = [];
+    for await (const e of stream) events.push(e);
+    const result = await stream.result;
+    expect(result.status).toBe("completed");
+    expect(calls).toEqual([{ text: "ls" }]);
+    expect(classifier.calls).toHaveLength(1);
+    const asked = JSON.stringify(classifier.calls[0]!.context.messages);
+    expect(asked).toContain("list the files please");
+    expect(asked).toContain("shell");
+    expect(result.stats.classifierCalls).toBe(1);
+    expect(result.stats.modelCalls).toBe(2);
+    expect(result.stats.tokens).toBeGreaterThanOrEqual(305);
+    expect(events.find((e) => e.type === "verdict")).toMatchObject({ outcome: { verdict: "allow", model: "cls" } });
+    expect(frames.find((f) => f.name === "auto_mode.classified")).toBeDefined();
+    expect(frames.filter((f) => f.name === "classification").map((f) => f.phase)).toEqual(["start", "end"]);
+  });
+
+  it("block ⇒ an error result with the reason; the model reacts", async () => {
+    const { tool, calls } = recorder("shell");
+    const { runner } = autoSetup([fauxToolCall("shell", { text: "rm -rf /" }), fauxText("ok, I will not")], [BLOCK("destroys the disk")]);
+    const result = await runner.runTask({ objective: "clean up", tools: [tool], defaultPermission: "auto" });
+    expect(calls).toEqual([]);
+    expect(result.status).toBe("completed");
+    expect(result.messages[2]).toMatchObject({ role: "toolResult", isError: true, details: { error: "blocked", reason: "destroys the disk" } });
+  });
+
+  it("the denial limit with no live approver stops the run blocked", async () => {
+    const { tool, calls } = recorder("shell");
+    const { runner, classifier } = autoSetup(({ callIndex }) => fauxToolCall("shell", { text: `try ${callIndex}` }), () => BLOCK("no"), { autoMode: { maxConsecutiveDenials: 3 } });
+    const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto", maxTurns: 20 });
+    expect(result).toMatchObject({ status: "blocked", terminal: { code: "denial_limit", cause: "classifier" } });
+    expect(classifier.calls).toHaveLength(3);
+    expect(calls).toEqual([]);
+  });
+
+  it("the denial limit with a live approver hands the call to a person, who can let it run", async () => {
+    const { tool, calls } = recorder("shell");
+    const kinds: string[] = [];
+    const { runner } = autoSetup(
+      [fauxToolCall("shell", { text: "a" }), fauxToolCall("shell", { text: "b" }), fauxText("done")],
+      () => BLOCK("risky"),
+      {
+        autoMode: { maxConsecutiveDenials: 2 },
+        approver: async (req) => {
+          kinds.push(req.kind);
+          return { decision: "approve" };
+        },
+      },
+    );
+    const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
+    expect(kinds).toEqual(["denial_limit"]);
+    expect(calls).toEqual([{ text: "b" }]);
+    expect(result.status).toBe("completed");
+    expect(result.stats.humanReview.gates).toEqual([{ kind: "denial_limit", waitMs: 0, decision: "approve" }]);
+  });
+
+  it("unavailable ⇒ the ask path: with no approver the run parks; `classifier.unavailable` is announced", async () => {
+    const { tool, calls } = recorder("shell");
+    const { runner, notices } = autoSetup([fauxToolCall("shell", { text: "a" })], [fauxError("auth", "bad key")], { autoMode: { classifierFallback: "none" } });
+    const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
+    expect(result.status).toBe("parked");
+    expect(result.parked?.pending).toMatchObject({ kind: "auto_unavailable", toolName: "shell" });
+    expect(calls).toEqual([]);
+    expect(notices.find((n) => n.code === "classifier.unavailable")).toMatchObject({ audience: "user", detail: { cause: "error", disposition: "asked" } });
+  });
+
+  it("unavailable falls back to the main model first (classifierFallback: main)", async () => {
+    const { tool, calls } = recorder("shell");
+    const { runner, brain, notices } = autoSetup([fauxToolCall("shell", { text: "a" }), ALLOW, fauxText("done")], [fauxError("auth", "bad key")]);
+    const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
+    expect(result.status).toBe("completed");
+    expect(calls).toHaveLength(1);
+    expect(brain.calls).toHaveLength(3);
+    expect(notices.map((n) => n.code)).toContain("classifier.fallback");
+  });
+
+  it("parse_error ⇒ the ask path, to the live approver", async () => {
+    const { tool, calls } = recorder("shell");
+    const kinds: string[] = [];
+    const { runner } = autoSetup([fauxToolCall("shell", { text: "a" }), fauxText("done")], [fauxText("<block>yes</block> <block>no</block>")], {
+      approver: async (req) => {
+        kinds.push(req.kind);
+        return { decision: "deny", reason: "nope" };
+      },
+    });
+    const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
+    expect(kinds).toEqual(["auto_parse_error"]);
+    expect(calls).toEqual([]);
+    expect(texts(result.messages)[2]).toContain("nope");
+  });
+
+  it("with no classifier role, the seat comes from the one resolver and `classifier.role_defaulted` is announced once", async () => {
+    const { tool } = recorder("shell");
+    const brain = createFauxBrain([fauxToolCall("shell", { text: "a" }), ALLOW, fauxToolCall("shell", { text: "b" }), ALLOW, fauxText("done")]);
+    const notices: EngineNotice[] = [];
+    const runner = createRunner({ brains: [brain], models: { main }, onNotice: (n) => notices.push(n) });
+    const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
+    expect(result.status).toBe("completed");
+    expect(notices.filter((n) => n.code === "classifier.role_defaulted")).toEqual([expect.objectContaining({ detail: expect.objectContaining({ reason: "main_only" }), runId: result.runId })]);
+  });
+
+  it("a bad auto-mode knob ends the run failed/config_invalid instead of throwing", async () => {
+    const { tool } = recorder("shell");
+    const { runner } = autoSetup([fauxToolCall("shell", { text: "a" })], [ALLOW], { autoMode: { timeoutMs: -1 } });
+    const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
+    expect(result).toMatchObject({ status: "failed", terminal: { code: "config_invalid", cause: "config" } });
+  });
+
+  it("a run parked by auto mode resumes with the denial counters it had", async () => {
+    const { tool, calls } = recorder("shell");
+    const { runner } = autoSetup(
+      [fauxToolCall("shell", { text: "a" }), fauxToolCall("shell", { text: "b" }), fauxText("done")],
+      [BLOCK("first"), fauxError("auth"), BLOCK("x")],
+      { autoMode: { classifierFallback: "none", maxConsecutiveDenials: 2 }, parkKey: "k" },
+    );
+    const parked = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
+    expect(parked.status).toBe("parked");
+    expect(parked.parked!.state.denials).toMatchObject({ consecutiveBlocks: 1, totalBlocks: 1 });
+    const resumed = await runner.resume(parked.parked, { decision: "approve" }, { tools: [tool] });
+    expect(calls).toEqual([{ text: "b" }]);
+    expect(resumed.status).toBe("completed");
+  });
+});
+
+describe("restoreDenialLimit", () => {
+  it("rebuilds the stored counters, trips included", async () => {
+    const { restoreDenialLimit } = await import("./auto-mode");
+    expect(restoreDenialLimit({}, { consecutiveBlocks: 2, totalBlocks: 5, consecutiveUnavailable: 1 }).state).toEqual({ consecutiveBlocks: 2, totalBlocks: 5, consecutiveUnavailable: 1 });
+    expect(restoreDenialLimit({ maxConsecutive: 2 }, { consecutiveBlocks: 2, totalBlocks: 2, consecutiveUnavailable: 0, tripped: "consecutive_blocks" }).state.tripped).toBe("consecutive_blocks");
+    expect(restoreDenialLimit({ maxTotal: 3 }, { consecutiveBlocks: 0, totalBlocks: 3, consecutiveUnavailable: 0, tripped: "total_blocks" }).route(false)).toBe("stop");
+  });
+});

@@ -1,0 +1,68 @@
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { createFauxBrain, fauxModel, fauxText, fauxToolCall } from "@x/brain-faux";
+import { describe, expect, it } from "vitest";
+import { COST_ATTRIBUTE, createOtelTracer } from "./otel";
+import { createRunner } from "./runner";
+import { main, recorder } from "../test/harness";
+
+describe("OpenTelemetry adapter", () => {
+  it("maps run, turn, model call, tool call and classification to nested spans with GenAI attributes", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const cls = fauxModel({ id: "cls", api: "faux-cls", baseUrl: "faux://cls" });
+    const { tool } = recorder("shell");
+    const runner = createRunner({
+      brains: [
+        createFauxBrain([fauxToolCall("shell", { text: "ls" }, { usage: { input: 100, output: 10 } }), fauxText("done", { usage: { input: 130, output: 3 } })]),
+        createFauxBrain([fauxText("<block>no</block>", { usage: { input: 50, output: 4 } })], { api: "faux-cls" }),
+      ],
+      models: { main, cls },
+      roles: { default: "main", classifier: "cls" },
+      tracer: createOtelTracer(provider.getTracer("x-runner-test")),
+    });
+    const result = await runner.runTask({ objective: "list", tools: [tool], defaultPermission: "auto", sessionId: "sess" });
+    expect(result.status).toBe("completed");
+    const spans = exporter.getFinishedSpans();
+    const byName = (prefix: string) => spans.filter((s) => s.name.startsWith(prefix));
+    const [run] = byName("invoke_agent");
+    const turns = byName("turn");
+    const chats = byName("chat main");
+    const [toolSpan] = byName("execute_tool");
+    const [classify] = byName("classify");
+    expect(run).toBeDefined();
+    expect(turns).toHaveLength(2);
+    expect(chats).toHaveLength(2);
+    const parentOf = (span: (typeof spans)[number]) => span.parentSpanContext?.spanId;
+    expect(turns.every((t) => parentOf(t) === run!.spanContext().spanId)).toBe(true);
+    expect(parentOf(chats[0]!)).toBe(turns.find((t) => t.attributes["x.turn.number"] === 1)!.spanContext().spanId);
+    expect(parentOf(toolSpan!)).toBe(turns.find((t) => t.attributes["x.turn.number"] === 1)!.spanContext().spanId);
+    expect(chats[0]!.attributes).toMatchObject({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.request.model": "main",
+      "gen_ai.provider.name": "faux",
+      "gen_ai.usage.input_tokens": 100,
+      "gen_ai.usage.output_tokens": 10,
+      [COST_ATTRIBUTE]: 140,
+      "gen_ai.conversation.id": "sess",
+    });
+    expect(toolSpan!.attributes).toMatchObject({ "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "shell" });
+    expect(classify!.attributes).toMatchObject({ "gen_ai.request.model": "cls", "gen_ai.usage.input_tokens": 50, "x.auto_mode.verdict": "allow" });
+    expect(run!.attributes).toMatchObject({ "gen_ai.operation.name": "invoke_agent", "x.run.status": "completed", "gen_ai.usage.output_tokens": 17 });
+    expect(run!.events.map((e) => e.name)).toContain("auto_mode.classified");
+  });
+
+  it("a failed model call marks its span as an error with error.type", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const runner = createRunner({
+      brains: [createFauxBrain([{ content: [], end: { type: "error", errorKind: "auth" } }])],
+      models: { main },
+      tracer: createOtelTracer(provider.getTracer("t")),
+    });
+    const result = await runner.runTask({ objective: "x" });
+    expect(result.status).toBe("failed");
+    const chat = exporter.getFinishedSpans().find((s) => s.name === "chat main")!;
+    expect(chat.attributes["error.type"]).toBe("auth");
+    expect(chat.status.code).toBe(2);
+  });
+});
