@@ -79,6 +79,10 @@ describe("readClassifierVerdict", () => {
     expect(read("Reviewing the call.\n<block>no</block>")).toEqual(allow);
   });
 
+  it("stays fast on a reply made of thousands of tag mentions", () => {
+    expect(read("<block> maybe ".repeat(5_000))).toEqual(missing);
+  });
+
   it("caps a long reason", () => {
     const verdict = read(`<block>yes</block><reason>${"x".repeat(2000)}</reason>`);
     expect(verdict.kind === "verdict" && verdict.reason!.length).toBe(500);

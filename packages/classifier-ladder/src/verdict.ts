@@ -35,22 +35,27 @@ interface TaggedAnswer {
 }
 
 const BLOCK_OPEN = /<block>/gi;
+// Sticky patterns, matched in place just past each `<block>` (no slicing: a reply full of mentions stays linear).
 /** Closed form: any whitespace around the word, then the closing tag. */
-const CLOSED_ANSWER = /^\s*(yes|no)\s*<\/block\s*>/i;
+const CLOSED_ANSWER = /\s*(yes|no)\s*<\/block\s*>/iy;
 /** Open forms need the word right after the tag (horizontal space only), then a reason or the end. */
-const OPEN_ANSWER_BEFORE_REASON = /^[ \t]*(yes|no)\s*(?=<reason>)/i;
+const OPEN_ANSWER_BEFORE_REASON = /[ \t]*(yes|no)\s*(?=<reason>)/iy;
 /** A stop sequence may cut the closing tag anywhere: `<block>no`, `<block>no</bl`. */
-const CUT_ANSWER = /^[ \t]*(yes|no)\s*(?:<(?:\/(?:b(?:l(?:o(?:c(?:k\s*)?)?)?)?)?)?)?$/i;
+const CUT_ANSWER = /[ \t]*(yes|no)\s*(?:<(?:\/(?:b(?:l(?:o(?:c(?:k\s*)?)?)?)?)?)?)?$/iy;
+
+function matchAt(pattern: RegExp, text: string, at: number): RegExpExecArray | null {
+  pattern.lastIndex = at;
+  return pattern.exec(text);
+}
 
 function taggedAnswers(visible: string, complete: boolean): TaggedAnswer[] {
   const answers: TaggedAnswer[] = [];
   for (const open of visible.matchAll(BLOCK_OPEN)) {
     const start = open.index + open[0].length;
-    const rest = visible.slice(start);
-    const closed = CLOSED_ANSWER.exec(rest) ?? OPEN_ANSWER_BEFORE_REASON.exec(rest);
-    const cut = closed ? null : CUT_ANSWER.exec(rest);
-    // In a cut reply an unclosed "no" is a fragment (the stream may have been on its way to "nothing
-    // to allow here"); an unclosed "yes" still blocks, and blocking is never the unsafe reading.
+    const closed = matchAt(CLOSED_ANSWER, visible, start) ?? matchAt(OPEN_ANSWER_BEFORE_REASON, visible, start);
+    const cut = closed ? null : matchAt(CUT_ANSWER, visible, start);
+    // In a cut reply an unclosed "no" is a fragment (the word may have been on its way to "not sure");
+    // an unclosed "yes" still blocks, and blocking is never the unsafe reading.
     const match = closed ?? (cut && (complete || cut[1]?.toLowerCase() === "yes") ? cut : null);
     // A `<block>` followed by anything else is a mention (the model talking about the format), not an answer.
     if (match?.[1]) answers.push({ block: match[1].toLowerCase() === "yes", end: start + match[0].length });
