@@ -19,7 +19,7 @@ describe("startAnthropicMockServer", () => {
       .filter(Boolean)
       .map((raw) => {
         const [eventLine, dataLine] = raw.split("\n");
-        return { event: eventLine!.slice("event: ".length), data: JSON.parse(dataLine!.slice("data: ".length)) as Record<string, any> };
+        return { event: eventLine!.slice("event: ".length), data: JSON.parse(dataLine!.slice("data: ".length)) as Record<string, unknown> & { type: string; message?: unknown; delta?: unknown } };
       });
     expect(events.every((e) => e.event === e.data.type)).toBe(true);
     expect(events.map((e) => e.event)).toEqual([

@@ -8,6 +8,13 @@ afterEach(async () => {
   server = undefined;
 });
 
+interface Chunk {
+  object: string;
+  model: string;
+  choices: Array<{ delta: { role?: string; reasoning_content?: string; tool_calls?: Array<{ function: { arguments: string } }> }; finish_reason: string | null }>;
+  usage?: unknown;
+}
+
 /** Reads an SSE body into its `data:` payloads. */
 async function dataLines(response: Response): Promise<string[]> {
   const text = await response.text();
@@ -29,13 +36,13 @@ describe("startOpenAIMockServer", () => {
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const lines = await dataLines(response);
     expect(lines.at(-1)).toBe("[DONE]");
-    const chunks = lines.slice(0, -1).map((line) => JSON.parse(line) as Record<string, any>);
+    const chunks = lines.slice(0, -1).map((line) => JSON.parse(line) as Chunk);
     expect(chunks.every((c) => c.object === "chat.completion.chunk" && c.model === "m-1")).toBe(true);
-    expect(chunks[0]!.choices[0].delta).toMatchObject({ role: "assistant" });
+    expect(chunks[0]!.choices[0]!.delta).toMatchObject({ role: "assistant" });
     expect(chunks.some((c) => c.choices[0]?.delta.reasoning_content === "hmm")).toBe(true);
-    const args = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []).map((t: any) => t.function.arguments).join("");
+    const args = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []).map((t) => t.function.arguments).join("");
     expect(JSON.parse(args)).toEqual({ dir: "/" });
-    expect(chunks.find((c) => c.choices[0]?.finish_reason)?.choices[0].finish_reason).toBe("tool_calls");
+    expect(chunks.find((c) => c.choices[0]?.finish_reason)?.choices[0]!.finish_reason).toBe("tool_calls");
     expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 9, completion_tokens: 4, prompt_tokens_details: { cached_tokens: 3 } } });
     expect(server.bodies()).toEqual([{ model: "m-1", stream: true, stream_options: { include_usage: true }, messages: [] }]);
   });
