@@ -101,6 +101,7 @@ export function resolveTeacherConfig(config: TeacherConfig = {}): ResolvedTeache
     const detail = describeIssues(parsed.error).map((i) => `${i.path}: ${i.message}`).join("; ");
     throw new TeacherError("teacher.config_invalid", `invalid teacher config: ${detail}`);
   }
-  const defined = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined));
-  return { ...TEACHER_DEFAULTS, ...defined } as ResolvedTeacherConfig;
+  // An option passed as `undefined` means "not given", so it must not overwrite its default.
+  const defined: Partial<TeacherConfig> = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined));
+  return { ...TEACHER_DEFAULTS, ...defined };
 }
