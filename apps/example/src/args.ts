@@ -171,9 +171,9 @@ function storeArgs(values: Record<string, unknown>): StoreArgs {
 
 function endpointArgs(values: Record<string, unknown>): EndpointArgs {
   const out: EndpointArgs = { prices: {} };
-  const provider = values.provider;
+  const provider = values.provider as string | undefined;
   if (provider !== undefined) {
-    if (provider !== "openai" && provider !== "anthropic") throw new UsageError(`--provider must be "openai" or "anthropic", got "${String(provider)}"`);
+    if (provider !== "openai" && provider !== "anthropic") throw new UsageError(`--provider must be "openai" or "anthropic", got "${provider}"`);
     out.provider = provider;
   }
   const baseUrl = values["base-url"];

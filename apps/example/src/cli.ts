@@ -1,9 +1,6 @@
 import { ParkedRunError } from "@x/runner";
 import { parseCommandLine, UsageError, type Command } from "./args";
-import { demoCommand } from "./commands/demo";
 import { helpText, scenariosText } from "./commands/help";
-import { resumeCommand } from "./commands/resume";
-import { runCommand } from "./commands/run";
 import type { CliIo } from "./io";
 import { ParkFileError } from "./park-file";
 import { humanSink, jsonSink } from "./render/human";
@@ -39,12 +36,13 @@ export async function cli(argv: readonly string[], host: CliEnvironment): Promis
   const io: CliIo = { cwd: host.cwd, env: host.env, emit: (event) => sink.emit(event), interactive: host.isTTY && !command.json, json: command.json };
   try {
     switch (command.name) {
+      // Loaded on demand: help stays instant, and a demo never loads a provider SDK or a database driver.
       case "demo":
-        return await demoCommand(command, io);
+        return await (await import("./commands/demo")).demoCommand(command, io);
       case "run":
-        return await runCommand(command, io);
+        return await (await import("./commands/run")).runCommand(command, io);
       case "resume":
-        return await resumeCommand(command, io);
+        return await (await import("./commands/resume")).resumeCommand(command, io);
     }
   } catch (error) {
     sink.close();

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { createFileParkLedger, type ParkedRun, type ParkLedger } from "@x/runner";
+import { createFileParkLedger, type ParkLedger } from "@x/runner";
 import { z } from "zod";
 
 /** The CLI's own state folder, under the folder it runs in. Gitignored. */
@@ -67,7 +67,8 @@ export const ParkFileSchema = z.object({
   /** Validated (and its signature checked) by the runner on resume. */
   parked: z.unknown(),
 });
-export type ParkFile = Omit<z.infer<typeof ParkFileSchema>, "parked"> & { parked: ParkedRun | unknown };
+/** `parked` is the runner's ParkedRun when written; read back it is untrusted until the runner verifies it. */
+export type ParkFile = Omit<z.infer<typeof ParkFileSchema>, "parked"> & { parked: unknown };
 
 export class ParkFileError extends Error {
   readonly code = "park_file_invalid";

@@ -1,5 +1,3 @@
-import { createAnthropicBrain } from "@x/brain-anthropic";
-import { createOpenAIBrain } from "@x/brain-openai";
 import type { Brain, ModelCatalog, Roles } from "@x/llm-types";
 import { createRunner, type Runner } from "@x/runner";
 import { demoBrain, DEMO_MODELS } from "./demo/models";
@@ -48,7 +46,8 @@ export async function createRuntime(source: RuntimeSource, options: { emit: (eve
     seats = { student: "student", teacher: "teacher", classifier: "classifier" };
   } else {
     const { endpoint, apiKey } = source;
-    brains = [endpoint.provider === "anthropic" ? createAnthropicBrain(apiKey === undefined ? {} : { apiKey }) : createOpenAIBrain(apiKey === undefined ? {} : { apiKey })];
+    const options = apiKey === undefined ? {} : { apiKey };
+    brains = [endpoint.provider === "anthropic" ? (await import("@x/brain-anthropic")).createAnthropicBrain(options) : (await import("@x/brain-openai")).createOpenAIBrain(options)];
     const catalog: Record<string, ReturnType<typeof endpointModel>> = { student: endpointModel(endpoint, endpoint.model), teacher: endpointModel(endpoint, endpoint.teacherModel) };
     if (endpoint.classifierModel !== undefined) catalog.classifier = endpointModel(endpoint, endpoint.classifierModel);
     models = catalog;

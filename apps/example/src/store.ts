@@ -1,22 +1,22 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { StrategyRecord, StrategyStore } from "@x/strategy-store-core";
-import { PostgresStrategyStore } from "@x/strategy-store-postgres";
-import { SqliteStrategyStore } from "@x/strategy-store-sqlite";
 import type { AppEvent } from "./render/events";
 
 export function isPostgresUrl(target: string): boolean {
   return /^postgres(ql)?:\/\//i.test(target);
 }
 
-/** A `postgres://…` URL opens PostgreSQL; anything else is a SQLite file path (folders are made). */
+/** A `postgres://…` URL opens PostgreSQL; anything else is a SQLite file path (folders are made). Drivers load on first use. */
 export async function openStrategyStore(target: string): Promise<{ store: StrategyStore; describe: string }> {
   if (isPostgresUrl(target)) {
+    const { PostgresStrategyStore } = await import("@x/strategy-store-postgres");
     const store = await PostgresStrategyStore.open({ connectionString: target });
     return { store, describe: `PostgreSQL ${redactUrl(target)}` };
   }
   const file = resolve(target);
   await mkdir(dirname(file), { recursive: true });
+  const { SqliteStrategyStore } = await import("@x/strategy-store-sqlite");
   return { store: new SqliteStrategyStore({ database: file }), describe: `SQLite ${file}` };
 }
 

@@ -12,7 +12,7 @@ interface WireMessage {
 }
 
 function messagesOf(request: RecordedRequest): WireMessage[] {
-  return ((request.body as { messages?: WireMessage[] }).messages ?? []) as WireMessage[];
+  return (request.body as { messages?: WireMessage[] }).messages ?? [];
 }
 
 function textOf(message: WireMessage | undefined): string {

@@ -208,14 +208,14 @@ export const classifierPolicy: Policy = (context) => {
   const request = userTexts(context.messages).at(-1) ?? "";
   const action = /<action name="([^"]+)">([\s\S]*?)<\/action>/.exec(request);
   if (!action) return { text: "<block>yes</block><reason>no action to judge</reason>" };
-  let args: Record<string, unknown> = {};
+  let args: { command?: unknown };
   try {
-    args = JSON.parse(action[2]!) as Record<string, unknown>;
+    args = JSON.parse(action[2]!) as { command?: unknown };
   } catch {
     return { text: "<block>yes</block><reason>the arguments are unreadable</reason>" };
   }
   if (action[1] !== "shell") return { text: "<block>no</block>" };
-  const command = String(args.command ?? "");
+  const command = typeof args.command === "string" ? args.command : "";
   if (DESTRUCTIVE.some((re) => re.test(command))) {
     return { text: "<block>yes</block><reason>rm -rf deletes files for good, the home folder included; the user asked for a report, not a clean-up</reason>" };
   }
