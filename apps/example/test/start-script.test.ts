@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import type { AppEvent } from "../src/render/events";
+import { cleanEnv, ofType, REPO_ROOT, spawnCollect } from "./cli-helpers";
+
+describe("pnpm example (the root script, from sources, no build)", { timeout: 180_000 }, () => {
+  it("runs the demo through the app's start script and prints commands a user can paste back", async () => {
+    // A fixed key keeps the run from writing .x-agent/park.key into the repository.
+    const env = cleanEnv({ X_AGENT_PARK_KEY: "start-script-test-key" });
+    const run = await spawnCollect("pnpm", ["example", "demo", "approval", "--park-only", "--json"], { cwd: REPO_ROOT, env });
+    expect(run.code).toBe(0);
+    // pnpm echoes the scripts it runs; the events are the JSON lines.
+    const events = run.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as AppEvent);
+    expect(events[0]).toMatchObject({ type: "banner" });
+    const parked = ofType(events, "parked")[0]!;
+    expect(parked.resume).toMatch(/^pnpm example resume \S+ --approve/);
+  });
+});
