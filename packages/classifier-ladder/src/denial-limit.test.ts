@@ -62,4 +62,26 @@ describe("createDenialLimit", () => {
     expect(limit.limits).toEqual({ maxConsecutive: 1, maxTotal: 20, maxConsecutiveUnavailable: 3 });
     for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => createDenialLimit({ maxTotal: bad })).toThrow(ClassifierConfigError);
   });
+
+  it("resumes from a stored state exactly, including a cleared trip that a replay would re-trip", () => {
+    const original = createDenialLimit({ maxConsecutive: 1 });
+    original.record(block);
+    original.personDecided();
+    original.record(allow);
+    const stored = JSON.parse(JSON.stringify(original.state));
+    const resumed = createDenialLimit({ maxConsecutive: 1, state: stored });
+    expect(resumed.state).toEqual({ consecutiveBlocks: 0, totalBlocks: 1, consecutiveUnavailable: 0 });
+    expect(resumed.route(false)).toBe("classify");
+    expect(createDenialLimit({ state: { consecutiveBlocks: 1, totalBlocks: 20, consecutiveUnavailable: 0, tripped: "total_blocks" } }).route(true)).toBe("ask");
+  });
+
+  it("refuses a stored state that cannot be real", () => {
+    const bad = [
+      { consecutiveBlocks: -1, totalBlocks: 0, consecutiveUnavailable: 0 },
+      { consecutiveBlocks: 2, totalBlocks: 1, consecutiveUnavailable: 0 },
+      { consecutiveBlocks: 0, totalBlocks: 0, consecutiveUnavailable: 0, tripped: "bored" },
+      { consecutiveBlocks: "1", totalBlocks: 1, consecutiveUnavailable: 0 },
+    ];
+    for (const state of bad) expect(() => createDenialLimit({ state: state as never })).toThrow(ClassifierConfigError);
+  });
 });

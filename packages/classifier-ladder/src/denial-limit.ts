@@ -8,11 +8,14 @@ export interface DenialLimitOptions {
   maxTotal?: number;
   /** Classifications in a row that could not rule (`unavailable` or `parse_error`). Default 3. */
   maxConsecutiveUnavailable?: number;
+  /** Resume from a stored state (a parked run coming back), exactly as it was. */
+  state?: DenialState;
 }
 
 export const DEFAULT_DENIAL_LIMIT = Object.freeze({ maxConsecutive: 3, maxTotal: 20, maxConsecutiveUnavailable: 3 });
 
-export type DenialLimitReason = "consecutive_blocks" | "total_blocks" | "consecutive_unavailable";
+export const DENIAL_LIMIT_REASONS = ["consecutive_blocks", "total_blocks", "consecutive_unavailable"] as const;
+export type DenialLimitReason = (typeof DENIAL_LIMIT_REASONS)[number];
 
 export interface DenialState {
   readonly consecutiveBlocks: number;
@@ -28,7 +31,7 @@ export type DenialLimitRoute = "classify" | "ask" | "stop";
 
 export interface DenialLimit {
   readonly state: DenialState;
-  readonly limits: Readonly<Required<DenialLimitOptions>>;
+  readonly limits: Readonly<Required<Omit<DenialLimitOptions, "state">>>;
   /** Records one classification's verdict and returns the new state. */
   record(outcome: Pick<AutoModeVerdict, "verdict">): DenialState;
   /**
@@ -63,7 +66,7 @@ export function createDenialLimit(options: DenialLimitOptions = {}): DenialLimit
     maxConsecutiveUnavailable: screen("maxConsecutiveUnavailable", options.maxConsecutiveUnavailable, DEFAULT_DENIAL_LIMIT.maxConsecutiveUnavailable),
   });
   const initial: DenialState = Object.freeze({ consecutiveBlocks: 0, totalBlocks: 0, consecutiveUnavailable: 0 });
-  let state = initial;
+  let state = options.state === undefined ? initial : restore(options.state);
 
   const trip = (next: Omit<DenialState, "tripped">): DenialState => {
     const tripped: DenialLimitReason | undefined =
@@ -110,4 +113,25 @@ export function createDenialLimit(options: DenialLimitOptions = {}): DenialLimit
       return approvalSeat ? "ask" : "stop";
     },
   };
+}
+
+/** Screens a stored state (it comes back from outside: a parked run) and copies it. */
+function restore(stored: DenialState): DenialState {
+  const count = (name: keyof Omit<DenialState, "tripped">): number => {
+    const value: unknown = stored?.[name];
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+      throw new ClassifierConfigError("config.denial_limit_invalid", `stored denial state: ${name} must be a non-negative integer, got ${String(value)}`, stored);
+    }
+    return value;
+  };
+  const restored = { consecutiveBlocks: count("consecutiveBlocks"), totalBlocks: count("totalBlocks"), consecutiveUnavailable: count("consecutiveUnavailable") };
+  if (restored.consecutiveBlocks > restored.totalBlocks) {
+    throw new ClassifierConfigError("config.denial_limit_invalid", "stored denial state: more consecutive blocks than blocks in total", stored);
+  }
+  const tripped: unknown = stored.tripped;
+  if (tripped === undefined) return Object.freeze(restored);
+  if (!(DENIAL_LIMIT_REASONS as readonly unknown[]).includes(tripped)) {
+    throw new ClassifierConfigError("config.denial_limit_invalid", `stored denial state: unknown limit ${String(tripped)}`, stored);
+  }
+  return Object.freeze({ ...restored, tripped: tripped as DenialLimitReason });
 }
