@@ -87,8 +87,23 @@ describe("HTTP failures become typed turns", () => {
 
 describe("transport failures", () => {
   it("timeout ⇒ timeout when the whole-call deadline passes before any answer", async () => {
-    const { message } = await turn([{ kind: "hang" }], { timeoutMs: 150 });
+    const { message } = await turn([{ kind: "hang" }], { timeoutMs: 300 });
     expect(message).toMatchObject({ stopReason: "error", errorKind: "timeout" });
+  });
+
+  it("a deadline passing mid-stream keeps what arrived, stamped timeout", async () => {
+    const pieces = Array.from({ length: 20 }, (_, i) => `part${i} `);
+    const { message } = await turn([{ blocks: [{ type: "text", text: pieces }], delayMs: 100 }], { timeoutMs: 800 });
+    expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" });
+    const text = assistantText(message);
+    expect(text.length).toBeGreaterThan(0);
+    expect(pieces.join("").startsWith(text)).toBe(true);
+    expect(text).not.toBe(pieces.join(""));
+  });
+
+  it("a malformed model ends as bad_request instead of throwing", async () => {
+    const stream = createAnthropicBrain({ apiKey: KEY }).stream(undefined as unknown as Model, ask);
+    expect(await stream.result()).toMatchObject({ stopReason: "error", errorKind: "bad_request", model: "unknown" });
   });
 
   it("connection reset before any response ⇒ network", async () => {
@@ -121,7 +136,7 @@ describe("transport failures", () => {
   });
 
   it("a stream that stalls is cut at the stall: what arrived kept, partialFinalized, timeout", async () => {
-    const { message } = await turn([{ blocks: [{ type: "text", text: ["still ", "here ", "then silence"] }], cutAfter: 5, ending: "hang" }], { stallTimeoutMs: 150 });
+    const { message } = await turn([{ blocks: [{ type: "text", text: ["still ", "here ", "then silence"] }], cutAfter: 5, ending: "hang" }], { stallTimeoutMs: 400 });
     expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" });
     expect(assistantText(message)).toBe("still here ");
     expect(message.errorMessage).toContain("stall");

@@ -90,8 +90,23 @@ describe("HTTP failures become typed turns", () => {
 
 describe("transport failures", () => {
   it("timeout ⇒ timeout when the whole-call deadline passes before any answer", async () => {
-    const { message } = await turn([{ kind: "hang" }], { timeoutMs: 150 });
+    const { message } = await turn([{ kind: "hang" }], { timeoutMs: 300 });
     expect(message).toMatchObject({ stopReason: "error", errorKind: "timeout" });
+  });
+
+  it("a deadline passing mid-stream keeps what arrived, stamped timeout", async () => {
+    const pieces = Array.from({ length: 20 }, (_, i) => `part${i} `);
+    const { message } = await turn([{ text: pieces, delayMs: 100 }], { timeoutMs: 600 });
+    expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" });
+    const text = assistantText(message);
+    expect(text.length).toBeGreaterThan(0);
+    expect(pieces.join("").startsWith(text)).toBe(true);
+    expect(text).not.toBe(pieces.join(""));
+  });
+
+  it("a malformed model ends as bad_request instead of throwing", async () => {
+    const stream = createOpenAIBrain({ apiKey: KEY }).stream(undefined as unknown as Model, ask);
+    expect(await stream.result()).toMatchObject({ stopReason: "error", errorKind: "bad_request", model: "unknown" });
   });
 
   it("connection reset before any response ⇒ network", async () => {
@@ -123,14 +138,14 @@ describe("transport failures", () => {
   });
 
   it("a stream that stalls is cut at the stall: what arrived kept, partialFinalized, timeout", async () => {
-    const { message } = await turn([{ text: ["still ", "here ", "then silence"], cutAfter: 3, ending: "hang" }], { stallTimeoutMs: 150 });
+    const { message } = await turn([{ text: ["still ", "here ", "then silence"], cutAfter: 3, ending: "hang" }], { stallTimeoutMs: 400 });
     expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" });
     expect(assistantText(message)).toBe("still here ");
     expect(message.errorMessage).toContain("stall");
   });
 
   it("a stall after the finish chunk loses nothing", async () => {
-    const { message } = await turn([{ text: "complete", cutAfter: 3, ending: "hang" }], { stallTimeoutMs: 150 });
+    const { message } = await turn([{ text: "complete", cutAfter: 3, ending: "hang" }], { stallTimeoutMs: 400 });
     expect(message).toMatchObject({ stopReason: "stop" });
     expect(message.partialFinalized).toBeUndefined();
   });

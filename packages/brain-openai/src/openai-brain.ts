@@ -1,5 +1,5 @@
-import { EventStream, type Brain, type BrainRequest, type BrainStream, type Context, type Model } from "@x/llm-types";
-import { TurnBuilder, type RepetitionGuardOptions } from "@x/terminal-cause";
+import { EventStream, emptyUsage, type AssistantMessage, type Brain, type BrainRequest, type BrainStream, type Context, type Model } from "@x/llm-types";
+import { TurnBuilder, redactSecrets, type RepetitionGuardOptions } from "@x/terminal-cause";
 import { CallControl } from "./call-control";
 import { ChunkReader } from "./chunks";
 import { ClientCache } from "./clients";
@@ -53,15 +53,33 @@ export function createOpenAIBrain(options: OpenAIBrainOptions = {}): Brain {
     api: OPENAI_COMPLETIONS_API,
     stream(model: Model, context: Context, request: BrainRequest = {}): BrainStream {
       const stream = new EventStream();
-      const turn = new TurnBuilder({
-        model,
-        stream,
-        guard: options.guard,
-        maxTokens: request.maxTokens,
-        context,
-        secrets: secretsOf(apiKey, options.headers, model.headers, request.headers),
-      });
-      run(model, context, request, turn).catch((error: unknown) => turn.fail("provider", `internal error: ${error instanceof Error ? error.message : String(error)}`));
+      try {
+        const turn = new TurnBuilder({
+          model,
+          stream,
+          guard: options.guard,
+          maxTokens: request.maxTokens,
+          context,
+          secrets: secretsOf(apiKey, options.headers, model.headers, request.headers),
+        });
+        run(model, context, request, turn).catch((error: unknown) => turn.fail("provider", `internal error: ${error instanceof Error ? error.message : String(error)}`));
+      } catch (error) {
+        // Only a malformed model or request lands here; the contract still says: no throw.
+        const message: AssistantMessage = {
+          role: "assistant",
+          content: [],
+          api: OPENAI_COMPLETIONS_API,
+          provider: String((model as Partial<Model> | undefined)?.provider ?? "unknown"),
+          model: String((model as Partial<Model> | undefined)?.id ?? "unknown"),
+          usage: emptyUsage(),
+          stopReason: "error",
+          errorKind: "bad_request",
+          errorMessage: redactSecrets(`invalid call: ${error instanceof Error ? error.message : String(error)}`, [apiKey]),
+          timestamp: Date.now(),
+        };
+        stream.push({ type: "start", partial: { ...message } });
+        stream.push({ type: "error", message });
+      }
       return stream;
     },
   };
