@@ -5,7 +5,8 @@ import { listAll, sample, uniqueScope } from "./harness";
 const WORDS = ["alpha", "bravo", "charlie", "delta", "echo"];
 
 export function concurrencySuite(h: ConformanceHarness): void {
-  const { openSecond, reopen } = h;
+  const openSecond = h.openSecond?.bind(h);
+  const reopen = h.reopen?.bind(h);
   if (openSecond) {
     describe("two instances racing on one database", () => {
       it("concurrent puts of the same strategies from both instances make one record each", async () => {
