@@ -63,6 +63,25 @@ describe("runTask basics", () => {
     const { runner, brain } = setup([fauxText("ok")], { roles: { default: "main", advisor: "backup" } });
     await runner.runTask({ objective: "x", role: "advisor" });
     expect(brain.calls[0]!.model.id).toBe("backup");
+    expect(runner.resolveModel({ role: "advisor" })).toMatchObject({ model: { id: "backup" }, via: "role", role: "advisor" });
+    expect(runner.resolveModel({})).toMatchObject({ model: { id: "main" }, via: "role" });
+  });
+});
+
+describe("abort", () => {
+  it("an abort during a model call ends the run aborted, typed", async () => {
+    const controller = new AbortController();
+    const { runner } = setup([fauxText("too late", { delayMs: 5_000 })]);
+    setTimeout(() => controller.abort(), 10);
+    const result = await runner.runTask({ objective: "x" }, { signal: controller.signal });
+    expect(result).toMatchObject({ status: "aborted", terminal: { code: "aborted" } });
+  });
+
+  it("an already-aborted signal makes no model call", async () => {
+    const { runner, brain } = setup([fauxText("x")]);
+    const result = await runner.runTask({ objective: "x" }, { signal: AbortSignal.abort() });
+    expect(result.status).toBe("aborted");
+    expect(brain.calls).toHaveLength(0);
   });
 });
 

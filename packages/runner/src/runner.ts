@@ -234,6 +234,9 @@ async function resumeRun(deps: ResolvedDeps, raw: unknown, decision: ResumeDecis
     ...(options.onToolResult ? { onToolResult: options.onToolResult } : {}),
   });
   if (!("deps" in ctx)) return failedBeforeStart(ctx, park.spec, park.messages, emit);
+  if (park.spec.hasOutput && !options.output) {
+    ctx.notice({ code: "config.resume_output_missing", audience: "operator", message: "The parked run had an output schema, but resume was given none: the final answer will not be parsed, and the system prompt differs from the parked run's.", detail: { parkId: park.parkId } });
+  }
   return drive(ctx, async () => {
     const turn = pendingTurn(park.messages);
     if (!turn) throw new Error("parked run does not end with an assistant turn and its results");
@@ -269,6 +272,7 @@ export function createRunner(deps: RunnerDeps): Runner {
   return {
     runTask: (spec, options) => execute(resolved, spec, options?.signal, noop),
     streamTask: (spec, options) => stream((emit) => execute(resolved, spec, options?.signal, emit)),
+    resolveModel: (spec) => resolveTaskModel(resolved.routing, spec),
     resume: (parked, decision, options = {}) => resumeRun(resolved, parked, decision, options, noop),
   };
 }

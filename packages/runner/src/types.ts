@@ -21,6 +21,7 @@ import type { Tool } from "./define-tool";
 import type { RunEvent } from "./events";
 import type { ParkLedger } from "./park-ledger";
 import type { ParkedRun } from "./park-schema";
+import type { TaskModel } from "./resolve";
 
 /** How a tool call is cleared: run it, ask a person, or let the auto-mode classifier judge it. */
 export type Permission = "allow" | "ask" | "auto";
@@ -261,6 +262,11 @@ export interface TaskStream extends AsyncIterable<RunEvent> {
 export interface Runner {
   runTask(spec: TaskSpec, options?: RunOptions): Promise<TaskResult>;
   streamTask(spec: TaskSpec, options?: RunOptions): TaskStream;
+  /**
+   * Which model a spec would run on, from this runner's catalog, roles and tiers — the same
+   * resolver `runTask` uses (`resolveTaskModel`). Throws `ModelResolutionError` when none resolves.
+   */
+  resolveModel(spec: { model?: ModelRef | readonly ModelRef[]; role?: RoleName }): TaskModel;
   /** Continues a parked run. Throws `ParkedRunError` (and changes nothing) on a bad, replayed or expired park. */
   resume(parked: unknown, decision: ResumeDecision, options?: ResumeOptions): Promise<TaskResult>;
 }
