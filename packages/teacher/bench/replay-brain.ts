@@ -2,6 +2,8 @@ import { EventStream, usageFor, type AssistantMessage, type Brain, type BrainStr
 
 /** Answers a request from recorded data: the host's function picks the reply text. */
 export type ReplayAnswer = (model: Model, context: Context) => string;
+/** Sees every finished turn with its request (for the bench's own cost breakdown). */
+export type ReplayObserver = (model: Model, context: Context, message: AssistantMessage) => void;
 
 /** Everything a request sends, as text: what the chars/4 token estimate counts as input. */
 export function requestText(context: Context): string {
@@ -23,7 +25,10 @@ export const estimateTokens = (text: string): number => Math.ceil(text.length / 
  */
 export class ReplayBrain implements Brain {
   readonly api = "replay";
-  constructor(private readonly answer: ReplayAnswer) {}
+  constructor(
+    private readonly answer: ReplayAnswer,
+    private readonly observe?: ReplayObserver,
+  ) {}
 
   stream(model: Model, context: Context): BrainStream {
     const stream = new EventStream();
@@ -50,6 +55,7 @@ export class ReplayBrain implements Brain {
     stream.push({ type: "text_delta", contentIndex: 0, delta: text });
     stream.push({ type: "text_end", contentIndex: 0, text });
     stream.push({ type: "done", message });
+    this.observe?.(model, context, message);
     return stream;
   }
 }

@@ -1,0 +1,152 @@
+/**
+ * The replay side of the GSM8K bench: a runner whose only brain serves RouteLLM's recorded answers
+ * (Mixtral-8x7B as the student, GPT-4-1106 as the teacher), and the three ways the bench drives it.
+ */
+import { defineCatalog, type Context, type Model } from "@x/llm-types";
+import { createRunner, type Runner, type TaskSpec } from "@x/runner";
+import { MONITOR_PROMPT, runWithTeacher, TEACHER_PROMPT, VERIFIER_PROMPT } from "../src/index";
+import type { Gsm8kItem } from "./gsm8k-data";
+import { ReplayBrain } from "./replay-brain";
+
+export const PRICES = { student: { input: 0.6, output: 0.6 }, teacher: { input: 10, output: 30 } };
+export const models = defineCatalog({
+  student: { id: "Mixtral-8x7B-Instruct-v0.1", api: "replay", provider: "replay", baseUrl: "replay://mixtral", contextWindow: 32_768, maxTokens: 4096, cost: PRICES.student },
+  teacher: { id: "gpt-4-1106-preview", api: "replay", provider: "replay", baseUrl: "replay://gpt-4", contextWindow: 128_000, maxTokens: 4096, cost: PRICES.teacher },
+});
+const SOLVE_PROMPT = "Solve the grade-school math problem. Reason step by step and end with the final number.";
+/** The recorded data has no teacher advice, so the advice is this fixed text (synthetic, billed at GPT-4 prices). */
+export const ADVICE = JSON.stringify({
+  strategy: "Re-derive each quantity from the statement, one step at a time, and re-check the arithmetic before answering.",
+  correction: "The final number does not follow from the problem statement.",
+  nextStep: "Recompute the answer from the given quantities.",
+  takeover: false,
+  confidence: 1,
+});
+
+/** (a) the CSV's True/False for the checked answer; (b) a judge that flags wrong answers with probability `tpr`, right ones with `fpr`. */
+export type Judge = { kind: "exact" } | { kind: "rubric"; tpr: number; fpr: number; seed: number };
+
+/** mulberry32 on a hash of (seed, question, sample): each verdict is reproducible whatever the run order. */
+export function uniform(seed: number, index: number, sample: number): number {
+  let a = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(index + 1, 0xc2b2ae35) ^ Math.imul(sample + 1, 0x27d4eb2f)) >>> 0;
+  a = (a + 0x6d2b79f5) | 0;
+  let t = Math.imul(a ^ (a >>> 15), 1 | a);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
+/** Whether a final output is right, by the CSV's recorded True/False for the model whose text it is. */
+export function isCorrect(item: Gsm8kItem, output: string): boolean {
+  if (output === item.studentResponse) return item.studentCorrect;
+  if (output === item.teacherResponse) return item.teacherCorrect;
+  throw new Error(`output for question ${item.index} is neither recorded response`);
+}
+
+function messageText(content: Context["messages"][number]["content"]): string {
+  return typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+}
+
+/** A runner whose brain looks the question up in each request and answers as the model asked. */
+export function replayRunner(items: readonly Gsm8kItem[], judge: Judge, spend?: TeacherSpend): Runner {
+  const byQuestion = new Map(items.map((item) => [item.question, item]));
+  const itemOf = (context: Context): Gsm8kItem => {
+    for (const message of context.messages) {
+      if (message.role !== "user") continue;
+      for (const line of messageText(message.content).split("\n")) {
+        const item = byQuestion.get(line.trim());
+        if (item) return item;
+      }
+    }
+    throw new Error("no GSM8K question in the request");
+  };
+  const samples = new Map<number, number>();
+  const brain = new ReplayBrain((model: Model, context: Context) => {
+    const item = itemOf(context);
+    if (model.id === models.teacher!.id) return context.systemPrompt === TEACHER_PROMPT ? ADVICE : item.teacherResponse;
+    if (context.systemPrompt === MONITOR_PROMPT) return '{"stuck": true, "reason": "replay: no tools are used"}';
+    if (context.systemPrompt !== VERIFIER_PROMPT) return item.studentResponse;
+    const checked = messageText(context.messages.at(-1)?.content ?? "").split("Answer to check:\n")[1] ?? "";
+    const correct = isCorrect(item, checked);
+    let pass = correct;
+    if (judge.kind === "rubric") {
+      const n = samples.get(item.index) ?? 0;
+      samples.set(item.index, n + 1);
+      pass = !(uniform(judge.seed, item.index, n) < (correct ? judge.fpr : judge.tpr));
+    }
+    return JSON.stringify({ pass, reason: pass ? "the answer follows" : "the final number looks wrong" });
+  }, (model, context, message) => {
+    if (!spend || model.id !== models.teacher!.id) return;
+    if (context.systemPrompt === TEACHER_PROMPT) spend.adviceMicro += message.usage.cost.total;
+    else spend.takeoverMicro += message.usage.cost.total;
+  });
+  return createRunner({ brains: [brain], models, roles: { advisor: "teacher" } });
+}
+
+/** The teacher's spend split into advice calls and takeovers. */
+export interface TeacherSpend {
+  adviceMicro: number;
+  takeoverMicro: number;
+}
+
+export interface Tally {
+  correct: number;
+  studentMicro: number;
+  teacherMicro: number;
+  studentTokens: number;
+  teacherTokens: number;
+  escalated: number;
+  /** Escalated questions the student had in fact got wrong. */
+  escalatedWrong: number;
+  spend: TeacherSpend;
+  /** Per question: cost in micro-dollars and correctness, in item order. */
+  perItem: Array<{ micro: number; correct: boolean; escalated: boolean }>;
+}
+
+const emptyTally = (): Tally => ({ correct: 0, studentMicro: 0, teacherMicro: 0, studentTokens: 0, teacherTokens: 0, escalated: 0, escalatedWrong: 0, spend: { adviceMicro: 0, takeoverMicro: 0 }, perItem: [] });
+const specFor = (item: Gsm8kItem, model: string): TaskSpec => ({ model, systemPrompt: SOLVE_PROMPT, objective: item.question, maxTurns: 1 });
+
+/** One model alone, one plain runner task per question. */
+export async function runSingle(items: readonly Gsm8kItem[], model: "student" | "teacher"): Promise<Tally> {
+  const runner = replayRunner(items, { kind: "exact" });
+  const tally = emptyTally();
+  for (const item of items) {
+    const result = await runner.runTask(specFor(item, model));
+    const correct = isCorrect(item, result.output);
+    if (correct) tally.correct++;
+    tally.perItem.push({ micro: result.stats.costMicroUsd, correct, escalated: false });
+    if (model === "student") {
+      tally.studentMicro += result.stats.costMicroUsd;
+      tally.studentTokens += result.stats.tokens;
+    } else {
+      tally.teacherMicro += result.stats.costMicroUsd;
+      tally.teacherTokens += result.stats.tokens;
+    }
+  }
+  return tally;
+}
+
+/**
+ * Teacher mode per question. takeoverAfter 0: a replayed student cannot act on advice (its answer
+ * is fixed), so a correction round could only repeat the same answer; the first escalation takes over.
+ */
+export async function runTeacherMode(items: readonly Gsm8kItem[], judge: Judge, verifierSamples: number): Promise<Tally> {
+  const tally = emptyTally();
+  const runner = replayRunner(items, judge, tally.spend);
+  for (const item of items) {
+    const result = await runWithTeacher(runner, specFor(item, "student"), { takeoverAfter: 0, verifierSamples });
+    const correct = isCorrect(item, result.output);
+    const escalated = result.escalations.length > 0;
+    if (correct) tally.correct++;
+    const teacherMicro = result.teacherStats.costMicroUsd ?? 0;
+    tally.studentMicro += result.stats.costMicroUsd;
+    tally.studentTokens += result.stats.tokens;
+    tally.teacherMicro += teacherMicro;
+    tally.teacherTokens += result.teacherStats.tokens;
+    tally.perItem.push({ micro: result.stats.costMicroUsd + teacherMicro, correct, escalated });
+    if (escalated) {
+      tally.escalated++;
+      if (!item.studentCorrect) tally.escalatedWrong++;
+    }
+  }
+  return tally;
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { loadGsm8k } from "../bench/gsm8k-data";
+import { runSingle, runTeacherMode, uniform } from "../bench/gsm8k-replay";
+
+// The first 60 questions: enough to hold both kinds of disagreement between the two models.
+const items = loadGsm8k().slice(0, 60);
+
+describe("GSM8K replay through runWithTeacher", () => {
+  it("single models reproduce the CSV's correctness", async () => {
+    expect((await runSingle(items, "student")).correct).toBe(items.filter((i) => i.studentCorrect).length);
+    expect((await runSingle(items, "teacher")).correct).toBe(items.filter((i) => i.teacherCorrect).length);
+  });
+
+  it("with the exact verifier, teacher mode escalates exactly the student's misses and reaches the oracle", async () => {
+    const tally = await runTeacherMode(items, { kind: "exact" }, 1);
+    expect(tally.perItem.map((p) => p.escalated)).toEqual(items.map((i) => !i.studentCorrect));
+    expect(tally.correct).toBe(items.filter((i) => i.studentCorrect || i.teacherCorrect).length);
+    expect(tally.teacherMicro).toBeGreaterThan(0);
+  });
+
+  it("a judge that never flags escalates nothing; one that always flags escalates everything", async () => {
+    expect((await runTeacherMode(items, { kind: "rubric", tpr: 0, fpr: 0, seed: 1 }, 1)).escalated).toBe(0);
+    expect((await runTeacherMode(items, { kind: "rubric", tpr: 1, fpr: 1, seed: 1 }, 1)).escalated).toBe(items.length);
+  });
+
+  it("the judge's random draws are seeded and roughly uniform", () => {
+    expect(uniform(7, 3, 0)).toBe(uniform(7, 3, 0));
+    const draws = Array.from({ length: 2000 }, (_, i) => uniform(7, i, 0));
+    const mean = draws.reduce((a, b) => a + b, 0) / draws.length;
+    expect(mean).toBeGreaterThan(0.45);
+    expect(mean).toBeLessThan(0.55);
+    expect(draws.filter((d) => d < 0.1).length / draws.length).toBeGreaterThan(0.07);
+  });
+});
