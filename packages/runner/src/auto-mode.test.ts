@@ -143,8 +143,8 @@ describe("auto mode", () => {
   it("a run parked by auto mode resumes with the denial counters it had", async () => {
     const { tool, calls } = recorder("shell");
     const { runner } = autoSetup(
-      [fauxToolCall("shell", { text: "a" }), fauxToolCall("shell", { text: "b" }), fauxText("done")],
-      [BLOCK("first"), fauxError("auth"), BLOCK("x")],
+      [fauxToolCall("shell", { text: "a" }), fauxToolCall("shell", { text: "b" }), fauxToolCall("shell", { text: "c" }), fauxText("done")],
+      [BLOCK("first"), fauxError("auth"), BLOCK("second")],
       { autoMode: { classifierFallback: "none", maxConsecutiveDenials: 2 }, parkKey: "k" },
     );
     const parked = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
@@ -152,15 +152,8 @@ describe("auto mode", () => {
     expect(parked.parked!.state.denials).toMatchObject({ consecutiveBlocks: 1, totalBlocks: 1 });
     const resumed = await runner.resume(parked.parked, { decision: "approve" }, { tools: [tool] });
     expect(calls).toEqual([{ text: "b" }]);
-    expect(resumed.status).toBe("completed");
+    // The restored streak (1 block) plus this run's next block reaches the limit of 2.
+    expect(resumed).toMatchObject({ status: "blocked", terminal: { code: "denial_limit" } });
   });
 });
 
-describe("restoreDenialLimit", () => {
-  it("rebuilds the stored counters, trips included", async () => {
-    const { restoreDenialLimit } = await import("./auto-mode");
-    expect(restoreDenialLimit({}, { consecutiveBlocks: 2, totalBlocks: 5, consecutiveUnavailable: 1 }).state).toEqual({ consecutiveBlocks: 2, totalBlocks: 5, consecutiveUnavailable: 1 });
-    expect(restoreDenialLimit({ maxConsecutive: 2 }, { consecutiveBlocks: 2, totalBlocks: 2, consecutiveUnavailable: 0, tripped: "consecutive_blocks" }).state.tripped).toBe("consecutive_blocks");
-    expect(restoreDenialLimit({ maxTotal: 3 }, { consecutiveBlocks: 0, totalBlocks: 3, consecutiveUnavailable: 0, tripped: "total_blocks" }).route(false)).toBe("stop");
-  });
-});

@@ -5,8 +5,6 @@ import {
   createAutoModeDecider,
   createDenialLimit,
   type AutoModeDecider,
-  type DenialLimit,
-  type DenialState,
 } from "@x/classifier-ladder";
 import type { AutoModeGate, AutoRuling } from "./permissions";
 import type { RunContext } from "./run-context";
@@ -16,19 +14,6 @@ import { SPAN_NAMES } from "./tracer";
 /** Notices the decider mints once per run when it is armed; a resumed run does not repeat them. */
 const ARMING_NOTICES = new Set(["classifier.role_defaulted", "route.fallback_to_primary", "route.classifier_unroutable"]);
 
-/** Rebuilds a denial limit at a stored state by replaying the verdicts that lead to it. */
-export function restoreDenialLimit(options: { maxConsecutive?: number; maxTotal?: number }, state: DenialState): DenialLimit {
-  const limit = createDenialLimit(options);
-  const earlier = state.totalBlocks - state.consecutiveBlocks;
-  for (let i = 0; i < earlier; i++) {
-    limit.record({ verdict: "block" });
-    limit.record({ verdict: "allow" });
-  }
-  for (let i = 0; i < state.consecutiveBlocks; i++) limit.record({ verdict: "block" });
-  for (let i = 0; i < state.consecutiveUnavailable; i++) limit.record({ verdict: "unavailable" });
-  return limit;
-}
-
 /**
  * Auto mode for one run: the seat from classifier-ladder's one resolver, its decider (armed on the
  * first gated call, so a run with no `auto` tool never arms it), and the denial limit. The
@@ -36,7 +21,8 @@ export function restoreDenialLimit(options: { maxConsecutive?: number; maxTotal?
  */
 export function createAutoModeGate(ctx: RunContext): AutoModeGate {
   const options = ctx.deps.autoMode;
-  const limit = restoreDenialLimit({ maxConsecutive: options.maxConsecutiveDenials, maxTotal: options.maxTotalDenials }, ctx.state.denials);
+  // A resumed run picks its counters up exactly where the park left them.
+  const limit = createDenialLimit({ maxConsecutive: options.maxConsecutiveDenials, maxTotal: options.maxTotalDenials, state: ctx.state.denials });
   const save = () => {
     const s = limit.state;
     ctx.state.denials = { consecutiveBlocks: s.consecutiveBlocks, totalBlocks: s.totalBlocks, consecutiveUnavailable: s.consecutiveUnavailable, ...(s.tripped ? { tripped: s.tripped } : {}) };
