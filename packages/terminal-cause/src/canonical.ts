@@ -1,12 +1,14 @@
 /** A finished sentence or line of canonical text, handed to the recurrence detector. */
 export interface Segment {
-  /** Canonical text with the values of its digit runs appended: equal keys are equal chunks. */
+  /** Canonical text (digit runs folded to `0`). */
   text: string;
+  /** The text with the values of its digit runs appended: equal keys are equal chunks. */
+  key: string;
   /** Letters in the chunk: a separator line of dashes is not prose. */
   letters: number;
   /** Offset in the original text where the segment starts. */
   origStart: number;
-  /** The segment sits on a table row, list item, quote or indented code line. */
+  /** The segment sits on a table row, list item, quote, heading, HTML or indented code line. */
   structured: boolean;
 }
 
@@ -14,31 +16,38 @@ const NL = 10;
 const TAB = 9;
 const SPACE = 32;
 const ZERO = 48;
+const PIPE = 124;
 
 function isSpace(code: number): boolean {
   return code === SPACE || code === NL || code === TAB || code === 13 || code === 12 || code === 11 || code === 160;
-}
-
-function countLetters(text: string, from: number, to: number): number {
-  let letters = 0;
-  for (let i = from; i < to; i++) {
-    const code = text.charCodeAt(i) | 32;
-    if ((code >= 97 && code <= 122) || code > 127) letters++;
-  }
-  return letters;
 }
 
 function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
 }
 
+function isLetter(code: number): boolean {
+  const lower = code | 32;
+  return (lower >= 97 && lower <= 122) || code > 127;
+}
+
+/** Builds a string from UTF-16 code units without blowing the argument limit of `fromCharCode`. */
+function decode(units: Uint16Array): string {
+  let out = "";
+  for (let i = 0; i < units.length; i += 8192) {
+    out += String.fromCharCode.apply(null, units.subarray(i, i + 8192) as unknown as number[]);
+  }
+  return out;
+}
+
 /**
  * Streams text into a canonical form the repetition guard compares: a whitespace run becomes one
  * space, or a newline when it holds one (plus a tab marker when the next line is indented 4+,
  * i.e. code); a digit run becomes `0` with a hash of its digits kept aside, so a drifting counter
- * compares equal in prose while tables and lists can still demand exact digits. Keeps only the
- * last `window`..`2·window` canonical characters, with a map back to original offsets, and
- * tracks code fences (``` or ~~~ opening a line).
+ * can compare equal in prose while tables and lists still demand exact digits. Keeps the last
+ * `window`..`2·window` canonical characters in typed arrays, with a map back to original offsets,
+ * and tracks code fences (``` or ~~~ opening a line).
+ * Per-character work touches only the typed arrays.
  */
 export class Canonicalizer {
   onSegment: ((segment: Segment) => void) | undefined;
@@ -48,9 +57,10 @@ export class Canonicalizer {
   /** Absolute canonical index before which no repeating region may start (end of the last fence). */
   floor = 0;
 
-  private chars = "";
-  private orig: number[] = [];
-  private digits: number[] = [];
+  private readonly codes: Uint16Array;
+  private readonly orig: Float64Array;
+  private readonly digits: Int32Array;
+  private size = 0;
   private base = 0;
   private wsOpen = false;
   private wsStart = 0;
@@ -61,11 +71,15 @@ export class Canonicalizer {
   private fenceChecked = false;
   private segStart = 0;
 
-  constructor(private readonly window: number) {}
+  constructor(private readonly window: number) {
+    this.codes = new Uint16Array(2 * window);
+    this.orig = new Float64Array(2 * window);
+    this.digits = new Int32Array(2 * window);
+  }
 
   /** Absolute count of canonical characters emitted so far. */
   get length(): number {
-    return this.base + this.chars.length;
+    return this.base + this.size;
   }
 
   /** Feeds one UTF-16 code unit at original offset `at`; true when it emitted canonical text. */
@@ -97,7 +111,7 @@ export class Canonicalizer {
     }
     if (isDigit(code)) {
       if (this.digitOpen) {
-        const last = this.digits.length - 1;
+        const last = this.size - 1;
         this.digits[last] = (Math.imul(this.digits[last]!, 31) + code) | 0;
         return true;
       }
@@ -111,63 +125,97 @@ export class Canonicalizer {
   }
 
   slice(from: number, to: number): string {
-    return this.chars.slice(from - this.base, to - this.base);
+    return decode(this.codes.subarray(from - this.base, to - this.base));
   }
 
-  /** Absolute index of the last occurrence of `needle` starting at or before `from`, or -1. */
-  lastIndexOf(needle: string, from: number): number {
-    const local = from - this.base;
-    if (local < 0) return -1;
-    const at = this.chars.lastIndexOf(needle, local);
-    return at < 0 ? -1 : at + this.base;
+  /**
+   * Absolute start of the last earlier copy of the canonical text `[probeStart, length)` that
+   * starts within `[lowest, from]`, or -1. A plain backward scan over the typed array: the range
+   * is bounded by the longest period, and most positions fail on the first character.
+   */
+  lastCopyOf(probeStart: number, from: number, lowest: number): number {
+    const codes = this.codes;
+    const start = probeStart - this.base;
+    const m = this.size - start;
+    const first = codes[start];
+    const last = codes[this.size - 1];
+    for (let j = from - this.base; j >= Math.max(lowest - this.base, 0); j--) {
+      if (codes[j] !== first || codes[j + m - 1] !== last) continue;
+      let k = 1;
+      while (k < m - 1 && codes[j + k] === codes[start + k]) k++;
+      if (k >= m - 1) return j + this.base;
+    }
+    return -1;
   }
 
   /** Whether canonical characters `a` and `b` match; `exact` also compares digit values. */
   same(a: number, b: number, exact: boolean): boolean {
     const la = a - this.base;
     const lb = b - this.base;
-    if (this.chars.charCodeAt(la) !== this.chars.charCodeAt(lb)) return false;
+    if (this.codes[la] !== this.codes[lb]) return false;
     return !exact || this.digits[la] === this.digits[lb];
   }
 
   /** Original offset of canonical character `index`. */
   originalIndex(index: number): number {
-    return this.orig[index - this.base] ?? this.orig[this.orig.length - 1] ?? 0;
+    const local = Math.min(Math.max(index - this.base, 0), this.size - 1);
+    return this.orig[local] ?? 0;
   }
 
-  /** True when any line touching `[from, to)` is a table row, list item, quote or indented code. */
+  /** True when any line touching `[from, to)` is a table row, list item, heading, HTML or indented code. */
   isStructured(from: number, to: number): boolean {
     const end = to - this.base;
-    let line = Math.max(0, this.chars.lastIndexOf("\n", from - this.base - 1) + 1);
+    let line = from - this.base;
+    while (line > 0 && this.codes[line - 1] !== NL) line--;
     while (line < end) {
-      const next = this.chars.indexOf("\n", line);
-      const lineEnd = next < 0 || next > end ? end : next;
+      let lineEnd = line;
+      while (lineEnd < end && this.codes[lineEnd] !== NL) lineEnd++;
       if (this.lineIsStructured(line, lineEnd)) return true;
       line = lineEnd + 1;
     }
     return false;
   }
 
+  /**
+   * True when `[from, to)` reads as prose: at least two thirds of its non-space characters are
+   * letters. JSON records, CSV rows and log lines fall below it, and there a changing number is
+   * data (ids, timestamps), not drift.
+   */
+  isProse(from: number, to: number): boolean {
+    let letters = 0;
+    let other = 0;
+    for (let i = from - this.base; i < to - this.base; i++) {
+      const code = this.codes[i]!;
+      if (isLetter(code)) letters++;
+      else if (code !== SPACE && code !== NL && code !== TAB) other++;
+    }
+    return letters >= 2 * other;
+  }
+
+  /** `start`/`end` are local indices; `end` is exclusive (the line's newline or the range end). */
   private lineIsStructured(start: number, end: number): boolean {
-    const c0 = this.chars.charCodeAt(start);
-    const c1 = this.chars.charCodeAt(start + 1);
+    const c0 = this.codes[start];
+    const c1 = this.codes[start + 1];
     // Indented code, table rows, headings, HTML lines, link references ("[1.2.0]: https://...").
-    if (c0 === TAB || c0 === 124 || c0 === 35 || c0 === 60 || c0 === 91) return true;
+    if (c0 === TAB || c0 === PIPE || c0 === 35 || c0 === 60 || c0 === 91) return true;
     // "- ", "* ", "+ ", "> "
     if ((c0 === 45 || c0 === 42 || c0 === 43 || c0 === 62) && c1 === SPACE) return true;
     // "12. " / "3) " (the digits are already folded to one 0)
-    if (c0 === ZERO && (c1 === 46 || c1 === 41) && this.chars.charCodeAt(start + 2) === SPACE) return true;
+    if (c0 === ZERO && (c1 === 46 || c1 === 41) && this.codes[start + 2] === SPACE) return true;
     // A pipe table without the leading pipe.
-    const pipe = this.chars.indexOf("|", start);
-    return pipe >= 0 && pipe < end && this.chars.indexOf("|", pipe + 1) >= 0 && this.chars.indexOf("|", pipe + 1) < end;
+    let pipes = 0;
+    for (let i = start; i < end; i++) if (this.codes[i] === PIPE && ++pipes === 2) return true;
+    return false;
   }
 
   private emit(code: number, at: number, digit: number): void {
+    if (this.size === this.codes.length) this.trim();
     const index = this.length;
-    const prev = this.chars.charCodeAt(this.chars.length - 1);
-    this.chars += String.fromCharCode(code);
-    this.orig.push(at);
-    this.digits.push(digit);
+    const prev = this.size > 0 ? this.codes[this.size - 1] : 0;
+    this.codes[this.size] = code;
+    this.orig[this.size] = at;
+    this.digits[this.size] = digit;
+    this.size++;
     if (code === NL) {
       this.endSegment(index);
       this.lineStart = index + 1;
@@ -178,10 +226,10 @@ export class Canonicalizer {
       this.segStart = index + 1;
     } else if (!this.fenceChecked && index - this.lineStart === 2) {
       this.fenceChecked = true;
-      const opener = this.chars.slice(-3);
-      if (opener === "```" || opener === "~~~") this.toggleFence();
+      const s = this.size;
+      const fence = (this.codes[s - 3] === 96 && this.codes[s - 2] === 96 && code === 96) || (this.codes[s - 3] === 126 && this.codes[s - 2] === 126 && code === 126);
+      if (fence) this.toggleFence();
     }
-    if (this.chars.length > 2 * this.window) this.trim();
   }
 
   private toggleFence(): void {
@@ -193,24 +241,32 @@ export class Canonicalizer {
   private endSegment(end: number): void {
     if (this.inFence || !this.onSegment || this.segStart < this.base || end <= this.segStart) return;
     const start = this.segStart - this.base;
-    const lineStart = Math.max(0, this.lineStart - this.base);
-    // Digits are folded in the canonical text; the key puts their values back, since a chunk
-    // recurring with a changing number (a changelog heading, an enumerated link) is not a loop.
-    let key = this.chars.slice(start, end - this.base);
-    for (let i = start; i < end - this.base; i++) if (this.digits[i]) key += `\u0000${this.digits[i]}`;
+    const stop = end - this.base;
+    const text = this.slice(this.segStart, end);
+    let key = text;
+    let letters = 0;
+    for (let i = start; i < stop; i++) {
+      // Digits are folded in the text; the key puts their values back, since a chunk recurring
+      // with a changing number (a changelog heading, an enumerated link) is not a loop.
+      if (this.digits[i]) key += `\u0000${this.digits[i]}`;
+      if (isLetter(this.codes[i]!)) letters++;
+    }
     this.onSegment({
-      text: key,
-      letters: countLetters(this.chars, start, end - this.base),
+      text,
+      key,
+      letters,
       origStart: this.orig[start]!,
-      structured: this.lineIsStructured(lineStart, end - this.base),
+      structured: this.lineIsStructured(Math.max(0, this.lineStart - this.base), stop),
     });
   }
 
+  /** Drops all but the last `window` characters; amortised O(1) per character. */
   private trim(): void {
-    const drop = this.chars.length - this.window;
-    this.chars = this.chars.slice(drop);
-    this.orig.splice(0, drop);
-    this.digits.splice(0, drop);
+    const drop = this.size - this.window;
+    this.codes.copyWithin(0, drop, this.size);
+    this.orig.copyWithin(0, drop, this.size);
+    this.digits.copyWithin(0, drop, this.size);
+    this.size -= drop;
     this.base += drop;
   }
 }

@@ -11,9 +11,10 @@ export interface RepetitionGuardOptions {
   /** Canonical characters the repeating tail must cover before a cut. Default 320. */
   minCoveredChars?: number;
   /**
-   * Share of a block allowed to differ from the copy before it (a word swapped, a counter
-   * bumped), for blocks of at least 8 characters in prose. Default 0.1. Digits and whitespace
-   * runs are already normalised away before this budget applies.
+   * Share of a block allowed to differ from the copy before it (a word swapped), for blocks of at
+   * least 8 characters of prose. Default 0.1. In prose a changing number is drift too; outside
+   * prose (JSON records, CSV rows, logs, enumerations) numbers must match, since there they are
+   * data. Whitespace runs are always normalised.
    */
   maxDrift?: number;
   /**
@@ -84,13 +85,16 @@ const PROBE = 32;
 /** Candidate periods verified per check. */
 const MAX_CANDIDATES = 4;
 
+/** A chunk ending like a line of code (`{`, `;`, `,`, `)`, ...) is not a sentence a model loops on. */
+const CODE_ENDING = /[,;{}()[\]<>=]$/;
+
 const NOT_CUT: GuardVerdict = Object.freeze({ cut: false });
 
 /**
  * A streaming detector for degenerate repetition. Text is normalised (whitespace runs collapsed,
  * digit runs folded to one symbol, code fences tracked), then two detectors run:
  * - periodic tail: every `checkEvery` characters the last characters are probed for a period p
- *   (found with `lastIndexOf` of the tail), and the tail is verified block by block backwards,
+ *   (the distance back to an earlier copy of the last 32 characters), and the tail is verified block by block backwards,
  *   allowing a small drift per block; enough copies covering enough text ⇒ cut.
  * - recurrence: each finished sentence/line is hashed; one that keeps coming back at short,
  *   regular gaps among few distinct neighbours ⇒ cut.
@@ -104,7 +108,14 @@ export function createRepetitionGuard(options: RepetitionGuardOptions = {}): Rep
   const window = Math.max(o.window, PROBE * 4);
   const canon = new Canonicalizer(window);
   const recurrence = rec ? new RecurrenceTracker(rec) : undefined;
-  let text = "";
+  // Deltas are joined only when `text` is read: a string built by `+=` per small delta is a
+  // chain of rope nodes that costs more in GC than the detection itself.
+  let parts: string[] = [];
+  let textLength = 0;
+  const text = (): string => {
+    if (parts.length > 1) parts = [parts.join("")];
+    return parts[0] ?? "";
+  };
   let sinceCheck = 0;
   let verdict: GuardVerdict = NOT_CUT;
 
@@ -120,10 +131,12 @@ export function createRepetitionGuard(options: RepetitionGuardOptions = {}): Rep
     const lo = Math.max(canon.floor, n - window);
     if (n - lo < Math.min(o.minCoveredChars, o.structuredMinCoveredChars) || n - lo < PROBE * 2) return NOT_CUT;
     const probeStart = n - PROBE;
-    const probe = canon.slice(probeStart, n);
+    // A candidate period is the distance back to an earlier copy of the probe, so only the last
+    // `maxPeriod` characters before the probe need searching.
+    const lowest = Math.max(lo, probeStart - o.maxPeriod);
     let from = probeStart - 1;
     for (let k = 0; k < MAX_CANDIDATES; k++) {
-      const at = canon.lastIndexOf(probe, from);
+      const at = canon.lastCopyOf(probeStart, from, lowest);
       if (at < lo) break;
       const period = probeStart - at;
       if (period > o.maxPeriod) break;
@@ -139,7 +152,7 @@ export function createRepetitionGuard(options: RepetitionGuardOptions = {}): Rep
   const verifyPeriod = (p: number, lo: number): GuardVerdict | undefined => {
     const n = canon.length;
     const structured = canon.isStructured(n - p, n);
-    const exact = structured || p < DRIFT_MIN_PERIOD;
+    const exact = structured || p < DRIFT_MIN_PERIOD || !canon.isProse(n - p, n);
     const allowed = exact ? 0 : Math.floor(p * o.maxDrift);
     // Walk back comparing each character with the one a period earlier, a block of p at a time;
     // a block may hold `allowed` drifted characters. The region starts just past the first
@@ -170,32 +183,42 @@ export function createRepetitionGuard(options: RepetitionGuardOptions = {}): Rep
   // The region may start mid-sentence (its rotation is arbitrary); finishing the sentence or line
   // that the first copy ends in keeps the prefix readable.
   const snapToBoundary = (keep: number, limit: number): number => {
-    for (let i = keep; i < limit && i < text.length; i++) {
-      const ch = text.charCodeAt(i);
+    const all = text();
+    for (let i = keep; i < limit && i < all.length; i++) {
+      const ch = all.charCodeAt(i);
       if (ch === 10) return i;
       if (ch === 46 || ch === 33 || ch === 63) return i + 1;
     }
     return keep;
   };
 
+  /** The kept prefix ends on its last non-space character. */
+  const trimKeep = (found: GuardVerdict): GuardVerdict => {
+    if (!found.cut) return found;
+    const all = text();
+    let keep = found.keep;
+    while (keep > 0 && /\s/.test(all[keep - 1]!)) keep--;
+    return { ...found, keep };
+  };
+
   return {
     push(delta: string): GuardVerdict {
       if (verdict.cut) return verdict;
-      const offset = text.length;
-      text += delta;
+      const offset = textLength;
+      parts.push(delta);
+      textLength += delta.length;
       for (let i = 0; i < delta.length; i++) {
         if (canon.feed(delta.charCodeAt(i), offset + i)) sinceCheck++;
-        if (verdict.cut) return verdict;
-        if (sinceCheck >= o.checkEvery && !canon.inFence) {
+        if (!verdict.cut && sinceCheck >= o.checkEvery && !canon.inFence) {
           sinceCheck = 0;
           verdict = checkPeriodic();
-          if (verdict.cut) return verdict;
         }
+        if (verdict.cut) return (verdict = trimKeep(verdict));
       }
       return verdict;
     },
     get text() {
-      return text;
+      return text();
     },
   };
 }
@@ -218,18 +241,20 @@ class RecurrenceTracker {
 
   /** Records a finished chunk; returns the keep offset when the recurrence rule fires. */
   add(segment: Segment): number | undefined {
-    if (segment.structured || segment.letters < this.o.minChunk / 2 || segment.text.length < this.o.minChunk) return undefined;
+    if (segment.structured || segment.letters < this.o.minChunk / 2 || segment.text.length < this.o.minChunk || CODE_ENDING.test(segment.text)) {
+      return undefined;
+    }
     const index = this.count++;
-    this.ring.push({ key: segment.text, index, origStart: segment.origStart });
+    this.ring.push({ key: segment.key, index, origStart: segment.origStart });
     if (this.ring.length > this.capacity) {
       const old = this.ring.shift()!;
       const list = this.seen.get(old.key);
       list?.shift();
       if (list && list.length === 0) this.seen.delete(old.key);
     }
-    const list = this.seen.get(segment.text) ?? [];
+    const list = this.seen.get(segment.key) ?? [];
     list.push(index);
-    this.seen.set(segment.text, list);
+    this.seen.set(segment.key, list);
     if (list.length < this.o.minCount) return undefined;
 
     const run = list.slice(-this.o.minCount);
