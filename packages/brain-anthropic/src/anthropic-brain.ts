@@ -4,7 +4,7 @@ import { CallControl } from "./call-control";
 import { ClientCache } from "./clients";
 import { classifyAnthropicError, isTransportError } from "./errors";
 import { EventReader } from "./events";
-import { buildAnthropicRequest } from "./request";
+import { buildAnthropicRequest, type AnthropicThinkingStyle } from "./request";
 
 export interface AnthropicBrainOptions {
   /** API key. Default: `ANTHROPIC_API_KEY`. Without one every call ends as `auth` (no disk or profile lookup). */
@@ -19,6 +19,12 @@ export interface AnthropicBrainOptions {
   fetch?: typeof globalThis.fetch;
   /** Repetition-guard tuning, or `false` to turn the guard off. */
   guard?: RepetitionGuardOptions | false;
+  /**
+   * How a reasoning level is spelled, fixed or per model: `budget` (default) sends
+   * `thinking.budget_tokens`; `adaptive` sends `thinking: { type: "adaptive" }` with
+   * `output_config.effort`, for models where Anthropic deprecates fixed budgets.
+   */
+  thinkingStyle?: AnthropicThinkingStyle | ((model: Model) => AnthropicThinkingStyle);
 }
 
 export const ANTHROPIC_MESSAGES_API = "anthropic-messages";
@@ -96,7 +102,8 @@ export function createAnthropicBrain(options: AnthropicBrainOptions = {}): Brain
     try {
       const baseUrl = sdkBaseUrl(/^https?:\/\//i.test(model.baseUrl) ? model.baseUrl : (options.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL));
       const client = clients.get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch });
-      const events = await client.messages.create(buildAnthropicRequest(model, context, request), {
+      const style = typeof options.thinkingStyle === "function" ? options.thinkingStyle(model) : (options.thinkingStyle ?? "budget");
+      const events = await client.messages.create(buildAnthropicRequest(model, context, request, style), {
         signal: control.controller.signal,
         headers: { ...model.headers, ...request.headers },
         maxRetries: 0,

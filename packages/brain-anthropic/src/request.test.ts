@@ -98,6 +98,8 @@ describe("buildAnthropicRequest", () => {
     expect(thinkingFor(sonnet, undefined, 64_000)).toBeUndefined();
     expect(thinkingFor({ ...sonnet, reasoning: false }, "high", 64_000)).toBeUndefined();
     const body = buildAnthropicRequest(sonnet, { messages: [{ role: "user", content: "hi" }] }, { reasoning: "off", maxTokens: 500, stop: ["X"] });
+    expect(buildAnthropicRequest(sonnet, { messages: [] }, { reasoning: "minimal" }, "adaptive")).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "low" } });
+    expect(buildAnthropicRequest(sonnet, { messages: [] }, { reasoning: "off" }, "adaptive")).not.toHaveProperty("thinking");
     expect(body).not.toHaveProperty("thinking");
     expect(body).toMatchObject({ model: "claude-sonnet-4-6", max_tokens: 500, stream: true, stop_sequences: ["X"] });
   });

@@ -104,6 +104,20 @@ function markHistory(messages: MessageParam[]): void {
   }
 }
 
+/**
+ * How a level is spelled: `budget` — `thinking: { type: "enabled", budget_tokens }`; `adaptive` —
+ * `thinking: { type: "adaptive" }` with `output_config.effort`, for models where Anthropic
+ * deprecates fixed budgets.
+ */
+export type AnthropicThinkingStyle = "budget" | "adaptive";
+
+const ADAPTIVE_EFFORT: Readonly<Record<Exclude<ReasoningLevel, "off">, "low" | "medium" | "high">> = {
+  minimal: "low",
+  low: "low",
+  medium: "medium",
+  high: "high",
+};
+
 /** The thinking parameter for this call: omitted for off/unset, else a budget below `max_tokens`. */
 export function thinkingFor(model: Model, level: ReasoningLevel | undefined, maxTokens: number): Anthropic.ThinkingConfigParam | undefined {
   if (!model.reasoning || level === undefined || level === "off") return undefined;
@@ -111,8 +125,17 @@ export function thinkingFor(model: Model, level: ReasoningLevel | undefined, max
   return budget >= MIN_THINKING_BUDGET ? { type: "enabled", budget_tokens: budget } : undefined;
 }
 
+function reasoningFields(model: Model, level: ReasoningLevel | undefined, maxTokens: number, style: AnthropicThinkingStyle): Partial<AnthropicRequestBody> {
+  if (style === "adaptive") {
+    if (!model.reasoning || level === undefined || level === "off") return {};
+    return { thinking: { type: "adaptive" }, output_config: { effort: ADAPTIVE_EFFORT[level] } };
+  }
+  const thinking = thinkingFor(model, level, maxTokens);
+  return thinking ? { thinking } : {};
+}
+
 /** The whole streaming request body for one call. */
-export function buildAnthropicRequest(model: Model, context: Context, request: BrainRequest): AnthropicRequestBody {
+export function buildAnthropicRequest(model: Model, context: Context, request: BrainRequest, thinkingStyle: AnthropicThinkingStyle = "budget"): AnthropicRequestBody {
   const maxTokens = request.maxTokens ?? model.maxTokens;
   const messages = toAnthropicMessages(context, model);
   markHistory(messages);
@@ -126,8 +149,7 @@ export function buildAnthropicRequest(model: Model, context: Context, request: B
       ...(index === all.length - 1 ? { cache_control: EPHEMERAL } : {}),
     }));
   }
-  const thinking = thinkingFor(model, request.reasoning, maxTokens);
-  if (thinking) body.thinking = thinking;
+  Object.assign(body, reasoningFields(model, request.reasoning, maxTokens, thinkingStyle));
   if (request.stop?.length) body.stop_sequences = request.stop;
   return body;
 }
