@@ -39,6 +39,24 @@ describe("retries", () => {
   });
 });
 
+describe("a brain that breaks its contract", () => {
+  it("a throw from stream() is a provider failure: retried, then failed/model_error — never a crash", async () => {
+    const { runner } = setup([], {
+      brains: [
+        {
+          api: "faux",
+          stream: () => {
+            throw new Error("socket exploded");
+          },
+        },
+      ],
+    });
+    const result = await runner.runTask({ objective: "x" });
+    expect(result).toMatchObject({ status: "failed", terminal: { code: "model_error", errorKind: "provider", message: expect.stringContaining("socket exploded") } });
+    expect(result.stats.modelCalls).toBe(3);
+  });
+});
+
 describe("fallback chain", () => {
   it("a non-retryable failure moves to the next model of the role, and stays there", async () => {
     const { runner, brain, notices } = setup(

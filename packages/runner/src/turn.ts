@@ -1,4 +1,4 @@
-import { type AssistantMessage, type Brain, type BrainRequest, type Model } from "@x/llm-types";
+import { emptyUsage, type AssistantMessage, type Brain, type BrainRequest, type Model } from "@x/llm-types";
 import { budgetExceeded } from "./budget";
 import { backoffMs, failureAction, isFailedCall } from "./retry";
 import type { RunContext } from "./run-context";
@@ -21,6 +21,21 @@ export function spentSoFar(ctx: RunContext): { tokens: number; microUsd: number 
   return { tokens: ctx.state.stats.usage.totalTokens, microUsd: ctx.state.stats.usage.cost.total };
 }
 
+function brokenBrainTurn(model: Model, error: unknown, now: number): AssistantMessage {
+  return {
+    role: "assistant",
+    content: [],
+    api: model.api,
+    provider: model.provider,
+    model: model.id,
+    usage: emptyUsage(),
+    stopReason: "error",
+    errorKind: "provider",
+    errorMessage: `the ${model.api} brain threw: ${error instanceof Error ? error.message : String(error)}`,
+    timestamp: now,
+  };
+}
+
 async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: number): Promise<AssistantMessage> {
   const request: BrainRequest = { maxTokens: outputCap(ctx, model), signal: ctx.signal, cacheKey: ctx.sessionId ?? ctx.runId };
   const reasoning = ctx.spec.reasoning ?? ctx.taskModel.thinking;
@@ -32,14 +47,20 @@ async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: nu
     ...(ctx.toolSpecs.length > 0 ? { tools: ctx.toolSpecs } : {}),
   };
   const span = ctx.tracer.start(SPAN_NAMES.modelCall, { model: model.id, provider: model.provider, api: model.api, attempt, maxTokens: request.maxTokens }, ctx.turnSpan);
-  const stream = brain.stream(model, context, request);
   const turn = ctx.state.stats.turns + 1;
-  for await (const event of stream) {
-    if (event.type === "text_delta") ctx.emit({ type: "text_delta", turn, delta: event.delta });
-    else if (event.type === "thinking_delta") ctx.emit({ type: "thinking_delta", turn, delta: event.delta });
-    else if (event.type === "toolcall_delta") ctx.emit({ type: "toolcall_delta", turn, delta: event.delta });
+  let message: AssistantMessage;
+  try {
+    const stream = brain.stream(model, context, request);
+    for await (const event of stream) {
+      if (event.type === "text_delta") ctx.emit({ type: "text_delta", turn, delta: event.delta });
+      else if (event.type === "thinking_delta") ctx.emit({ type: "thinking_delta", turn, delta: event.delta });
+      else if (event.type === "toolcall_delta") ctx.emit({ type: "toolcall_delta", turn, delta: event.delta });
+    }
+    message = await stream.result();
+  } catch (error) {
+    // A brain that breaks its never-throw contract is read as a provider failure, not a crash.
+    message = brokenBrainTurn(model, error, ctx.deps.clock.now());
   }
-  const message = await stream.result();
   ctx.tracer.end(
     span,
     SPAN_NAMES.modelCall,
