@@ -131,7 +131,7 @@ function restore(stored: DenialState): DenialState {
   const tripped: unknown = stored.tripped;
   if (tripped === undefined) return Object.freeze(restored);
   if (!(DENIAL_LIMIT_REASONS as readonly unknown[]).includes(tripped)) {
-    throw new ClassifierConfigError("config.denial_limit_invalid", `stored denial state: unknown limit ${String(tripped)}`, stored);
+    throw new ClassifierConfigError("config.denial_limit_invalid", `stored denial state: unknown limit ${JSON.stringify(tripped)}`, stored);
   }
   return Object.freeze({ ...restored, tripped: tripped as DenialLimitReason });
 }
