@@ -1,4 +1,4 @@
-import { fauxText, fauxToolCall } from "@x/brain-faux";
+import { fauxError, fauxText, fauxToolCall } from "@x/brain-faux";
 import { describe, expect, it } from "vitest";
 import { runWithTeacher, TEACHER_PROMPT, type EscalationRecord } from "./index";
 import { advice, editCall, fail, pass, setup, stuck, tools } from "../test/harness";
@@ -124,7 +124,26 @@ describe("correction, then takeover", () => {
   });
 });
 
+describe("when the teacher cannot be reached", () => {
+  it("the escalation is recorded with empty advice and the student's result stands", async () => {
+    const { runner, calls } = setup({ student: [fauxText("a1")], verifier: [fail()], teacher: [fauxError("auth", "bad key")] });
+    const result = await runWithTeacher(runner, { objective: "q" });
+    expect(result.escalations).toEqual([{ attempt: 1, trigger: "verify-fail", teacher: { takeover: false, confidence: 0, raw: "" }, tookOver: false }]);
+    expect(result.output).toBe("a1");
+    expect(calls("student")).toHaveLength(1);
+    expect(result.teacherStats.tasks).toBe(1);
+  });
+});
+
 describe("cost guards", () => {
+  it("a host budget covers the whole task: each continuation gets only what is left", async () => {
+    const { runner, calls } = setup({ student: [fauxText("a1", u(300, 100)), fauxText("a2", u(300, 100))], verifier: [fail("no", { input: 50, output: 50 })], teacher: [advice({ correction: "c" })] });
+    const result = await runWithTeacher(runner, { objective: "q", budget: { tokens: 450 } });
+    // 400 student + 100 verifier tokens spent: nothing left, so the corrected run ends before calling the model.
+    expect(result.status).toBe("budget_exhausted");
+    expect(calls("student")).toHaveLength(1);
+  });
+
   it("maxEscalations caps the escalations; the unresolved result comes back", async () => {
     const { runner, calls } = setup({ student: [fauxText("a1"), fauxText("a2")] }, { fallback: { verifier: fail(), teacher: advice({ correction: "c" }) } });
     const result = await runWithTeacher(runner, { objective: "q" }, { maxEscalations: 1 });

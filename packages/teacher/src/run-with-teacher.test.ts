@@ -68,6 +68,18 @@ describe("Tier 0 — stuck", () => {
     expect(calls("teacher")).toHaveLength(0);
   });
 
+  it("a throwing host observer does not blind the stall watch", async () => {
+    const { runner } = setup({ student: [editCall, editCall, editCall, fauxText("ok")], monitor: [stuck(true)], teacher: [advice({ correction: "c" })], verifier: [pass()] });
+    const result = await runWithTeacher(runner, {
+      objective: "fix",
+      tools: [tools().edit],
+      onToolResult: () => {
+        throw new Error("host observer bug");
+      },
+    });
+    expect(result.escalations.map((e) => e.trigger)).toEqual(["stuck"]);
+  });
+
   it("our stop carries its own observer code", async () => {
     const { runner } = setup({ student: [editCall, editCall, editCall] }, { fallback: { teacher: advice({ correction: "c" }), student: editCall, monitor: stuck(true) } });
     const result = await runWithTeacher(runner, { objective: "fix", tools: [tools().edit] }, { maxEscalations: 0 });

@@ -46,7 +46,8 @@ export async function runWithTeacher(runner: Runner, studentSpec: TaskSpec, teac
   };
 
   for (;;) {
-    const run = await runStudent(runner, studentSpec, config, helper, tracker, [...(studentSpec.history ?? []), ...session], objective);
+    const spec = { ...studentSpec, history: [...(studentSpec.history ?? []), ...session], objective, budget: remaining(studentSpec.budget, studentStats) };
+    const run = await runStudent(runner, spec, config, helper, tracker, task);
     studentStats = sumRunStats(studentStats, sumRunStats(run.result.stats, run.helperStats));
     session.push(...run.result.messages);
 
@@ -70,10 +71,12 @@ export async function runWithTeacher(runner: Runner, studentSpec: TaskSpec, teac
     );
     teacherRunStats = sumRunStats(teacherRunStats, asked.stats);
     const failedCorrections = escalations.length;
-    const tookOver = asked.advice.takeover || failedCorrections >= config.takeoverAfter;
+    const tookOver = asked.answered && (asked.advice.takeover || failedCorrections >= config.takeoverAfter);
     const record: EscalationRecord = { attempt, trigger: fired.trigger.trigger, teacher: asked.advice, tookOver };
     escalations.push(record);
     safeObserve(config.onEscalation, record);
+    // A teacher that could not be reached has nothing to pass on: the student's result stands.
+    if (!asked.answered) return finish(run.result, session, false);
 
     if (tookOver) {
       const takeover = await runTakeover(runner, studentSpec, config, firstObjective, escalations);
@@ -94,19 +97,23 @@ async function runStudent(
   config: ResolvedTeacherConfig,
   helper: ReturnType<typeof helperSeat>,
   tracker: StuckTracker,
-  history: Message[],
-  objective: string,
+  task: string,
 ): Promise<{ result: TaskResult; helperStats: RunStats }> {
   let helperStats = emptyRunStats();
   const onToolResult = async (info: ToolResultInfo): Promise<void | ObserverStop> => {
     // The host's own observer goes first; its stop is its decision, never a trigger.
-    const own = await spec.onToolResult?.(info);
+    let own: void | ObserverStop = undefined;
+    try {
+      own = await spec.onToolResult?.(info);
+    } catch {
+      // Ignored, as the runner ignores a throwing observer; the stall watch below still runs.
+    }
     if (own) return own;
     const text = info.result.content.map((block) => (block.type === "text" ? block.text : "")).join(" ");
     const signal = tracker.record({ toolName: info.result.toolName, isError: info.result.isError, text });
     if (signal.kind === "ok") return;
     if (signal.kind === "suspected" && config.useStuckMonitor) {
-      const verdict = await askMonitor(runner, helper, config, spec.objective, tracker.recent());
+      const verdict = await askMonitor(runner, helper, config, task, tracker.recent());
       helperStats = sumRunStats(helperStats, verdict.stats);
       // An unreadable monitor leaves the tracker's suspicion standing.
       if (verdict.value === false) return;
@@ -114,8 +121,17 @@ async function runStudent(
     const why = `${signal.tool} failed ${signal.consecutive} time(s) in a row, ${signal.cumulative} in this run`;
     return { stop: { code: STUCK_STOP_CODE, message: `stopped as stuck: ${why}` } };
   };
-  const result = await runner.runTask({ ...spec, history, objective, onToolResult });
+  const result = await runner.runTask({ ...spec, onToolResult });
   return { result, helperStats };
+}
+
+/** A host budget covers the student's whole task, so each continuation gets what is left of it. */
+function remaining(budget: TaskSpec["budget"], spent: RunStats): TaskSpec["budget"] {
+  if (!budget) return undefined;
+  const left: NonNullable<TaskSpec["budget"]> = {};
+  if (budget.tokens !== undefined) left.tokens = Math.max(0, budget.tokens - spent.tokens);
+  if (budget.microUsd !== undefined) left.microUsd = Math.max(0, budget.microUsd - spent.costMicroUsd);
+  return left;
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { Message } from "@x/llm-types";
 import type { Runner, RunStats, TaskSpec } from "@x/runner";
 import { parseTeacherAdvice, type TeacherAdvice } from "./advice";
 import type { ResolvedTeacherConfig } from "./config";
@@ -20,7 +19,9 @@ export function teacherSeat(config: ResolvedTeacherConfig): Seat {
 }
 
 interface SideCall {
+  /** The reply; empty when the call did not complete. */
   text: string;
+  completed: boolean;
   stats: RunStats;
 }
 
@@ -28,9 +29,10 @@ interface SideCall {
  * One tool-less, single-turn call in a session of its own: nothing of the student's session is sent
  * except what `objective` quotes, and nothing of this call enters the student's session.
  */
-async function sideCall(runner: Runner, seat: Seat, systemPrompt: string, objective: string, history: readonly Message[] = []): Promise<SideCall> {
-  const result = await runner.runTask({ ...seat, systemPrompt, objective, history, maxTurns: 1 });
-  return { text: result.status === "completed" ? result.output : "", stats: result.stats };
+async function sideCall(runner: Runner, seat: Seat, systemPrompt: string, objective: string): Promise<SideCall> {
+  const result = await runner.runTask({ ...seat, systemPrompt, objective, maxTurns: 1 });
+  const completed = result.status === "completed";
+  return { text: completed ? result.output : "", completed, stats: result.stats };
 }
 
 export async function askMonitor(runner: Runner, seat: Seat, config: ResolvedTeacherConfig, task: string, recent: readonly string[]): Promise<Verdict & { stats: RunStats }> {
@@ -52,9 +54,9 @@ export async function askVerifier(runner: Runner, seat: Seat, config: ResolvedTe
   return { ...majorityVote(samples), stats };
 }
 
-export async function askTeacher(runner: Runner, seat: Seat, config: ResolvedTeacherConfig, brief: string): Promise<{ advice: TeacherAdvice; stats: RunStats }> {
+export async function askTeacher(runner: Runner, seat: Seat, config: ResolvedTeacherConfig, brief: string): Promise<{ advice: TeacherAdvice; answered: boolean; stats: RunStats }> {
   const call = await sideCall(runner, seat, config.prompts?.teacher ?? TEACHER_PROMPT, brief);
-  return { advice: parseTeacherAdvice(call.text), stats: call.stats };
+  return { advice: parseTeacherAdvice(call.text), answered: call.completed, stats: call.stats };
 }
 
 /** What the teacher is told: the task, what the student did, why it was flagged, earlier advice. */
