@@ -133,6 +133,14 @@ describe("parking without a live approver", () => {
     expect(result.status).toBe("completed");
   });
 
+  it("an observer stop right after the resumed call still answers the turn's other calls", async () => {
+    const { runner, parked, look, spec } = await parkOne();
+    const result = await runner.resume(parked.parked, { decision: "approve" }, { tools: spec.tools, onToolResult: () => ({ stop: { code: "enough", message: "stop here" } }) });
+    expect(result).toMatchObject({ status: "stuck", terminal: { observerCode: "enough" } });
+    expect(look.calls).toEqual([{ text: "before" }]);
+    expect(roles(result.messages)).toEqual(["user", "assistant", "toolResult", "toolResult", "toolResult"]);
+  });
+
   it("tools may come from deps.tools when resume gets none", async () => {
     const deploy = recorder("deploy");
     const { runner } = setup([fauxToolCall("deploy", { text: "x" }), fauxText("done")], { tools: [deploy.tool], parkKey: KEY });

@@ -56,7 +56,7 @@ export async function flush(ctx: RunContext, slots: Slot[]): Promise<Terminal | 
 }
 
 /** Answers the calls that will not run because the run ends, so the history stays well-formed. */
-function closeRemaining(ctx: RunContext, calls: ToolCall[], from: number, why: string): void {
+export function closeRemaining(ctx: RunContext, calls: ToolCall[], from: number, why: string): void {
   for (const call of calls.slice(from)) ctx.messages.push(errorResult(call, `Not run: ${why}.`, { error: "not_run" }, ctx.deps.clock.now()));
 }
 

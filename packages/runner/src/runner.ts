@@ -3,7 +3,7 @@ import { assistantText, parseWith, safeObserve, type Brain, type Message } from 
 import { ClassifierConfigError } from "@x/classifier-ladder";
 import { z } from "zod";
 import { createAutoModeGate } from "./auto-mode";
-import { flush, handleCalls, runCall } from "./calls";
+import { closeRemaining, flush, handleCalls, runCall } from "./calls";
 import { systemClock } from "./clock";
 import { EventChannel, type RunEvent } from "./events";
 import { runTurns, type LoopEnd } from "./loop";
@@ -247,7 +247,10 @@ async function resumeRun(deps: ResolvedDeps, raw: unknown, decision: ResumeDecis
     afterPersonDecided(ctx, park.pending.kind);
     const result = decision.decision === "approve" ? runCall(ctx, call) : Promise.resolve(deniedResult(call, decision.reason, deps.clock.now()));
     const stop = await flush(ctx, [{ call, result }]);
-    if (stop) return { status: "stuck", terminal: stop };
+    if (stop) {
+      closeRemaining(ctx, turn.content.filter((block) => block.type === "toolCall"), park.pending.index + 1, "the run was stopped by its observer");
+      return { status: "stuck", terminal: stop };
+    }
     const rest = await handleCalls(ctx, turn, park.pending.index + 1);
     if ("park" in rest) return { status: "parked", terminal: { code: "awaiting_approval", cause: "approval", message: `"${rest.park.toolName}" waits for a person's approval` }, park: rest.park };
     if ("terminal" in rest) return { status: rest.status, terminal: rest.terminal };
