@@ -54,5 +54,5 @@ describe("a parked run resumed in a separate process", () => {
 
     expect(readFileSync(countFile, "utf8").trim().split("\n")).toHaveLength(1);
     expect(existsSync(join(dir, "ledger", `${parked.parked!.parkId}.claimed`))).toBe(true);
-  });
+  }, 90_000);
 });
