@@ -35,6 +35,8 @@ describe("cost", () => {
     expect(u.reasoning).toBe(1);
     expect(u.estimated).toBe(true);
     expect(addUsage(u, emptyUsage()).reasoning).toBe(1);
+    expect(addUsage(emptyUsage(), u).estimated).toBe(true);
+    expect(addUsage(emptyUsage(), emptyUsage()).estimated).toBeUndefined();
   });
 
   it("rejects fractional or negative token counts from outside", () => {

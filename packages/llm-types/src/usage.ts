@@ -81,6 +81,8 @@ export function addUsage(a: Usage, b: Usage): Usage {
     },
   };
   if (a.reasoning !== undefined || b.reasoning !== undefined) sum.reasoning = (a.reasoning ?? 0) + (b.reasoning ?? 0);
+  // A total that includes an estimate is an estimate.
+  if (a.estimated || b.estimated) sum.estimated = true;
   return sum;
 }
 
