@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, realpath } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,9 +37,14 @@ export function spawnCollect(command: string, args: readonly string[], options: 
   });
 }
 
-/** `x-agent <args>` through the published bin, exactly as a user runs it. */
-export function runCli(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliRun> {
-  return spawnCollect(process.execPath, [BIN, ...args], options);
+/**
+ * `x-agent <args>` through the published bin, exactly as a user runs it. The CLI's own temp folders
+ * (the demo's sandbox and stores) go under `cwd`, so removing `cwd` removes everything a test made.
+ */
+export async function runCli(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliRun> {
+  const tmp = join(options.cwd, "tmp");
+  await mkdir(tmp, { recursive: true });
+  return spawnCollect(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...(options.env ?? cleanEnv()), TMPDIR: tmp } });
 }
 
 export function parseEvents(stdout: string): AppEvent[] {
@@ -67,6 +72,15 @@ export function ofType<T extends AppEvent["type"]>(events: readonly AppEvent[], 
   return events.filter((e): e is Extract<AppEvent, { type: T }> => e.type === type);
 }
 
+const made: string[] = [];
+
+/** A fresh folder for one test; {@link removeTempDirs} deletes them all. */
 export async function tempDir(prefix: string): Promise<string> {
-  return realpath(await mkdtemp(join(tmpdir(), prefix)));
+  const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+export async function removeTempDirs(): Promise<void> {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 }

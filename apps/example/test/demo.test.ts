@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { byScenario, ofType, parseEvents, runCli, tempDir } from "./cli-helpers";
+import { afterAll, describe, expect, it } from "vitest";
+import { byScenario, ofType, parseEvents, runCli, removeTempDirs, tempDir } from "./cli-helpers";
 
 function sandboxOf(stdout: string): string {
   const note = parseEvents(stdout).find((e) => e.type === "note" && e.text.startsWith("sandbox: "));
@@ -11,6 +11,8 @@ function sandboxOf(stdout: string): string {
 }
 
 // Each test spawns the CLI (tsx compiles the sources on start): minutes on a busy machine, not seconds.
+afterAll(removeTempDirs);
+
 describe("x-agent demo (child process, scripted models)", { timeout: 180_000 }, () => {
   it(
     "runs every embedded scenario end to end, in order, and exits 0",

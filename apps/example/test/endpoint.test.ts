@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { startOpenAIMockServer, type RecordedRequest } from "@x/brain-openai/testing";
 import { CLASSIFIER_SYSTEM_PROMPT } from "@x/classifier-ladder";
 import { VERIFIER_PROMPT } from "@x/teacher";
-import { describe, expect, it } from "vitest";
-import { cleanEnv, ofType, parseEvents, runCli, tempDir } from "./cli-helpers";
+import { afterAll, describe, expect, it } from "vitest";
+import { cleanEnv, ofType, parseEvents, runCli, removeTempDirs, tempDir } from "./cli-helpers";
 
 interface WireMessage {
   role: string;
@@ -21,6 +21,8 @@ function textOf(message: WireMessage | undefined): string {
   if (Array.isArray(message.content)) return message.content.map((part: { text?: string }) => part.text ?? "").join("");
   return "";
 }
+
+afterAll(removeTempDirs);
 
 describe("x-agent run against an OpenAI-compatible server (the brain tests' loopback provider)", { timeout: 180_000 }, () => {
   it("drives the real OpenAI brain: tool calls, auto mode's classifier over the wire, teacher mode's verifier, the closing table", async () => {

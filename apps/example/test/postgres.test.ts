@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { PostgresStrategyStore } from "@x/strategy-store-postgres";
 import { afterAll, describe, expect, it } from "vitest";
-import { ofType, parseEvents, runCli, tempDir } from "./cli-helpers";
+import { ofType, parseEvents, runCli, removeTempDirs, tempDir } from "./cli-helpers";
 
 const PG_URL = process.env.PG_URL;
 
@@ -11,6 +11,7 @@ if (PG_URL === undefined) {
   const url = PG_URL;
   const scope = `x-agent-test-${randomUUID()}`;
 
+  afterAll(removeTempDirs);
   afterAll(async () => {
     const store = await PostgresStrategyStore.open({ connectionString: url });
     for (const record of (await store.list({ scope })).records) await store.delete(scope, record.id);

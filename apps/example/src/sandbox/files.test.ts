@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, readFile, realpath, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listFiles, MAX_READ_BYTES, readTextFile, writeTextFile } from "./files";
 
 let root: string;
@@ -12,6 +12,10 @@ beforeEach(async () => {
   await writeFile(join(root, "config", "settings.json"), '{"port":8080}');
   await writeFile(join(root, "README.md"), "hello");
   await mkdir(join(root, "node_modules"));
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
 });
 
 describe("sandbox files", () => {

@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, realpath, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveInside, SandboxError } from "./paths";
 
 let root: string;
@@ -14,6 +14,11 @@ beforeAll(async () => {
   await writeFile(join(root, "docs", "a.txt"), "a");
   await symlink(outside, join(root, "escape"));
   await symlink(join(root, "docs"), join(root, "docs-link"));
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+  await rm(outside, { recursive: true, force: true });
 });
 
 async function refusal(path: string): Promise<SandboxError> {

@@ -1,4 +1,4 @@
-import { mkdtemp, realpath } from "node:fs/promises";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ describe("runShell", () => {
     expect(ok.output).toContain("hi");
     const bad = await runShell("exit 3", { cwd: root, timeoutMs: 5_000 });
     expect(describeShellResult(bad, 5_000)).toBe("exit code 3 (no output)");
+    await rm(root, { recursive: true, force: true });
   });
 
   it("kills the whole process group at the timeout", async () => {

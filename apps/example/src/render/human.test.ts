@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { humanSink, jsonSink } from "./human";
+
+describe("output", () => {
+  it("on a terminal, spins while a model works and clears the spinner before the next line", () => {
+    let out = "";
+    const sink = humanSink({ write: (t) => (out += t), tty: true, color: false });
+    sink.emit({ type: "model_call", phase: "start", seat: "student", model: "m" });
+    expect(out).toMatch(/student · m thinking… 0\.\ds$/);
+    sink.emit({ type: "model_call", phase: "end", seat: "student", model: "m", tokens: 10 });
+    sink.emit({ type: "tool_call", seat: "student", id: "c", name: "read_file", arguments: { path: "a" } });
+    sink.close();
+    expect(out.endsWith('\r\x1b[2K   student → read_file {"path":"a"}\n')).toBe(true);
+  });
+
+  it("in a pipe, prints plain lines only", () => {
+    let out = "";
+    const sink = humanSink({ write: (t) => (out += t), tty: false, color: false });
+    sink.emit({ type: "model_call", phase: "start", seat: "classifier", model: "c" });
+    sink.emit({ type: "verdict", tool: "shell", verdict: "block", reason: "no", model: "c" });
+    sink.emit({ type: "turn", seat: "helper", model: "m", text: '{"pass": true, "reason": "fine"}' });
+    expect(out).toBe("   auto    ✗ BLOCKED shell: no (classifier c)\n   helper  verifier: pass — fine\n");
+  });
+
+  it("--json prints one event per line", () => {
+    let out = "";
+    const sink = jsonSink((t) => (out += t));
+    sink.emit({ type: "note", text: "a" });
+    sink.emit({ type: "note", text: "b" });
+    expect(out.split("\n").filter(Boolean).map((l) => JSON.parse(l))).toEqual([
+      { type: "note", text: "a" },
+      { type: "note", text: "b" },
+    ]);
+  });
+});
