@@ -29,6 +29,11 @@ describe("isolation and the student's prompt prefix", () => {
     expect(studentText).not.toContain(TEACHER_PROMPT.slice(0, 40));
     expect(studentText).not.toContain('"confidence"');
 
+    // One cache key for all the student's requests; the teacher's session is another.
+    const keys = new Set(calls("student").map((c) => c.cacheKey));
+    expect(keys.size).toBe(1);
+    expect(calls("teacher")[0]!.cacheKey).not.toBe([...keys][0]);
+
     const [asked] = calls("teacher");
     expect(asked!.context.systemPrompt).toBe(TEACHER_PROMPT);
     expect(asked!.context.messages).toHaveLength(1);
@@ -40,8 +45,9 @@ describe("isolation and the student's prompt prefix", () => {
 
   it("after a stuck stop, the next request still starts with the previous request's messages", async () => {
     const { runner, calls } = setup({ student: [editCall, editCall, editCall, fauxText("ok")], monitor: [stuck(true)], teacher: [advice({ correction: "c" })], verifier: [pass()] });
-    await runWithTeacher(runner, { objective: "fix", tools: [tools().edit] });
+    await runWithTeacher(runner, { objective: "fix", tools: [tools().edit], sessionId: "host-session" });
     const student = calls("student");
+    expect(new Set(student.map((c) => c.cacheKey))).toEqual(new Set(["host-session"]));
     const before = student[2]!.context.messages;
     expect(student[3]!.context.messages.slice(0, before.length)).toEqual(before);
   });
@@ -64,6 +70,7 @@ describe("correction, then takeover", () => {
     expect(takeover!.context.tools?.map((t) => t.name)).toEqual(["read"]);
     expect(takeover!.context.systemPrompt).toMatch(/^host rules[\s\S]*wrong again/);
     expect(takeover!.context.messages).toHaveLength(1);
+    expect(takeover!.cacheKey).not.toBe(calls("student")[0]!.cacheKey);
     expect(result.messages.at(-1)).toMatchObject({ role: "assistant", model: "teacher" });
   });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { safeObserve, type Message } from "@x/llm-types";
 import type { ObserverStop, Runner, RunStats, TaskResult, TaskSpec, ToolResultInfo } from "@x/runner";
 import { formatAdviceForStudent, type TeacherAdvice } from "./advice";
@@ -38,6 +39,8 @@ export async function runWithTeacher(runner: Runner, studentSpec: TaskSpec, teac
   let teacherRunStats = emptyRunStats();
   const session: Message[] = [];
   let objective = firstObjective;
+  // The runner keys provider prompt caches by session (else by run): one id keeps every continuation on the same cache.
+  const sessionId = studentSpec.sessionId ?? `student-${randomUUID()}`;
 
   const finish = async (result: TaskResult, messages: Message[], resolved: boolean): Promise<TeacherRunResult> => {
     if (resolved) await rememberStrategy(config, task, escalations.at(-1));
@@ -46,7 +49,7 @@ export async function runWithTeacher(runner: Runner, studentSpec: TaskSpec, teac
   };
 
   for (;;) {
-    const spec = { ...studentSpec, history: [...(studentSpec.history ?? []), ...session], objective, budget: remaining(studentSpec.budget, studentStats) };
+    const spec = { ...studentSpec, sessionId, history: [...(studentSpec.history ?? []), ...session], objective, budget: remaining(studentSpec.budget, studentStats) };
     const run = await runStudent(runner, spec, config, helper, tracker, task);
     studentStats = sumRunStats(studentStats, sumRunStats(run.result.stats, run.helperStats));
     session.push(...run.result.messages);
@@ -186,11 +189,11 @@ async function policyAllows(config: ResolvedTeacherConfig, info: EscalationPolic
 async function runTakeover(runner: Runner, spec: TaskSpec, config: ResolvedTeacherConfig, objective: string, escalations: readonly EscalationRecord[]): Promise<TaskResult> {
   const notes = escalations.map((e) => `- (${e.trigger}) ${describeAdvice(e.teacher)}`).join("\n");
   const note = `A previous, weaker agent attempted this task and failed. What was learned:\n${notes}\nDo the task yourself now.`;
-  const { onToolResult: _observer, model: _model, role: _role, ...rest } = spec;
+  // The student's model, session and run ids stay behind: this is the teacher's own session.
+  const { model: _model, role: _role, sessionId: _session, runId: _run, ...rest } = spec;
   return runner.runTask({
     ...rest,
     ...teacherSeat(config),
-    onToolResult: spec.onToolResult,
     systemPrompt: spec.systemPrompt ? `${spec.systemPrompt}\n\n${note}` : note,
     objective,
   });
