@@ -1,0 +1,5 @@
+import { formatBenchTable, runStrategyStoreBench } from "@x/strategy-store-core/bench";
+import { MemoryStrategyStore } from "../src/index";
+
+const rows = await runStrategyStoreBench([{ name: "memory", open: async () => new MemoryStrategyStore() }]);
+console.log(formatBenchTable(rows));
