@@ -175,6 +175,19 @@ describe("repetition guard: legitimate repetition is not cut", () => {
     expect(stream(releases.join("\n")).verdict.cut).toBe(false);
   });
 
+  it("a long markdown answer mixing headings, prose, tables, code and lists", () => {
+    let doc = "";
+    for (let n = 0; n < 30; n++) {
+      doc += `## Step ${n + 1}\n\n${prose(500, n + 1)}\n\n| key | value | note |\n|---|---|---|\n`;
+      for (let i = 0; i < 8; i++) doc += `| k${n}-${i} | ${(n * 37 + i * 11) % 97} | ok |\n`;
+      doc += "\n```sh\n" + "pnpm install\npnpm test\n".repeat(4) + "```\n\n";
+      for (let i = 1; i <= 6; i++) doc += `${i}. ${prose(50, n * 10 + i)}\n`;
+      doc += "\n";
+    }
+    expect(doc.length).toBeGreaterThan(30_000);
+    expect(stream(doc, 11).verdict.cut).toBe(false);
+  });
+
   it("ordinary varied prose, 100 KB of it", () => {
     expect(stream(prose(100_000, 42), 13).verdict.cut).toBe(false);
   });

@@ -26,7 +26,10 @@ export interface RepetitionGuardOptions {
   structuredMinCoveredChars?: number;
   /** Look for a periodic tail every this many canonical characters. Default 64. */
   checkEvery?: number;
-  /** Canonical characters kept for detection; bounds memory and work per check. Default 8192. */
+  /**
+   * Canonical characters kept for detection; bounds memory and work per check. Default 8192,
+   * raised when needed to hold `minRepeats` copies of a `maxPeriod` block.
+   */
   window?: number;
   /** The detector for a sentence or line recurring at short regular gaps; `false` turns it off. */
   recurrence?: RecurrenceOptions | false;
@@ -105,7 +108,8 @@ const NOT_CUT: GuardVerdict = Object.freeze({ cut: false });
 export function createRepetitionGuard(options: RepetitionGuardOptions = {}): RepetitionGuard {
   const o = { ...DEFAULT_REPETITION_GUARD_OPTIONS, ...stripUndefined(options) };
   const rec = options.recurrence === false ? undefined : { ...DEFAULT_RECURRENCE_OPTIONS, ...stripUndefined(options.recurrence ?? {}) };
-  const window = Math.max(o.window, PROBE * 4);
+  // The window must hold `minRepeats` copies of the longest block, or that block could never be cut.
+  const window = Math.max(o.window, o.maxPeriod * o.minRepeats + o.checkEvery, PROBE * 4);
   const canon = new Canonicalizer(window);
   const recurrence = rec ? new RecurrenceTracker(rec) : undefined;
   // Deltas are joined only when `text` is read: a string built by `+=` per small delta is a

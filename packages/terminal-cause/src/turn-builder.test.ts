@@ -183,9 +183,14 @@ describe("TurnBuilder enders", () => {
     expect(terminalCodeOf(message)).toBe("stream_cut");
   });
 
-  it("cutShort with nothing received is an error of that kind, not an empty success", () => {
+  it("cutShort with no answer received is an error of that kind, not an empty success", () => {
     expect(setup().turn.cutShort()).toMatchObject({ stopReason: "error", errorKind: "network" });
     expect(setup().turn.cutShort("timeout")).toMatchObject({ stopReason: "error", errorKind: "timeout" });
+    const { turn } = setup();
+    turn.thinkingDelta("I was about to say");
+    const message = turn.cutShort("timeout", "stalled");
+    expect(message).toMatchObject({ stopReason: "error", errorKind: "timeout", errorMessage: "stalled", content: [{ type: "thinking", thinking: "I was about to say" }] });
+    expect(message.partialFinalized).toBeUndefined();
   });
 
   it("after an ender every call is ignored and no second terminal event is pushed", () => {

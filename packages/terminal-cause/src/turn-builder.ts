@@ -242,15 +242,16 @@ export class TurnBuilder {
   /**
    * The stream dropped or stalled: keep what arrived as a `stop` turn with `partialFinalized`, an
    * open tool call marked `truncated`, and `errorKind` when the cut had a cause (`timeout` for a
-   * stall). When nothing at all arrived there is nothing to keep, so the turn is an `error` of
-   * that kind (`network` when none was given) instead of an empty success.
+   * stall). When no text and no tool call arrived (nothing, or thinking only) there is no answer
+   * to keep, so the turn is an `error` of that kind (`network` when none was given) instead of an
+   * empty success; whatever thinking arrived stays in `content`.
    */
   cutShort(errorKind?: ErrorKind, errorMessage?: string): AssistantMessage {
     if (this.ended) return this.msg;
     this.start();
     this.closeOpen("truncated");
-    if (this.msg.content.length === 0) {
-      return this.endError(errorKind ?? "network", errorMessage ?? "the stream ended before any content arrived");
+    if (this.isEmpty()) {
+      return this.endError(errorKind ?? "network", errorMessage ?? "the stream ended before any answer arrived");
     }
     this.msg.stopReason = "stop";
     this.msg.partialFinalized = true;
