@@ -28,6 +28,7 @@ describe("resolveTeacherConfig", () => {
   it("refuses out-of-range numbers with a typed error naming the field", () => {
     expect(() => resolveTeacherConfig({ verifierSamples: 0 })).toThrow(TeacherError);
     expect(() => resolveTeacherConfig({ teacherSpendRatioCap: -1 })).toThrow(/teacherSpendRatioCap/);
+    expect(() => resolveTeacherConfig({ scope: "   " })).toThrow(/scope/);
     expect(() => resolveTeacherConfig({ stuckThreshold: 1.5 })).toThrow(expect.objectContaining({ code: "teacher.config_invalid" }));
   });
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { describeIssues, type ModelRef } from "@x/llm-types";
 import type { TaskResult } from "@x/runner";
-import type { StrategyStore } from "@x/strategy-store-core";
+import { ScopeSchema, type StrategyStore } from "@x/strategy-store-core";
 import type { EscalationRecord, EscalationTrigger } from "./result";
 import { TeacherError } from "./errors";
 
@@ -77,7 +77,7 @@ export const TEACHER_DEFAULTS = {
 } as const;
 
 const count = (min: number) => z.number().int().min(min);
-const NumbersSchema = z.object({
+const OptionsSchema = z.object({
   maxEscalations: count(0).optional(),
   teacherSpendRatioCap: z.number().min(0).optional(),
   stuckThreshold: count(1).optional(),
@@ -86,7 +86,7 @@ const NumbersSchema = z.object({
   verifierSamples: count(1).max(15).optional(),
   retrieveK: count(1).max(50).optional(),
   minConfidenceToStore: z.number().min(0).max(3).optional(),
-  scope: z.string().min(1).optional(),
+  scope: ScopeSchema.optional(),
 });
 
 /** The config with every default filled in; what the cascade reads. */
@@ -96,7 +96,7 @@ export type ResolvedTeacherConfig = Omit<TeacherConfig, keyof typeof TEACHER_DEF
 
 /** Fills the defaults; throws `teacher.config_invalid` naming the field for a number out of range. */
 export function resolveTeacherConfig(config: TeacherConfig = {}): ResolvedTeacherConfig {
-  const parsed = NumbersSchema.safeParse(config);
+  const parsed = OptionsSchema.safeParse(config);
   if (!parsed.success) {
     const detail = describeIssues(parsed.error).map((i) => `${i.path}: ${i.message}`).join("; ");
     throw new TeacherError("teacher.config_invalid", `invalid teacher config: ${detail}`);
