@@ -1,10 +1,13 @@
 // Root `pnpm bench`: every package's own `bench` script (one at a time, so they do not compete for
-// the two cores), then the cross-library bench in bench/. Extra arguments go to the latter
-// (e.g. `pnpm bench --scale=0.25 --only=floor,ours`).
+// the two cores), then the cross-library bench in bench/. The latter measures our packages from
+// their built `dist` (as the peers run from published JS), so they are built first. Extra arguments
+// go to the cross-library bench (e.g. `pnpm bench --quick`, `--only=floor,ours`, `--profile=ours`).
 import { spawnSync } from "node:child_process";
 
-const pnpm = (args) => spawnSync("pnpm", args, { stdio: "inherit" }).status ?? 1;
+const run = (cmd, args) => spawnSync(cmd, args, { stdio: "inherit" }).status ?? 1;
 
-const packages = pnpm(["--filter", "./packages/**", "--workspace-concurrency=1", "--no-bail", "--if-present", "run", "bench"]);
-const bench = pnpm(["--filter", "@x/bench", "run", "bench", ...process.argv.slice(2)]);
+const packages = run("pnpm", ["--filter", "./packages/**", "--workspace-concurrency=1", "--no-bail", "--if-present", "run", "bench"]);
+const build = run("pnpm", ["exec", "turbo", "run", "build", "--filter=@x/bench^...", "--output-logs=errors-only"]);
+const bench = build === 0 ? run("pnpm", ["--filter", "@x/bench", "run", "bench", ...process.argv.slice(2)]) : 1;
+if (build !== 0) console.error("bench: building the @x packages failed; the cross-library bench did not run");
 process.exit(packages !== 0 || bench !== 0 ? 1 : 0);

@@ -1,5 +1,6 @@
-// One measurement in a fresh process: one library, one mode, one concurrency. Warm-up pass, then
-// `repeats` measured passes; reports the median pass and the process's peak RSS to the parent.
+// One library, one mode, one concurrency, in a fresh process (so RSS and heap are that library's):
+// a warm-up pass, then measured passes on the parent's command; reports the median pass and the
+// process's peak RSS.
 import { performance } from "node:perf_hooks";
 import { harnesses } from "./harnesses/registry";
 import type { Mode } from "./harnesses/types";
@@ -13,7 +14,6 @@ export interface ChildConfig {
   concurrency: number;
   tasks: number;
   warmup: number;
-  repeats: number;
   baseURL: string;
   /** Write a CPU profile of the measured passes here and summarise it in the result. */
   profile?: string;
@@ -42,7 +42,23 @@ export type ChildResult =
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function measure(cfg: ChildConfig): Promise<ChildResult> {
+/** Parent → child. */
+export type ChildCommand = { type: "pass" } | { type: "finish" };
+/** Child → parent. */
+export type ChildMessage =
+  | { type: "ready" }
+  | { type: "pass"; pass: PassResult }
+  | { type: "final"; result: ChildResult };
+
+const send = (m: ChildMessage) => new Promise<void>((resolve) => (process.send ? process.send(m, () => resolve()) : resolve()));
+
+/**
+ * Sets up and warms up, then waits for the parent: each `pass` runs one measured pass, `finish`
+ * reports the result and exits. Passes are driven from outside so the parent can interleave
+ * libraries round by round: on a shared machine, load that comes and goes then hits every library
+ * alike instead of whichever ran during it.
+ */
+async function serve(cfg: ChildConfig): Promise<ChildResult> {
   const load = harnesses[cfg.harness];
   if (!load) throw new Error(`unknown harness ${cfg.harness}`);
   const h = await load();
@@ -69,14 +85,18 @@ async function measure(cfg: ChildConfig): Promise<ChildResult> {
     await pass(cfg.warmup);
     const passes: PassResult[] = [];
     const stopProfiler = cfg.profile ? await startProfiler() : undefined;
-    for (let r = 0; r < cfg.repeats; r++) {
+    await send({ type: "ready" });
+    for await (const cmd of commands()) {
+      if (cmd.type === "finish") break;
       globalThis.gc?.();
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       await pass(cfg.tasks);
       const wallMs = performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);
-      passes.push({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000 });
+      const p = { wallMs, cpuMs: (cpu.user + cpu.system) / 1000 };
+      passes.push(p);
+      await send({ type: "pass", pass: p });
     }
     let profile: ProfileSummary | undefined;
     if (stopProfiler && cfg.profile) {
@@ -84,6 +104,7 @@ async function measure(cfg: ChildConfig): Promise<ChildResult> {
       saveProfile(cfg.profile, p);
       profile = summarize(p);
     }
+    if (passes.length === 0) return { ...base, status: "failed", reason: "finished before any measured pass" };
     const turns = cfg.tasks * TURNS;
     const cpuMs = median(passes.map((p) => p.cpuMs));
     return {
@@ -103,6 +124,32 @@ async function measure(cfg: ChildConfig): Promise<ChildResult> {
   }
 }
 
+/** Commands from the parent, in order. */
+async function* commands(): AsyncGenerator<ChildCommand> {
+  const queue: ChildCommand[] = [];
+  let wake: (() => void) | undefined;
+  const onMessage = (m: ChildCommand) => {
+    queue.push(m);
+    wake?.();
+  };
+  process.on("message", onMessage);
+  process.once("disconnect", () => onMessage({ type: "finish" }));
+  try {
+    for (;;) {
+      const next = queue.shift();
+      if (next) {
+        yield next;
+        if (next.type === "finish") return;
+        continue;
+      }
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+  } finally {
+    process.off("message", onMessage);
+  }
+}
+
 function errorText(e: unknown): string {
   if (e instanceof Error) {
     const cause = e.cause instanceof Error ? ` (cause: ${e.cause.message})` : "";
@@ -112,10 +159,6 @@ function errorText(e: unknown): string {
 }
 
 const cfg = JSON.parse(process.argv[2] ?? "{}") as ChildConfig;
-const result = await measure(cfg);
-if (process.send) {
-  process.send(result, () => process.exit(0));
-} else {
-  process.stdout.write(`${JSON.stringify(result)}\n`);
-  process.exit(0);
-}
+const result = await serve(cfg);
+await send({ type: "final", result });
+process.exit(0);

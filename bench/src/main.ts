@@ -3,11 +3,12 @@
 // results/latest.json.
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import type { ChildConfig, ChildResult } from "./child";
+import type { ChildResult } from "./child";
+import { MeasuringChild, execArgv } from "./children";
 import { harnessOrder } from "./harnesses/registry";
 import type { Mode } from "./harnesses/types";
 import { renderSummary } from "./profile";
@@ -24,6 +25,7 @@ const args = new Map(
 );
 const list = (k: string, dflt: string[]) => (args.get(k) ? args.get(k)!.split(",") : dflt);
 
+if (args.has("source")) process.env.X_BENCH_SOURCE = "1";
 const only = list("only", harnessOrder);
 const modes = list("modes", ["http", "inproc"]) as Mode[];
 const quick = args.has("quick");
@@ -38,6 +40,8 @@ const repeats = Number(args.get("repeats") ?? (quick ? 1 : 3));
  */
 const profileList = list("profile", []);
 const autoProfile = !args.has("no-auto-profile");
+/** `--profile-mode=inproc` profiles the in-process variant instead (pure loop overhead). */
+const profileMode = (args.get("profile-mode") ?? "http") as Mode;
 const scale = Number(args.get("scale") ?? (quick ? 0.25 : 1));
 
 /**
@@ -52,10 +56,9 @@ const sizing = (mode: Mode, c: number) => {
 };
 
 const resultsDir = join(here, "..", "results");
-const execArgv = ["--conditions=@x/source", "--import", "tsx", "--expose-gc"];
 
 async function startServer(): Promise<{ proc: ChildProcess; baseURL: string }> {
-  const proc = fork(join(here, "server-main.ts"), [], { execArgv, stdio: ["ignore", "pipe", "inherit", "ipc"] });
+  const proc = fork(join(here, "server-main.ts"), [], { execArgv: execArgv(), stdio: ["ignore", "pipe", "inherit", "ipc"] });
   const rl = createInterface({ input: proc.stdout! });
   const line = await new Promise<string>((resolve, reject) => {
     rl.once("line", resolve);
@@ -70,70 +73,73 @@ async function serverStats(baseURL: string): Promise<ServerStats> {
   return (await res.json()) as ServerStats;
 }
 
-function runChild(cfg: ChildConfig, timeoutMs: number): Promise<ChildResult> {
-  const child = fork(join(here, "child.ts"), [JSON.stringify(cfg)], { execArgv, stdio: ["ignore", "inherit", "pipe", "ipc"] });
-  let stderr = "";
-  child.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = (r: ChildResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(r);
-    };
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      finish({ status: "failed", label: cfg.harness, packages: [], reason: `timed out after ${timeoutMs / 1000}s` });
-    }, timeoutMs);
-    child.on("message", (m) => finish(m as ChildResult));
-    child.on("exit", (code, signal) =>
-      finish({
-        status: "failed",
-        label: cfg.harness,
-        packages: [],
-        reason: `child exited (${code ?? signal}) without a result: ${stderr.trim().split("\n").slice(-3).join(" | ")}`,
-      }),
-    );
-  });
-}
-
 const started = Date.now();
 mkdirSync(resultsDir, { recursive: true });
 const server = modes.includes("http") ? await startServer() : undefined;
 const rows: Row[] = [];
 for (const mode of modes) {
   for (const concurrency of concurrencyFor(mode)) {
-    const { tasks, warmup } = sizing(mode, concurrency);
-    for (const harness of only) {
-      const before = server ? await serverStats(server.baseURL) : undefined;
-      const result = await runChild({ harness, mode, concurrency, tasks, warmup, repeats, baseURL: server?.baseURL ?? "" }, 180_000);
-      let server_: Row["server"];
-      if (server && before && mode === "http") {
+    rows.push(...(await measureCell(mode, concurrency)));
+  }
+}
+
+/**
+ * One (mode, concurrency): a child per library, all set up and warmed up first, then `repeats`
+ * rounds of one measured pass each, the order rotated every round.
+ */
+async function measureCell(mode: Mode, concurrency: number): Promise<Row[]> {
+  const { tasks, warmup } = sizing(mode, concurrency);
+  const baseURL = server?.baseURL ?? "";
+  const children: MeasuringChild[] = [];
+  for (const harness of only) {
+    const child = new MeasuringChild({ harness, mode, concurrency, tasks, warmup, baseURL });
+    // Warm up one at a time so warm-ups do not compete with each other.
+    await child.ready();
+    children.push(child);
+  }
+  const serverUse = new Map<string, NonNullable<Row["server"]>>();
+  for (let round = 0; round < repeats; round++) {
+    for (let j = 0; j < children.length; j++) {
+      const child = children[(j + round) % children.length]!;
+      if (child.final) continue;
+      const before = server && mode === "http" ? await serverStats(server.baseURL) : undefined;
+      await child.pass();
+      if (server && before) {
         const after = await serverStats(server.baseURL);
-        server_ = { requests: after.requests - before.requests, rejected: after.rejected - before.rejected, cpuMs: after.cpuMs - before.cpuMs };
+        const u = serverUse.get(child.cfg.harness) ?? { requests: 0, rejected: 0, cpuMs: 0 };
+        u.requests += after.requests - before.requests;
+        u.rejected += after.rejected - before.rejected;
+        u.cpuMs += after.cpuMs - before.cpuMs;
+        serverUse.set(child.cfg.harness, u);
       }
-      const row: Row = { harness, mode, concurrency, tasks, turnsPerTask: TURNS, result, server: server_ };
-      rows.push(row);
-      const brief = result.status === "ok" ? `${result.wallMs.toFixed(0)} ms, ${result.cpuMsPerTurn.toFixed(3)} cpu ms/turn` : `${result.status}: ${result.reason}`;
-      process.stderr.write(`[bench] ${mode} c=${concurrency} ${harness}: ${brief}\n`);
     }
   }
+  const out: Row[] = [];
+  for (const child of children) {
+    const result = await child.finish();
+    const { harness } = child.cfg;
+    out.push({ harness, mode, concurrency, tasks, turnsPerTask: TURNS, result, server: serverUse.get(harness) });
+    const brief = result.status === "ok" ? `${result.wallMs.toFixed(0)} ms, ${result.cpuMsPerTurn.toFixed(3)} cpu ms/turn` : `${result.status}: ${result.reason}`;
+    process.stderr.write(`[bench] ${mode} c=${concurrency} ${harness}: ${brief}\n`);
+  }
+  return out;
 }
 
 // Closing note: profiles of the measured passes (in separate children, so profiling never skews
 // the table's numbers).
 const toProfile = new Set(profileList);
 if (autoProfile && modes.includes("http") && missesTarget(rows)) ["ours", "floor"].forEach((h) => toProfile.add(h));
-const profiles: { harness: string; concurrency: number; summary: NonNullable<Extract<ChildResult, { status: "ok" }>["profile"]> }[] = [];
-if (server && toProfile.size > 0) {
-  const concurrency = Math.max(...concurrencyFor("http"));
-  const { tasks, warmup } = sizing("http", concurrency);
+const profiles: { harness: string; mode: Mode; concurrency: number; summary: NonNullable<Extract<ChildResult, { status: "ok" }>["profile"]> }[] = [];
+if (toProfile.size > 0 && (server || profileMode === "inproc")) {
+  const concurrency = Math.max(...concurrencyFor(profileMode));
+  const { tasks, warmup } = sizing(profileMode, concurrency);
   mkdirSync(join(resultsDir, "profiles"), { recursive: true });
   for (const harness of toProfile) {
-    const path = join(resultsDir, "profiles", `${harness}-http-c${concurrency}.cpuprofile`);
-    const r = await runChild({ harness, mode: "http", concurrency, tasks, warmup, repeats: 1, baseURL: server.baseURL, profile: path }, 180_000);
-    if (r.status === "ok" && r.profile) profiles.push({ harness, concurrency, summary: r.profile });
+    const path = join(resultsDir, "profiles", `${harness}-${profileMode}-c${concurrency}.cpuprofile`);
+    const child = new MeasuringChild({ harness, mode: profileMode, concurrency, tasks, warmup, baseURL: server?.baseURL ?? "", profile: path });
+    if (await child.ready()) await child.pass();
+    const r = await child.finish();
+    if (r.status === "ok" && r.profile) profiles.push({ harness, mode: profileMode, concurrency, summary: r.profile });
     process.stderr.write(`[bench] profiled ${harness} c=${concurrency}: ${r.status === "ok" ? path : r.reason}\n`);
   }
 }
@@ -144,6 +150,8 @@ const meta = {
   node: process.version,
   cpus: cpus().length,
   cpuModel: cpus()[0]?.model ?? "",
+  /** 1-minute load average at the end: the machine is shared, and wall times move with it. */
+  loadAverage: loadavg()[0] ?? 0,
   turnsPerTask: TURNS,
   repeats,
   durationS: (Date.now() - started) / 1000,
@@ -151,8 +159,8 @@ const meta = {
 };
 process.stdout.write(renderReport(rows, meta));
 if (profiles.length > 0) {
-  process.stdout.write("\n### Where the time goes (CPU profile of the measured pass, HTTP)\n\n");
-  for (const p of profiles) process.stdout.write(`${renderSummary(`${p.harness} at concurrency ${p.concurrency}`, p.summary)}\n\n`);
+  process.stdout.write("\n### Where the time goes (CPU profile of one measured pass, in its own child)\n\n");
+  for (const p of profiles) process.stdout.write(`${renderSummary(`${p.harness}, ${p.mode}, concurrency ${p.concurrency}`, p.summary)}\n\n`);
 }
 writeFileSync(join(resultsDir, "latest.json"), `${JSON.stringify({ meta, rows, profiles }, null, 2)}\n`);
 process.stdout.write(`\nJSON: ${join("bench", "results", "latest.json")}\n`);

@@ -22,6 +22,7 @@ export interface Meta {
   turnsPerTask: number;
   repeats: number;
   durationS: number;
+  loadAverage: number;
   versions?: Record<string, string>;
 }
 
@@ -104,7 +105,7 @@ export function missesTarget(rows: Row[]): boolean {
 export function renderReport(rows: Row[], meta: Meta): string {
   const parts = [
     `## Agent loop bench — ${meta.date}`,
-    `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel}. Each cell: a fresh child process, warm-up pass, median of ${meta.repeats} measured passes; ${meta.turnsPerTask} model turns per task (${meta.turnsPerTask - 1} lookup tool calls, then a final answer). Peak RSS is the child's maxRSS. Took ${fmt(meta.durationS)} s.`,
+    `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel}. Each row: its own child process (one library), a warm-up pass, then the median of ${meta.repeats} measured passes, taken in rounds interleaved with the other libraries at the same concurrency. ${meta.turnsPerTask} model turns per task (${meta.turnsPerTask - 1} lookup tool calls, then a final answer). CPU is the child's user+system time (all its threads) over the pass; peak RSS is the child's maxRSS. Took ${fmt(meta.durationS)} s; load average at the end ${meta.loadAverage.toFixed(1)} on ${meta.cpus} cores (shared machine: wall times move with it, CPU per turn much less).`,
   ];
   if (meta.versions) parts.push(`Versions: ${Object.entries(meta.versions).map(([k, v]) => `${k}@${v}`).join(", ")}`);
   const http = table(rows, "http");
