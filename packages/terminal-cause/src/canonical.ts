@@ -12,6 +12,7 @@ export interface Segment {
   structured: boolean;
 }
 
+const INITIAL_CAPACITY = 1024;
 const NL = 10;
 const TAB = 9;
 const SPACE = 32;
@@ -57,9 +58,9 @@ export class Canonicalizer {
   /** Absolute canonical index before which no repeating region may start (end of the last fence). */
   floor = 0;
 
-  private readonly codes: Uint16Array;
-  private readonly orig: Float64Array;
-  private readonly digits: Int32Array;
+  private codes: Uint16Array;
+  private orig: Uint32Array;
+  private digits: Int32Array;
   private size = 0;
   private base = 0;
   private wsOpen = false;
@@ -72,9 +73,11 @@ export class Canonicalizer {
   private segStart = 0;
 
   constructor(private readonly window: number) {
-    this.codes = new Uint16Array(2 * window);
-    this.orig = new Float64Array(2 * window);
-    this.digits = new Int32Array(2 * window);
+    // Start small and grow to 2·window: most turns are short, and a builder holds two guards.
+    const initial = Math.min(INITIAL_CAPACITY, 2 * window);
+    this.codes = new Uint16Array(initial);
+    this.orig = new Uint32Array(initial);
+    this.digits = new Int32Array(initial);
   }
 
   /** Absolute count of canonical characters emitted so far. */
@@ -209,7 +212,10 @@ export class Canonicalizer {
   }
 
   private emit(code: number, at: number, digit: number): void {
-    if (this.size === this.codes.length) this.trim();
+    if (this.size === this.codes.length) {
+      if (this.codes.length < 2 * this.window) this.grow();
+      else this.trim();
+    }
     const index = this.length;
     const prev = this.size > 0 ? this.codes[this.size - 1] : 0;
     this.codes[this.size] = code;
@@ -258,6 +264,19 @@ export class Canonicalizer {
       origStart: this.orig[start]!,
       structured: this.lineIsStructured(Math.max(0, this.lineStart - this.base), stop),
     });
+  }
+
+  private grow(): void {
+    const capacity = Math.min(this.codes.length * 2, 2 * this.window);
+    const codes = new Uint16Array(capacity);
+    const orig = new Uint32Array(capacity);
+    const digits = new Int32Array(capacity);
+    codes.set(this.codes);
+    orig.set(this.orig);
+    digits.set(this.digits);
+    this.codes = codes;
+    this.orig = orig;
+    this.digits = digits;
   }
 
   /** Drops all but the last `window` characters; amortised O(1) per character. */
