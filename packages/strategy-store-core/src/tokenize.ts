@@ -30,9 +30,24 @@ function wordsOf(text: string, keepCase: boolean): string[] {
   return out;
 }
 
+// Stemming dominates tokenising and vocabularies repeat, so stems are memoised (bounded).
+const STEMS = new Map<string, string>();
+const MAX_STEMS = 50_000;
+
+function stem(word: string): string {
+  if (!/^[a-z]+$/.test(word)) return word;
+  let stemmed = STEMS.get(word);
+  if (stemmed === undefined) {
+    stemmed = stemmer(word);
+    if (STEMS.size >= MAX_STEMS) STEMS.clear();
+    STEMS.set(word, stemmed);
+  }
+  return stemmed;
+}
+
 /** Stemmed content tokens: what the in-memory index and query coverage compare. */
 export function tokenize(text: string): string[] {
-  return words(text).map((word) => (/^[a-z]+$/.test(word) ? stemmer(word) : word));
+  return words(text).map(stem);
 }
 
 /**

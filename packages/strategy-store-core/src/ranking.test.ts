@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import type { StrategyRecord } from "./record";
+import { cosineSimilarity, outcomeFactor, rankCandidates } from "./ranking";
+
+const record = (id: string, problem: string, extra: Partial<StrategyRecord> = {}): StrategyRecord => ({
+  id,
+  scope: "s",
+  problem,
+  strategy: "some strategy",
+  confidence: 2,
+  source: "test",
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-01T00:00:00.000Z",
+  uses: 0,
+  successes: 0,
+  tags: [],
+  ...extra,
+});
+
+describe("rankCandidates", () => {
+  it("keeps the backend's lexical order when outcomes are equal", () => {
+    const hits = rankCandidates(
+      "flaky deploy timeout",
+      [
+        { record: record("a", "flaky deploy timeout"), score: 9 },
+        { record: record("b", "deploy timeout"), score: 5 },
+      ],
+      undefined,
+      { k: 3 },
+    );
+    expect(hits.map((hit) => hit.record.id)).toEqual(["a", "b"]);
+    expect(hits[0]!.score).toBeCloseTo(1 * outcomeFactor({ uses: 0, successes: 0 }) * 0.98);
+  });
+
+  it("lets a success record decide between near-equal matches, but not bury a far better one", () => {
+    const good = record("good", "deploy timeout", { uses: 10, successes: 10 });
+    const bad = record("bad", "deploy timeout", { uses: 10, successes: 0 });
+    const near = rankCandidates("deploy timeout", [{ record: bad, score: 5 }, { record: good, score: 4.9 }], undefined, { k: 2 });
+    expect(near.map((hit) => hit.record.id)).toEqual(["good", "bad"]);
+    const unrelatedButSuccessful = record("lucky", "unrelated words", { uses: 10, successes: 10 });
+    const far = rankCandidates(
+      "deploy timeout",
+      [{ record: record("match", "deploy timeout"), score: 10 }, { record: unrelatedButSuccessful, score: 1 }],
+      undefined,
+      { k: 2 },
+    );
+    expect(far[0]!.record.id).toBe("match");
+  });
+
+  it("fuses lexical and vector lists by reciprocal rank", () => {
+    const onlyVector = record("v", "automobile");
+    const both = record("b", "car engine");
+    const hits = rankCandidates(
+      "car engine",
+      [{ record: both, score: 3 }],
+      [
+        { record: onlyVector, similarity: 0.95 },
+        { record: both, similarity: 0.9 },
+      ],
+      { k: 5 },
+    );
+    expect(hits.map((hit) => hit.record.id)).toEqual(["b", "v"]);
+  });
+
+  it("applies k and minScore", () => {
+    const candidates = ["a", "b", "c", "d"].map((id, i) => ({ record: record(id, "deploy"), score: 10 - i * 3 }));
+    expect(rankCandidates("deploy", candidates, undefined, { k: 2 })).toHaveLength(2);
+    const strict = rankCandidates("deploy", candidates, undefined, { k: 4, minScore: 0.9 });
+    expect(strict.map((hit) => hit.record.id)).toEqual(["a"]);
+  });
+
+  it("outcomeFactor is 1 with no history and stays within 0.8..1.2", () => {
+    expect(outcomeFactor({ uses: 0, successes: 0 })).toBe(1);
+    expect(outcomeFactor({ uses: 1000, successes: 1000 })).toBeLessThan(1.2);
+    expect(outcomeFactor({ uses: 1000, successes: 0 })).toBeGreaterThan(0.8);
+  });
+
+  it("cosineSimilarity treats mismatched or zero vectors as unrelated", () => {
+    expect(cosineSimilarity([1, 0], [1, 0])).toBeCloseTo(1);
+    expect(cosineSimilarity([1, 0], [1, 0, 0])).toBe(0);
+    expect(cosineSimilarity([0, 0], [1, 0])).toBe(0);
+  });
+});
