@@ -126,14 +126,14 @@ export async function runSingle(items: readonly Gsm8kItem[], model: "student" | 
 }
 
 /**
- * Teacher mode per question. takeoverAfter 0: a replayed student cannot act on advice (its answer
- * is fixed), so a correction round could only repeat the same answer; the first escalation takes over.
+ * Teacher mode per question. takeoverAfter defaults to 0 here: a replayed student cannot act on advice
+ * (its answer is fixed), so a correction round could only repeat the same answer.
  */
-export async function runTeacherMode(items: readonly Gsm8kItem[], judge: Judge, verifierSamples: number): Promise<Tally> {
+export async function runTeacherMode(items: readonly Gsm8kItem[], judge: Judge, verifierSamples: number, takeoverAfter = 0): Promise<Tally> {
   const tally = emptyTally();
   const runner = replayRunner(items, judge, tally.spend);
   for (const item of items) {
-    const result = await runWithTeacher(runner, specFor(item, "student"), { takeoverAfter: 0, verifierSamples });
+    const result = await runWithTeacher(runner, specFor(item, "student"), { takeoverAfter, verifierSamples });
     const correct = isCorrect(item, result.output);
     const escalated = result.escalations.length > 0;
     if (correct) tally.correct++;

@@ -43,6 +43,8 @@ for (const tpr of [1.0, 0.9, 0.8, 0.7]) {
 sweep.push([{ kind: "rubric", tpr: 0.8, fpr: 0.1, seed: 7 }, 3, "(b) TP 0.8 / FP 0.1, 3 votes"]);
 sweep.push([{ kind: "rubric", tpr: 0.7, fpr: 0.2, seed: 7 }, 3, "(b) TP 0.7 / FP 0.2, 3 votes"]);
 for (const [judge, samples, label] of sweep) rows.push({ mode: "teacher mode", verifier: label, tally: await runTeacherMode(items, judge, samples), teacherMode: true });
+// All defaults (takeoverAfter 2): the replayed student repeats its answer after advice, and the spend cap soon refuses further escalations.
+rows.push({ mode: "teacher mode, defaults", verifier: "(a) exact answer", tally: await runTeacherMode(items, { kind: "exact" }, 1, 2), teacherMode: true });
 
 // The oracle router: the student everywhere, plus one bare teacher call exactly where the student was wrong.
 const oracle: Tally = {
@@ -58,7 +60,7 @@ console.log("Prices per million tokens: Mixtral-8x7B $0.60 in / $0.60 out; GPT-4
 console.log("| mode | verifier | accuracy | cost | student + helper | teacher | escalation rate (of which student was wrong) | teacher / student tokens |");
 console.log("|---|---|---|---|---|---|---|---|");
 for (const row of rows) console.log(line(row));
-const exact = rows.find((r) => r.verifier.startsWith("(a)"))!.tally;
+const exact = rows.find((r) => r.mode === "teacher mode" && r.verifier.startsWith("(a)"))!.tally;
 const each = (micro: number) => `$${(microToUsd(micro) / exact.escalated).toFixed(4)}`;
 console.log(`
 Per escalation with verifier (a): advice call ${each(exact.spend.adviceMicro)}, takeover ${each(exact.spend.takeoverMicro)}; a bare GPT-4 answer averages $${(microToUsd(teacher.teacherMicro) / items.length).toFixed(4)}.`);
@@ -71,5 +73,6 @@ model: (a) answers with the CSV's True/False for the checked answer; (b) flags a
 TP and a right one with probability FP, independently per sample (mulberry32, seed 7).
 Teacher mode: takeoverAfter 0 (a replayed student cannot act on advice), other options at their defaults; each
 escalation is one advice call plus one takeover, both billed to the teacher. The spend cap (0.4) never binds
-here: it refuses only a second escalation. Oracle cost: the student everywhere + a bare teacher call where the
-student was wrong. Wall time ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+there: it refuses only a second escalation. "defaults" keeps takeoverAfter 2: the advice cannot change a
+replayed answer and the spend cap refuses the second or third escalation for nearly every question, so few
+reach the takeover. Oracle cost: the student everywhere + a bare teacher call where the student was wrong. Wall time ${((Date.now() - started) / 1000).toFixed(1)} s.`);
