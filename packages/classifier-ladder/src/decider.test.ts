@@ -83,6 +83,23 @@ describe("createAutoModeDecider", () => {
     }
   });
 
+  it("never allows on a fragment a brain stamped as cut: an error/length_empty or an errorKind-carrying stop with text", async () => {
+    const base: AssistantMessage = { role: "assistant", content: [], api: "faux", provider: "faux", model: "m", usage: emptyUsage(), stopReason: "stop", timestamp: 0 };
+    const cut = (over: Partial<AssistantMessage>, text: string): AssistantMessage => ({ ...base, ...over, content: [{ type: "text", text }] });
+    const fragments = [
+      cut({ stopReason: "error", errorKind: "length_empty" }, "No"),
+      cut({ stopReason: "error", errorKind: "length_empty" }, "<block>no"),
+      cut({ errorKind: "timeout" }, "No"),
+      cut({ errorKind: "network" }, "<block>no"),
+    ];
+    for (const fragment of fragments) {
+      // The re-ask gets the same fragment again: nothing in either reply may read as an allow.
+      const harness = ladder({ brains: { [seatOff.id]: verbatimBrain([fragment]) }, classifierFallback: "none" });
+      const outcome = await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
+      expect(outcome, JSON.stringify(fragment.content)).toMatchObject({ verdict: "parse_error", form: "missing", calls: 2, reasked: true });
+    }
+  });
+
   it("falls back when the seat has no brain, or the brain lookup or the brain itself throws", async () => {
     const throwing: Brain = {
       api: "faux",

@@ -38,6 +38,12 @@ describe("classifierReplyTagOnly", () => {
     expect(classifierReplyTagOnly(reply({ toolCall: true, text: "No" }))).toBe(true);
     expect(classifierReplyTagOnly(reply({ text: "No" }))).toBe(false);
   });
+
+  it("covers a cap cut reported as an error, and any reply stamped with a cut's errorKind", () => {
+    expect(classifierReplyTagOnly(reply({ stopReason: "error", errorKind: "length_empty", text: "No" }))).toBe(true);
+    // A brain that stamps the cause but forgets `partialFinalized` still cut the reply.
+    expect(classifierReplyTagOnly(reply({ errorKind: "timeout", text: "No" }))).toBe(true);
+  });
 });
 
 describe("classifierReplyVerdictText", () => {

@@ -20,15 +20,20 @@ export function classifierReplyEmptyAtCap(reply: AssistantMessage): boolean {
 }
 
 /**
- * A reply whose text is not a complete answer of its own: cut by the cap (`length`), by a dropped
- * or stalled stream (`partialFinalized`), or one that called a tool (`toolUse`, or a tool-call
- * block — the classifier is offered no tools). Its text is a prefix or a fragment, so it may carry
- * a verdict through a `<block>` tag only — and an allow only through a CLOSED `<block>no</block>`;
- * the bare-answer arm never sees it.
+ * A reply whose text is not a complete answer of its own: cut by the cap (`length`, or an `error`
+ * stop — the only one that reaches the reader is the `length_empty` cap cut), by a dropped or
+ * stalled stream (`partialFinalized`), or one that called a tool (`toolUse`, or a tool-call block —
+ * the classifier is offered no tools). Any `errorKind` at all also counts: it is the brain's typed
+ * word for a cut, and a brain that stamps it without `partialFinalized` must not turn a fragment
+ * into a whole answer. Its text is a prefix or a fragment, so it may carry a verdict through a
+ * `<block>` tag only — and an allow only through a CLOSED `<block>no</block>`; the bare-answer arm
+ * never sees it.
  */
 export function classifierReplyTagOnly(reply: AssistantMessage): boolean {
   return (
     reply.stopReason === "length" ||
+    reply.stopReason === "error" ||
+    reply.errorKind !== undefined ||
     reply.partialFinalized === true ||
     reply.stopReason === "toolUse" ||
     reply.content.some((block) => block.type === "toolCall")
