@@ -72,6 +72,8 @@ describe("correction, then takeover", () => {
     expect(takeover!.context.messages).toHaveLength(1);
     expect(takeover!.cacheKey).not.toBe(calls("student")[0]!.cacheKey);
     expect(result.messages.at(-1)).toMatchObject({ role: "assistant", model: "teacher" });
+    // Each new ask shows the teacher the advice that already failed.
+    expect(JSON.stringify(calls("teacher")[2]!.context.messages)).toMatch(/Advice 1 you already gave[^"]*wrong again[\s\S]*Advice 2/);
   });
 
   it("takes over at once when the teacher says takeover: true, or when takeoverAfter is 0", async () => {
