@@ -106,7 +106,7 @@ export async function handleCalls(ctx: RunContext, turn: AssistantMessage, start
     if ("terminal" in gate) {
       await flush(ctx, slots);
       closeRemaining(ctx, calls, i, gate.terminal.message);
-      return { terminal: gate.terminal, status: "blocked" };
+      return { terminal: gate.terminal, status: gate.terminal.code === "aborted" ? "aborted" : "blocked" };
     }
     if ("result" in gate) {
       slots.push({ call, result: Promise.resolve(note ? withNote(gate.result, note) : gate.result) });

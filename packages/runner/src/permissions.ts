@@ -1,4 +1,5 @@
 import type { ToolCall, ToolResultMessage } from "@x/llm-types";
+import { z } from "zod";
 import type { Tool } from "./define-tool";
 import type { PendingCall } from "./park-schema";
 import type { RunContext } from "./run-context";
@@ -36,6 +37,11 @@ export type GateOutcome =
 
 type AskKind = ApprovalRequest["kind"];
 
+/** What a live approver may answer. It is host code: anything else is no answer, never a yes. */
+const ApproverAnswerSchema = z.union([z.literal("unavailable"), z.object({ decision: z.enum(["approve", "deny"]), reason: z.string().optional() })]);
+
+const ABORTED: GateOutcome = { terminal: { code: "aborted", cause: "host", message: "the run was aborted" } };
+
 /**
  * Asks the live approver, recording the wait in `humanReview`. No approver, or one that says
  * `unavailable` ⇒ park — except at the denial limit, where the run stops `blocked` instead (the
@@ -47,11 +53,15 @@ async function askPerson(ctx: RunContext, call: ToolCall, kind: AskKind, reason?
     kind === "denial_limit"
       ? { terminal: { code: "denial_limit", cause: "classifier", message: `auto mode reached its denial limit (${ctx.state.denials.tripped ?? "blocks"}: ${ctx.state.denials.consecutiveBlocks} in a row, ${ctx.state.denials.totalBlocks} in total) and no person is available to decide${reason ? `; last reason: ${reason}` : ""}` } }
       : { park: { toolCallId: call.id, toolName: call.name, arguments: call.arguments, kind, ...(reason !== undefined ? { reason } : {}) } };
+  // An aborted run neither asks a person nor parks: the host has stopped it.
+  if (ctx.signal.aborted) return ABORTED;
   if (!approver) return cannotAsk();
   const started = ctx.deps.clock.now();
-  let answer: Awaited<ReturnType<typeof approver>>;
+  let answer: z.infer<typeof ApproverAnswerSchema>;
   try {
-    answer = await approver({ toolCall: call, kind, runId: ctx.runId, signal: ctx.signal, ...(reason !== undefined ? { reason } : {}), ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) });
+    const raw: unknown = await approver({ toolCall: call, kind, runId: ctx.runId, signal: ctx.signal, ...(reason !== undefined ? { reason } : {}), ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) });
+    const parsed = ApproverAnswerSchema.safeParse(raw);
+    answer = parsed.success ? parsed.data : "unavailable";
   } catch {
     // A broken approver is not a yes.
     answer = "unavailable";
@@ -60,6 +70,7 @@ async function askPerson(ctx: RunContext, call: ToolCall, kind: AskKind, reason?
   const decision = answer === "unavailable" ? "unavailable" : answer.decision;
   addGate(ctx.state.stats, { kind, waitMs, decision });
   ctx.emit({ type: "approval", toolCall: call, kind, decision, waitMs });
+  if (ctx.signal.aborted) return ABORTED;
   if (answer === "unavailable") return cannotAsk();
   afterPersonDecided(ctx, kind);
   if (answer.decision === "approve") return { run: true };
