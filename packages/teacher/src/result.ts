@@ -15,7 +15,7 @@ export interface EscalationRecord {
 }
 
 /** A human-approval wait inside one of the teacher's runs. */
-export interface HumanReviewGate {
+export interface TeacherReviewGate {
   kind: string;
   waitMs: number;
   decision?: string;
@@ -29,7 +29,7 @@ export interface TeacherStats {
   costUsd?: number;
   costMicroUsd?: number;
   /** Approval gates met by the teacher's own runs (a takeover that needed a human). */
-  humanReview?: { count: number; totalWaitMs: number; gates: HumanReviewGate[] };
+  humanReview?: { count: number; totalWaitMs: number; gates: TeacherReviewGate[] };
 }
 
 /** The student's (or, after a takeover, the teacher's) result, plus the escalation trail. */

@@ -1,6 +1,6 @@
 import { addUsage, emptyUsage, microToUsd } from "@x/llm-types";
 import type { RunStats } from "@x/runner";
-import type { TeacherStats } from "./result";
+import type { TeacherReviewGate, TeacherStats } from "./result";
 
 export function emptyRunStats(): RunStats {
   return {
@@ -48,7 +48,7 @@ export function toTeacherStats(stats: RunStats): TeacherStats {
       count: stats.humanReview.count,
       totalWaitMs: stats.humanReview.totalWaitMs,
       gates: stats.humanReview.gates.map((g) => {
-        const gate: { kind: string; waitMs: number; decision?: string } = { kind: g.kind, waitMs: g.waitMs };
+        const gate: TeacherReviewGate = { kind: g.kind, waitMs: g.waitMs };
         if (g.decision !== undefined) gate.decision = g.decision;
         return gate;
       }),
