@@ -141,6 +141,26 @@ describe("parking without a live approver", () => {
     expect(roles(result.messages)).toEqual(["user", "assistant", "toolResult", "toolResult", "toolResult"]);
   });
 
+  it("a short, empty or missing-typed park key and a bad TTL are refused when the runner is made", () => {
+    for (const parkKey of ["", "short", new Uint8Array(15), 42 as unknown as string]) {
+      expect(() => setup([], { parkKey }), String(parkKey)).toThrow(expect.objectContaining({ code: "config.park_key_invalid" }));
+    }
+    expect(() => setup([], { parkKey: new Uint8Array(16) })).not.toThrow();
+    for (const parkTtlMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 1.5]) {
+      expect(() => setup([], { parkKey: KEY, parkTtlMs }), String(parkTtlMs)).toThrow(expect.objectContaining({ code: "config.park_ttl_invalid" }));
+    }
+  });
+
+  it("a shared key with the default in-memory ledger is announced: at-most-once holds only inside this runner", async () => {
+    const deploy = recorder("deploy");
+    const { runner, notices } = setup([fauxToolCall("deploy", { text: "x" })], { parkKey: KEY });
+    await runner.runTask({ objective: "x", tools: [deploy.tool], defaultPermission: "ask" });
+    expect(notices.map((n) => n.code)).toContain("config.park_ledger_ephemeral");
+    const shared = setup([fauxToolCall("deploy", { text: "x" })], { parkKey: KEY, parkLedger: { claim: async () => true } });
+    await shared.runner.runTask({ objective: "x", tools: [deploy.tool], defaultPermission: "ask" });
+    expect(shared.notices.map((n) => n.code).filter((c) => c.startsWith("config.park"))).toEqual([]);
+  });
+
   it("tools may come from deps.tools when resume gets none", async () => {
     const deploy = recorder("deploy");
     const { runner } = setup([fauxToolCall("deploy", { text: "x" }), fauxText("done")], { tools: [deploy.tool], parkKey: KEY });

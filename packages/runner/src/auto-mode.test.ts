@@ -145,7 +145,7 @@ describe("auto mode", () => {
     const { runner } = autoSetup(
       [fauxToolCall("shell", { text: "a" }), fauxToolCall("shell", { text: "b" }), fauxToolCall("shell", { text: "c" }), fauxText("done")],
       [BLOCK("first"), fauxError("auth"), BLOCK("second")],
-      { autoMode: { classifierFallback: "none", maxConsecutiveDenials: 2 }, parkKey: "k" },
+      { autoMode: { classifierFallback: "none", maxConsecutiveDenials: 2 }, parkKey: "a-test-key-of-enough-length-000" },
     );
     const parked = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
     expect(parked.status).toBe("parked");

@@ -1,7 +1,8 @@
 export { createRunner } from "./runner";
 export { defineTool, ToolDefinitionError, type Tool, type ToolContext, type ToolDefinition, type ToolOutput } from "./define-tool";
 export { resolveTaskModel, resolveMainModel, ModelResolutionError, type TaskModel } from "./resolve";
-export { ParkedRunError, PARKED_RUN_ERROR_CODES, type ParkedRunErrorCode } from "./park";
+export { ParkedRunError, PARKED_RUN_ERROR_CODES, MIN_PARK_KEY_BYTES, type ParkedRunErrorCode } from "./park";
+export { RunnerConfigError } from "./config-error";
 export { ParkedRunSchema, PARKED_RUN_KIND, PARKED_RUN_VERSION, type ParkedRun, type PendingCall } from "./park-schema";
 export { createFileParkLedger, createMemoryParkLedger, type ParkLedger } from "./park-ledger";
 export { TaskSpecSchema } from "./schemas";

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { describeIssues, type Message } from "@x/llm-types";
 import { canonicalJson, sha256Hex } from "./canonical";
+import { RunnerConfigError } from "./config-error";
 import {
   PARKED_RUN_KIND,
   PARKED_RUN_VERSION,
@@ -66,6 +67,21 @@ function mac(key: Uint8Array | string, payload: string): string {
 
 export function randomParkKey(): Uint8Array {
   return randomBytes(32);
+}
+
+/** The shortest key a park may be signed with: 128 bits. */
+export const MIN_PARK_KEY_BYTES = 16;
+
+/**
+ * Screens a host's park key. An empty or short key (an unset environment variable read as "")
+ * would let anyone who can guess it forge an approval, so it is refused loudly.
+ */
+export function checkParkKey(key: unknown): Uint8Array | string {
+  const bytes = typeof key === "string" ? Buffer.byteLength(key) : key instanceof Uint8Array ? key.length : -1;
+  if (bytes < MIN_PARK_KEY_BYTES) {
+    throw new RunnerConfigError("config.park_key_invalid", `parkKey must be a string or Uint8Array of at least ${MIN_PARK_KEY_BYTES} bytes (got ${bytes < 0 ? typeof key : `${bytes} bytes`})`);
+  }
+  return key as Uint8Array | string;
 }
 
 export interface ParkInput {

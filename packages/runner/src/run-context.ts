@@ -22,6 +22,8 @@ export interface ResolvedDeps {
   parkKeyEphemeral: boolean;
   parkTtlMs: number;
   parkLedger: ParkLedger;
+  /** No ledger was given: replays are stopped inside this runner only. */
+  parkLedgerEphemeral: boolean;
   onNotice?: (notice: EngineNotice) => void;
   tracer?: Tracer;
   tools: readonly Tool[];

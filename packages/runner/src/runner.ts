@@ -9,7 +9,8 @@ import { EventChannel, type RunEvent } from "./events";
 import { runTurns, type LoopEnd } from "./loop";
 import { createLoopGuard } from "./loop-guard";
 import { outputInstruction } from "./output";
-import { ParkedRunError, pendingTurn, randomParkKey, signParkedRun, verifyParkedRun } from "./park";
+import { RunnerConfigError } from "./config-error";
+import { checkParkKey, ParkedRunError, pendingTurn, randomParkKey, signParkedRun, verifyParkedRun } from "./park";
 import { createMemoryParkLedger } from "./park-ledger";
 import type { ParkedRun, ParkedSpec, RunState } from "./park-schema";
 import { afterPersonDecided, deniedResult } from "./permissions";
@@ -27,6 +28,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 const ResumeDecisionSchema = z.strictObject({ decision: z.enum(["approve", "deny"]), reason: z.string().optional() });
 
+function parkTtl(ttlMs: unknown): number {
+  if (ttlMs === undefined) return DAY_MS;
+  if (typeof ttlMs !== "number" || !Number.isSafeInteger(ttlMs) || ttlMs <= 0) {
+    throw new RunnerConfigError("config.park_ttl_invalid", `parkTtlMs must be a positive whole number of milliseconds, got ${String(ttlMs)}`);
+  }
+  return ttlMs;
+}
+
 function resolveDeps(deps: RunnerDeps): ResolvedDeps {
   const brains = new Map<string, Brain>();
   const list: ReadonlyArray<readonly [string, Brain]> = Array.isArray(deps.brains)
@@ -40,10 +49,11 @@ function resolveDeps(deps: RunnerDeps): ResolvedDeps {
     retry: resolveRetry(deps.retry),
     ...(deps.approver ? { approver: deps.approver } : {}),
     autoMode: deps.autoMode ?? {},
-    parkKey: deps.parkKey ?? randomParkKey(),
+    parkKey: deps.parkKey === undefined ? randomParkKey() : checkParkKey(deps.parkKey),
     parkKeyEphemeral: deps.parkKey === undefined,
-    parkTtlMs: deps.parkTtlMs ?? DAY_MS,
+    parkTtlMs: parkTtl(deps.parkTtlMs),
     parkLedger: deps.parkLedger ?? createMemoryParkLedger(),
+    parkLedgerEphemeral: deps.parkLedger === undefined,
     ...(deps.onNotice ? { onNotice: deps.onNotice } : {}),
     ...(deps.tracer ? { tracer: deps.tracer } : {}),
     tools: deps.tools ?? [],
@@ -145,6 +155,10 @@ function finish(ctx: RunContext, end: LoopEnd): TaskResult {
   if (end.park) {
     if (ctx.deps.parkKeyEphemeral) {
       ctx.notice({ code: "config.park_key_ephemeral", audience: "operator", message: "This run parked, signed with a random key: only this runner can resume it. Set `parkKey` to resume in another process.", detail: {} });
+    } else if (ctx.deps.parkLedgerEphemeral) {
+      // A shared key lets other processes resume the park, but an in-memory ledger only stops a
+      // replay inside this runner: at-most-once across processes needs a shared ledger.
+      ctx.notice({ code: "config.park_ledger_ephemeral", audience: "operator", message: "This run parked with a shared `parkKey` but the default in-memory ledger: another process (or a restart) could resume the same park again. Set `parkLedger` (e.g. createFileParkLedger) so the call runs at most once everywhere.", detail: {} });
     }
     const parked = signParkedRun(
       { parkId: randomUUID(), now: ctx.deps.clock.now(), ttlMs: ctx.deps.parkTtlMs, spec: ctx.spec, history: ctx.history, messages: ctx.messages, pending: end.park, state: structuredClone(ctx.state) },

@@ -227,11 +227,17 @@ export interface RunnerDeps {
   autoMode?: AutoModeOptions;
   retry?: RetryOptions;
   clock?: Clock;
-  /** HMAC key for parked runs. Default: a random key, so a park resumes only in this runner. */
+  /**
+   * HMAC key for parked runs, at least 16 bytes (`RunnerConfigError` otherwise). Default: a random
+   * key, so a park resumes only in this runner.
+   */
   parkKey?: string | Uint8Array;
-  /** How long a park may be resumed. Default 24 h. */
+  /** How long a park may be resumed, a positive whole number of ms. Default 24 h. */
   parkTtlMs?: number;
-  /** Consumed park ids. Default: in memory, per runner. */
+  /**
+   * Consumed park ids. Default: in memory, per runner — with a shared `parkKey`, give a shared
+   * ledger too, or a park can be replayed in another process (`config.park_ledger_ephemeral`).
+   */
   parkLedger?: ParkLedger;
   /** Tools a resumed run may use when `resume` is given none. */
   tools?: readonly Tool[];
