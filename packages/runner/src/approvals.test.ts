@@ -1,6 +1,9 @@
 import { fauxText, fauxToolCall, type FauxResponse } from "@x/brain-faux";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool } from "./define-tool";
 import { ParkedRunError } from "./park";
+import type { ParkLedger } from "./park-ledger";
 import type { ParkedRun } from "./park-schema";
 import { recorder, roles, setup, texts } from "../test/harness";
 
@@ -99,6 +102,22 @@ describe("parking without a live approver", () => {
     expect(deploy.calls).toEqual([]);
     expect(result.status).toBe("completed");
     expect(texts(result.messages)[3]).toContain("not today");
+  });
+
+  it("the park id is claimed in the ledger before the call runs; a ledger that fails means nothing runs", async () => {
+    const order: string[] = [];
+    const deploy = defineTool({ name: "deploy", description: "", input: z.object({ text: z.string() }), execute: () => (order.push("execute"), "ok") });
+    const ledger: ParkLedger = { claim: async (id) => (order.push(`claim ${id}`), true) };
+    const { runner } = setup([fauxToolCall("deploy", { text: "x" }), fauxText("done")], { parkKey: KEY, parkLedger: ledger });
+    const parked = await runner.runTask({ objective: "x", tools: [deploy], defaultPermission: "ask" });
+    await runner.resume(parked.parked, { decision: "approve" }, { tools: [deploy] });
+    expect(order).toEqual([`claim ${parked.parked!.parkId}`, "execute"]);
+
+    order.length = 0;
+    const broken = setup([fauxToolCall("deploy", { text: "x" })], { parkKey: KEY, parkLedger: { claim: () => Promise.reject(new Error("ledger down")) } });
+    const again = await broken.runner.runTask({ objective: "x", tools: [deploy], defaultPermission: "ask" });
+    await expect(broken.runner.resume(again.parked, { decision: "approve" }, { tools: [deploy] })).rejects.toThrow("ledger down");
+    expect(order).toEqual([]);
   });
 
   it("the same park twice ⇒ replayed; the call ran once", async () => {
