@@ -85,8 +85,8 @@ export class Canonicalizer {
     return this.base + this.size;
   }
 
-  /** Feeds one UTF-16 code unit at original offset `at`; true when it emitted canonical text. */
-  feed(code: number, at: number): boolean {
+  /** Feeds one UTF-16 code unit at original offset `at`. */
+  feed(code: number, at: number): void {
     if (isSpace(code)) {
       if (!this.wsOpen) {
         this.wsOpen = true;
@@ -100,7 +100,7 @@ export class Canonicalizer {
       } else if (code === TAB) this.wsIndent += 4;
       else if (code !== 13) this.wsIndent += 1;
       this.digitOpen = false;
-      return false;
+      return;
     }
     if (this.wsOpen) {
       this.wsOpen = false;
@@ -116,15 +116,14 @@ export class Canonicalizer {
       if (this.digitOpen) {
         const last = this.size - 1;
         this.digits[last] = (Math.imul(this.digits[last]!, 31) + code) | 0;
-        return true;
+        return;
       }
       this.digitOpen = true;
       this.emit(ZERO, at, code);
-      return true;
+      return;
     }
     this.digitOpen = false;
     this.emit(code, at, 0);
-    return true;
   }
 
   slice(from: number, to: number): string {

@@ -83,6 +83,8 @@ export const DEFAULT_RECURRENCE_OPTIONS = {
 
 /** Blocks shorter than this must repeat exactly: a one-word block has no room for a drift. */
 const DRIFT_MIN_PERIOD = 8;
+/** Matches in a row that end a streak of mismatches (a drifted word is shorter than this). */
+const CLEAN_RUN = 8;
 /** Length of the tail probe used to find candidate periods. */
 const PROBE = 32;
 /** Candidate periods verified per check. */
@@ -120,7 +122,8 @@ export function createRepetitionGuard(options: RepetitionGuardOptions = {}): Rep
     if (parts.length > 1) parts = [parts.join("")];
     return parts[0] ?? "";
   };
-  let sinceCheck = 0;
+  /** Canonical length at the last periodic check. */
+  let checkedAt = 0;
   let verdict: GuardVerdict = NOT_CUT;
 
   canon.onSegment = (segment) => {
@@ -159,24 +162,30 @@ export function createRepetitionGuard(options: RepetitionGuardOptions = {}): Rep
     const exact = structured || p < DRIFT_MIN_PERIOD || !canon.isProse(n - p, n);
     const allowed = exact ? 0 : Math.floor(p * o.maxDrift);
     // Walk back comparing each character with the one a period earlier, a block of p at a time;
-    // a block may hold `allowed` drifted characters. The region starts just past the first
-    // mismatch of the block that failed, so `keep` lands on a copy boundary, not mid-word.
+    // a block may hold `allowed` drifted characters. Mismatches not separated by a clean run of
+    // matches form one streak; the region starts just past the streak the walk died in, so a
+    // boundary with the text before the loop is never mistaken for drift, and `keep` lands on a
+    // copy boundary rather than mid-word.
     let mismatches = 0;
     let inBlock = 0;
-    let firstMismatch = -1;
+    let streak = -1;
+    let clean = 0;
     let i = n - 1;
     for (; i - p >= lo; i--) {
       if (!canon.same(i, i - p, exact)) {
-        if (firstMismatch < 0) firstMismatch = i;
+        if (streak < 0) streak = i;
+        clean = 0;
         if (++mismatches > allowed) break;
+      } else if (streak >= 0 && ++clean >= CLEAN_RUN) {
+        streak = -1;
+        clean = 0;
       }
       if (++inBlock === p) {
         inBlock = 0;
         mismatches = 0;
-        firstMismatch = -1;
       }
     }
-    const start = (firstMismatch >= 0 ? firstMismatch : i) + 1 - p;
+    const start = (streak >= 0 ? streak : i) + 1 - p;
     const covered = n - start;
     const needRepeats = structured ? o.structuredMinRepeats : o.minRepeats;
     const needCovered = structured ? o.structuredMinCoveredChars : o.minCoveredChars;
@@ -212,9 +221,9 @@ export function createRepetitionGuard(options: RepetitionGuardOptions = {}): Rep
       parts.push(delta);
       textLength += delta.length;
       for (let i = 0; i < delta.length; i++) {
-        if (canon.feed(delta.charCodeAt(i), offset + i)) sinceCheck++;
-        if (!verdict.cut && sinceCheck >= o.checkEvery && !canon.inFence) {
-          sinceCheck = 0;
+        canon.feed(delta.charCodeAt(i), offset + i);
+        if (!verdict.cut && canon.length - checkedAt >= o.checkEvery && !canon.inFence) {
+          checkedAt = canon.length;
           verdict = checkPeriodic();
         }
         if (verdict.cut) return (verdict = trimKeep(verdict));
