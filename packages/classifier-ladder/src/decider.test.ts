@@ -157,6 +157,27 @@ describe("createAutoModeDecider", () => {
     expect(again).toMatchObject({ verdict: "unavailable", calls: 0 });
   });
 
+  it("asks admitCall before every call: a refusal (or a throw) there is unavailable, never an allow, and no call is made", async () => {
+    const seen: number[] = [];
+    const refuseSecond = ladder({
+      seatScript: [fauxText("Hmm.", { usage: { input: 100, output: 3 } }), fauxText("<block>no</block>")],
+      mainScript: [fauxText("<block>no</block>")],
+      admitCall: (spent) => (seen.push(spent.totalTokens), spent.totalTokens > 0 ? "the run's token budget is spent" : undefined),
+    });
+    const outcome = await refuseSecond.decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
+    // The re-ask and the main rung were both refused before they were made.
+    expect(outcome).toMatchObject({ verdict: "unavailable", cause: "error", calls: 1, error: expect.stringContaining("budget is spent") });
+    expect(seen).toEqual([0, 103, 103]);
+    expect(refuseSecond.mainBrain.calls).toHaveLength(0);
+    const throwing = ladder({
+      seatScript: [fauxText("<block>no</block>")],
+      admitCall: () => {
+        throw new Error("budget store down");
+      },
+    });
+    expect(await throwing.decider.decide({ toolCall: judgedCall, transcript: baseTranscript })).toMatchObject({ verdict: "unavailable", calls: 0 });
+  });
+
   it("sums usage over every call and reports the budget it holds", async () => {
     const harness = ladder({ seatScript: [fauxText("Fine.", { usage: { input: 100, output: 3 } }), fauxText("<block>no</block>", { usage: { input: 120, output: 6 } })], timeoutMs: 5_000 });
     const outcome = await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript });

@@ -50,6 +50,12 @@ export interface CreateAutoModeDeciderArgs {
   runId?: string;
   /** Replaces the built-in classifier system prompt. */
   systemPrompt?: string;
+  /**
+   * Asked before EVERY classifier call with the usage this classification has spent so far; a
+   * string refuses the call (the host's budget is spent) and is its reason. A refused call is a
+   * leg failure, so the classification ends `unavailable` and never allows. A throw refuses too.
+   */
+  admitCall?: (spent: Usage) => string | undefined;
 }
 
 type RungResult = { ruled: AutoModeVerdict; reasked: boolean } | { failed: ClassifierLegError };
@@ -90,6 +96,15 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
     return await Promise.race([stream.result(), budget.expired]);
   }
 
+  function admit(spent: Usage): string | undefined {
+    if (!args.admitCall) return undefined;
+    try {
+      return args.admitCall(spent);
+    } catch (error) {
+      return `the admission check threw: ${message(error)}`;
+    }
+  }
+
   function lookupBrain(model: Model): Brain | ClassifierLegError {
     try {
       return args.brainFor(model) ?? new ClassifierLegError("error", `no brain is registered for api ${model.api}`);
@@ -105,6 +120,8 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
     try {
       const attempt = async (seat: ClassifierSeatRequest, suffix: string) => {
         const text = renderClassifierRequest({ ...input, suffix });
+        const refused = admit(tally.usage);
+        if (refused !== undefined) throw new ClassifierLegError("error", `the classifier was not asked: ${refused}`);
         tally.calls++;
         const reply = await call(model, brain, seat, text, budget);
         tally.usage = addUsage(tally.usage, reply.usage);
