@@ -140,6 +140,26 @@ describe("auto mode", () => {
     expect(result).toMatchObject({ status: "failed", terminal: { code: "config_invalid", cause: "config" } });
   });
 
+  it("the budget is checked before every classifier call: a spent run never asks the classifier, and the call does not run", async () => {
+    const { tool, calls } = recorder("shell");
+    const { runner, classifier } = autoSetup([fauxToolCall("shell", { text: "a" }, { usage: { input: 60, output: 10 } })], [ALLOW]);
+    const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto", budget: { tokens: 70 } });
+    expect(result).toMatchObject({ status: "budget_exhausted", terminal: { code: "budget_tokens", cause: "budget" } });
+    expect(classifier.calls).toHaveLength(0);
+    expect(calls).toEqual([]);
+    expect(result.messages.at(-1)).toMatchObject({ role: "toolResult", isError: true, details: { error: "not_run" } });
+  });
+
+  it("a classification whose re-ask would overrun the budget is cut before that call; the run ends budget_exhausted", async () => {
+    const { tool, calls } = recorder("shell");
+    const { runner, classifier } = autoSetup([fauxToolCall("shell", { text: "a" }, { usage: { input: 60, output: 10 } })], [fauxText("Let me think.", { usage: { input: 30, output: 10 } }), ALLOW]);
+    const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto", budget: { tokens: 100 }, model: "main" });
+    expect(result).toMatchObject({ status: "budget_exhausted", terminal: { code: "budget_tokens" } });
+    expect(classifier.calls).toHaveLength(1);
+    expect(calls).toEqual([]);
+    expect(result.stats).toMatchObject({ tokens: 110, classifierCalls: 1, modelCalls: 1 });
+  });
+
   it("a run parked by auto mode resumes with the denial counters it had", async () => {
     const { tool, calls } = recorder("shell");
     const { runner } = autoSetup(

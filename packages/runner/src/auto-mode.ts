@@ -8,6 +8,7 @@ import {
 } from "@x/classifier-ladder";
 import type { AutoModeGate, AutoRuling } from "./permissions";
 import type { RunContext } from "./run-context";
+import { runBudgetExceeded } from "./budget";
 import { addClassifierUsage } from "./stats";
 import { SPAN_NAMES } from "./tracer";
 
@@ -44,6 +45,9 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
         ctx.notice(notice);
       },
       ...(ctx.deps.tracer ? { tracer: ctx.deps.tracer } : {}),
+      // The budget is a hard stop before EVERY model call, the classifier's included: its calls are
+      // billed to the run, and a refused call makes the classification unavailable, never an allow.
+      admitCall: (spent) => runBudgetExceeded(ctx, spent)?.message,
       taskId: ctx.runId,
       runId: ctx.runId,
       ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),

@@ -1,3 +1,4 @@
+import type { Usage } from "@x/llm-types";
 import type { Budget, Terminal } from "./types";
 
 /**
@@ -13,4 +14,13 @@ export function budgetExceeded(budget: Budget | undefined, spent: { tokens: numb
     return { code: "budget_cost", cause: "budget", message: `cost budget spent: ${spent.microUsd} of ${budget.microUsd} micro-USD` };
   }
   return undefined;
+}
+
+/**
+ * The run's budget check: what the run has spent, plus `pending` — usage not yet in the run's
+ * stats (a classification in progress).
+ */
+export function runBudgetExceeded(run: { spec: { budget?: Budget }; state: { stats: { usage: Usage } } }, pending?: Usage): Terminal | undefined {
+  const spent = run.state.stats.usage;
+  return budgetExceeded(run.spec.budget, { tokens: spent.totalTokens + (pending?.totalTokens ?? 0), microUsd: spent.cost.total + (pending?.cost.total ?? 0) });
 }

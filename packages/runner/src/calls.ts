@@ -8,7 +8,13 @@ import { SPAN_NAMES } from "./tracer";
 import type { Terminal } from "./types";
 
 /** How handling a turn's tool calls ended: all answered, parked on one, or the run must stop. */
-export type CallsOutcome = { done: true } | { park: PendingCall } | { terminal: Terminal; status: "stuck" | "blocked" | "aborted" };
+export type CallsOutcome = { done: true } | { park: PendingCall } | { terminal: Terminal; status: "stuck" | "blocked" | "aborted" | "budget_exhausted" };
+
+/** The status a gate's terminal ends the run with. */
+function gateStatus(terminal: Terminal): "blocked" | "aborted" | "budget_exhausted" {
+  if (terminal.code === "aborted") return "aborted";
+  return terminal.cause === "budget" ? "budget_exhausted" : "blocked";
+}
 
 export type Slot = { call: ToolCall; result: Promise<ToolResultMessage> };
 
@@ -106,7 +112,7 @@ export async function handleCalls(ctx: RunContext, turn: AssistantMessage, start
     if ("terminal" in gate) {
       await flush(ctx, slots);
       closeRemaining(ctx, calls, i, gate.terminal.message);
-      return { terminal: gate.terminal, status: gate.terminal.code === "aborted" ? "aborted" : "blocked" };
+      return { terminal: gate.terminal, status: gateStatus(gate.terminal) };
     }
     if ("result" in gate) {
       slots.push({ call, result: Promise.resolve(note ? withNote(gate.result, note) : gate.result) });

@@ -1,12 +1,12 @@
 import { assistantText, assistantToolCalls, type AssistantMessage, type Model } from "@x/llm-types";
 import { isDegenerateCutMessage, isLengthEmpty, isPartialToolCallCut } from "@x/terminal-cause";
-import { budgetExceeded } from "./budget";
+import { runBudgetExceeded } from "./budget";
 import { handleCalls } from "./calls";
 import { parseOutput } from "./output";
 import type { PendingCall } from "./park-schema";
 import type { RunContext } from "./run-context";
 import { SPAN_NAMES } from "./tracer";
-import { modelChain, modelTurn, outputCap, spentSoFar } from "./turn";
+import { modelChain, modelTurn, outputCap } from "./turn";
 import type { TaskStatus, Terminal } from "./types";
 
 /** How the loop ended. */
@@ -44,7 +44,7 @@ export async function runTurns(ctx: RunContext): Promise<LoopEnd> {
   for (;;) {
     if (ctx.signal.aborted) return { status: "aborted", terminal: { code: "aborted", cause: "host", message: "the run was aborted" } };
     if (ctx.state.stats.turns >= maxTurns) return { status: "max_turns", terminal: { code: "max_turns", cause: "guard", message: `the run reached its limit of ${maxTurns} turns` } };
-    const over = budgetExceeded(ctx.spec.budget, spentSoFar(ctx));
+    const over = runBudgetExceeded(ctx);
     if (over) return { status: "budget_exhausted", terminal: over };
     const turnNumber = ctx.state.stats.turns + 1;
     ctx.turnSpan = ctx.tracer.start(SPAN_NAMES.turn, { turn: turnNumber }, ctx.runSpan);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Tool } from "./define-tool";
 import type { PendingCall } from "./park-schema";
 import type { RunContext } from "./run-context";
+import { runBudgetExceeded } from "./budget";
 import { addGate } from "./stats";
 import { errorResult } from "./tools";
 import type { ApprovalRequest, Permission, Terminal } from "./types";
@@ -95,7 +96,15 @@ export async function gateCall(ctx: RunContext, call: ToolCall, permission: Perm
   const before = auto.route();
   if (before.route === "ask") return askPerson(ctx, call, before.tripped === "consecutive_unavailable" ? "auto_unavailable" : "denial_limit");
   if (before.route === "stop") return before.tripped === "consecutive_unavailable" ? askPerson(ctx, call, "auto_unavailable") : askPerson(ctx, call, "denial_limit");
+  // Checked here as well as inside the decider, so a spent run ends typed instead of asking a person.
+  const spent = runBudgetExceeded(ctx);
+  if (spent) return { terminal: spent };
   const ruling = await auto.decide(call, ctx.signal);
+  if (ctx.signal.aborted) return ABORTED;
+  if (ruling.verdict === "unavailable") {
+    const over = runBudgetExceeded(ctx);
+    if (over) return { terminal: over };
+  }
   switch (ruling.verdict) {
     case "allow":
       return { run: true };

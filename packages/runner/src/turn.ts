@@ -1,5 +1,5 @@
 import { emptyUsage, type AssistantMessage, type Brain, type BrainRequest, type Model } from "@x/llm-types";
-import { budgetExceeded } from "./budget";
+import { runBudgetExceeded } from "./budget";
 import { backoffMs, failureAction, isFailedCall } from "./retry";
 import type { RunContext } from "./run-context";
 import { addModelCall } from "./stats";
@@ -15,10 +15,6 @@ export function modelChain(ctx: RunContext): Model[] {
 /** The output cap of the next call: the spec's, or what a max-tokens recovery raised it to. */
 export function outputCap(ctx: RunContext, model: Model): number {
   return Math.min(ctx.maxTokensNow ?? ctx.spec.maxTokens ?? model.maxTokens, model.maxTokens);
-}
-
-export function spentSoFar(ctx: RunContext): { tokens: number; microUsd: number } {
-  return { tokens: ctx.state.stats.usage.totalTokens, microUsd: ctx.state.stats.usage.cost.total };
 }
 
 function brokenBrainTurn(model: Model, error: unknown, now: number): AssistantMessage {
@@ -107,7 +103,7 @@ export async function modelTurn(ctx: RunContext): Promise<TurnOutcome> {
       ctx.chainIndex = index;
     }
     for (let attempt = 0; ; attempt++) {
-      const over = budgetExceeded(ctx.spec.budget, spentSoFar(ctx));
+      const over = runBudgetExceeded(ctx);
       if (over) return { terminal: over };
       if (ctx.signal.aborted) return { terminal: { code: "aborted", cause: "host", message: "the run was aborted" } };
       const message = await callOnce(ctx, brain, model, attempt);
