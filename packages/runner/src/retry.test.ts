@@ -15,13 +15,14 @@ describe("retry policy", () => {
     expect(isFailedCall({ stopReason: "stop" })).toBe(false);
   });
 
-  it("backoff doubles with ±50% jitter and a cap; retry-after wins, capped", () => {
+  it("backoff doubles with ±50% jitter and a cap; retry-after wins, and past the cap means no retry", () => {
     const lo = resolveRetry({ baseDelayMs: 100, maxDelayMs: 1000, random: () => 0 });
     const hi = resolveRetry({ baseDelayMs: 100, maxDelayMs: 1000, random: () => 0.999 });
     expect([0, 1, 2].map((a) => backoffMs(a, lo))).toEqual([50, 100, 200]);
     expect(backoffMs(1, hi)).toBe(300);
     expect(backoffMs(10, hi)).toBe(1000);
     expect(backoffMs(0, lo, 750)).toBe(750);
-    expect(backoffMs(0, lo, 60_000)).toBe(1000);
+    expect(backoffMs(0, lo, 1000)).toBe(1000);
+    expect(backoffMs(0, lo, 60_000)).toBeUndefined();
   });
 });

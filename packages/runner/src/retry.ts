@@ -42,10 +42,11 @@ export function resolveRetry(options: RetryOptions | undefined): ResolvedRetry {
 /**
  * Delay before retry number `attempt` (0-based): exponential with ±50% jitter, so many runs that
  * failed together do not come back together. A provider's retry-after wins over the curve (it
- * knows), capped at `maxDelayMs`.
+ * knows). When it asks for longer than `maxDelayMs` there is no retry (undefined): coming back
+ * early would only be refused again, so the run moves on down the model chain instead.
  */
-export function backoffMs(attempt: number, retry: ResolvedRetry, retryAfterMs?: number): number {
-  if (retryAfterMs !== undefined) return Math.min(Math.max(0, retryAfterMs), retry.maxDelayMs);
+export function backoffMs(attempt: number, retry: ResolvedRetry, retryAfterMs?: number): number | undefined {
+  if (retryAfterMs !== undefined) return retryAfterMs > retry.maxDelayMs ? undefined : Math.max(0, retryAfterMs);
   const curve = retry.baseDelayMs * 2 ** attempt;
   const jittered = curve * (0.5 + retry.random());
   return Math.round(Math.min(jittered, retry.maxDelayMs));

@@ -14,6 +14,17 @@ describe("retries", () => {
     expect(result.stats).toMatchObject({ retries: 1, modelCalls: 2, tokens: 105 });
   });
 
+  it("a retry-after longer than maxDelayMs is not cut short: no early retry, the chain moves on", async () => {
+    const { runner, clock, brain } = setup([fauxError("rate_limited", "429", { retryAfterMs: 120_000 }), fauxText("from backup")], {
+      retry: { maxDelayMs: 30_000 },
+      roles: { default: { model: "main", fallbacks: ["backup"] } },
+    });
+    const result = await runner.runTask({ objective: "x" });
+    expect(clock.sleeps).toEqual([]);
+    expect(brain.calls.map((c) => c.model.id)).toEqual(["main", "backup"]);
+    expect(result).toMatchObject({ status: "completed", output: "from backup", stats: { retries: 0, modelCalls: 2 } });
+  });
+
   it("backs off exponentially with jitter when the provider gives no hint", async () => {
     const { runner, clock } = setup([fauxError("overloaded"), fauxError("network"), fauxText("ok")], { retry: { baseDelayMs: 100, random: () => 0.5 } });
     const result = await runner.runTask({ objective: "x" });

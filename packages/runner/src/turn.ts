@@ -114,6 +114,7 @@ export async function modelTurn(ctx: RunContext): Promise<TurnOutcome> {
       if (action === "aborted") return { terminal: { code: "aborted", cause: "host", message: "the run was aborted", errorKind: "aborted" } };
       if (action !== "retry" || attempt >= ctx.deps.retry.maxRetries) break;
       const delayMs = backoffMs(attempt, ctx.deps.retry, message.retryAfterMs);
+      if (delayMs === undefined) break;
       ctx.state.stats.retries += 1;
       ctx.emit({ type: "retry", model: model.id, attempt: attempt + 1, delayMs, ...(message.errorKind ? { errorKind: message.errorKind } : {}) });
       try {
