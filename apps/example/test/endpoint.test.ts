@@ -1,4 +1,7 @@
 import { join } from "node:path";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { startAnthropicMockServer } from "@x/brain-anthropic/testing";
 import { startOpenAIMockServer, type RecordedRequest } from "@x/brain-openai/testing";
 import { CLASSIFIER_SYSTEM_PROMPT } from "@x/classifier-ladder";
 import { VERIFIER_PROMPT } from "@x/teacher";
@@ -106,6 +109,67 @@ describe("x-agent run against an OpenAI-compatible server (the brain tests' loop
       expect(ofType(parseEvents(run.stdout), "result")[0]!.output).toBe("Nothing to do.");
       expect(server.bodies()[0]!.model).toBe("env-model");
       expect(server.requests[0]!.headers.authorization).toBe("Bearer from-env");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("x-agent run: approvals and the Anthropic wire", { timeout: 180_000 }, () => {
+  it("parks a write on a real endpoint and finishes it with resume, reading the key again from the environment", async () => {
+    const server = await startOpenAIMockServer((request) => {
+      const messages = messagesOf(request);
+      const results = messages.filter((m) => m.role === "tool");
+      if (results.length === 0) return { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "hello.txt", content: "hi\n" } }] };
+      return { text: `Result: ${textOf(results.at(-1))}` };
+    });
+    try {
+      const cwd = await tempDir("x-agent-test-endpoint-park-");
+      const common = ["--base-url", server.baseUrl, "--model", "m", "--no-teacher", "--json"];
+      const run = await runCli(["run", "Write hi to hello.txt", ...common], { cwd, env: cleanEnv({ OPENAI_API_KEY: "key-1" }) });
+      expect(run.code).toBe(0);
+      const parked = ofType(parseEvents(run.stdout), "parked")[0]!;
+      expect(parked.file.startsWith(join(cwd, ".x-agent", "parked"))).toBe(true);
+      // The key never goes into the park file.
+      expect(await readFile(parked.file, "utf8")).not.toContain("key-1");
+      const sandbox = join(cwd, ".x-agent", "sandbox");
+      expect(existsSync(join(sandbox, "hello.txt"))).toBe(false);
+
+      const resumed = await runCli(["resume", parked.file, "--approve", "--json"], { cwd, env: cleanEnv({ OPENAI_API_KEY: "key-2" }) });
+      expect(resumed.code).toBe(0);
+      const result = ofType(parseEvents(resumed.stdout), "result")[0]!;
+      expect(result.summary.status).toBe("completed");
+      expect(result.output).toBe("Result: wrote 3 bytes to hello.txt");
+      expect(await readFile(join(sandbox, "hello.txt"), "utf8")).toBe("hi\n");
+      expect(server.requests.map((r) => r.headers.authorization)).toEqual(["Bearer key-1", "Bearer key-2"]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("runs on the Anthropic Messages API with --provider anthropic", async () => {
+    const server = await startAnthropicMockServer((request) => {
+      const messages = (request.body as { messages: Array<{ content: unknown }> }).messages;
+      const sawResult = messages.some((m) => Array.isArray(m.content) && m.content.some((b: { type?: string }) => b.type === "tool_result"));
+      return sawResult
+        ? { blocks: [{ type: "text", text: "The sandbox is empty." }] }
+        : { blocks: [{ type: "tool_use", id: "toolu_1", name: "list_files", input: { path: "." } }] };
+    });
+    try {
+      const cwd = await tempDir("x-agent-test-anthropic-");
+      const run = await runCli(
+        ["run", "What is in the sandbox?", "--provider", "anthropic", "--base-url", server.baseUrl, "--api-key", "sk-ant-test", "--model", "claude-test", "--no-teacher", "--json"],
+        { cwd },
+      );
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const events = parseEvents(run.stdout);
+      expect(ofType(events, "tool_result").map((r) => [r.name, r.isError, r.text])).toEqual([["list_files", false, ". is empty"]]);
+      expect(ofType(events, "result")[0]!.output).toBe("The sandbox is empty.");
+      // The SDK decides the header (x-api-key, or a bearer token in newer releases); the key gets there.
+      for (const request of server.requests) expect(`${request.headers["x-api-key"] ?? ""} ${request.headers.authorization ?? ""}`).toContain("sk-ant-test");
+      expect(server.requests).toHaveLength(2);
+      expect(server.bodies().every((b) => b.model === "claude-test")).toBe(true);
     } finally {
       await server.close();
     }
