@@ -87,6 +87,8 @@ describe("repetition guard: real loops are cut within a bounded number of charac
     const text = Array.from({ length: 40 }, (_, i) => `Let me look at the failing test once more. ${fillers[(i * i + (i >> 2)) % 3]} `).join("");
     const { verdict, fed, kept } = stream(text);
     expect(verdict).toMatchObject({ cut: true, reason: "recurring" });
+    // The block runs from one occurrence to the next: the sentence plus the filler after it.
+    expect(verdict.cut && verdict.period).toBe(text.indexOf("Let me look", 1));
     expect(fed).toBeLessThan(800);
     expect(kept.startsWith("Let me look at the failing test once more. Maybe the path is wrong")).toBe(true);
   });

@@ -52,6 +52,12 @@ export interface RecurrenceOptions {
   maxDiversity?: number;
 }
 
+/**
+ * What the guard decided. On a cut, `keep` is how many characters of the accumulated text to keep
+ * (the text before the loop plus its first copy), `period` the length of the repeating block in
+ * canonical characters (`periodic`) or the span from one occurrence of the recurring chunk to the
+ * next (`recurring`).
+ */
 export type GuardVerdict = { cut: false } | { cut: true; keep: number; period: number; reason: "periodic" | "recurring" };
 
 export interface RepetitionGuard {
@@ -98,13 +104,14 @@ const NOT_CUT: GuardVerdict = Object.freeze({ cut: false });
 /**
  * A streaming detector for degenerate repetition. Text is normalised (whitespace runs collapsed,
  * digit runs folded to one symbol, code fences tracked), then two detectors run:
- * - periodic tail: every `checkEvery` characters the last characters are probed for a period p
- *   (the distance back to an earlier copy of the last 32 characters), and the tail is verified block by block backwards,
- *   allowing a small drift per block; enough copies covering enough text ⇒ cut.
- * - recurrence: each finished sentence/line is hashed; one that keeps coming back at short,
+ * - periodic tail: every `checkEvery` canonical characters, a candidate period p is the distance
+ *   back to an earlier copy of the last 32 characters; the tail is then verified backwards block
+ *   by block, allowing a small drift per block; enough copies covering enough text ⇒ cut.
+ * - recurrence: each finished sentence/line is keyed; one that keeps coming back at short,
  *   regular gaps among few distinct neighbours ⇒ cut.
  * Nothing fires inside a code fence, and a periodic region never reaches back into one.
- * Work per character is O(1) amortised plus O(window / checkEvery); memory is O(window).
+ * Work per character is O(1) amortised plus O(maxPeriod / checkEvery) for the candidate search
+ * (and O(window / checkEvery) when a candidate is verified); memory is O(window).
  * The verdict does not depend on how the text was split into deltas.
  */
 export function createRepetitionGuard(options: RepetitionGuardOptions = {}): RepetitionGuard {
@@ -128,8 +135,8 @@ export function createRepetitionGuard(options: RepetitionGuardOptions = {}): Rep
 
   canon.onSegment = (segment) => {
     if (verdict.cut || !recurrence) return;
-    const keep = recurrence.add(segment);
-    if (keep !== undefined) verdict = { cut: true, keep, period: 0, reason: "recurring" };
+    const hit = recurrence.add(segment);
+    if (hit) verdict = { cut: true, keep: hit.keep, period: hit.period, reason: "recurring" };
   };
   canon.onFence = () => recurrence?.reset();
 
@@ -252,8 +259,11 @@ class RecurrenceTracker {
     this.seen.clear();
   }
 
-  /** Records a finished chunk; returns the keep offset when the recurrence rule fires. */
-  add(segment: Segment): number | undefined {
+  /**
+   * Records a finished chunk. When the recurrence rule fires, returns where to cut (the start of
+   * the chunk's second occurrence) and the block length (first to second occurrence).
+   */
+  add(segment: Segment): { keep: number; period: number } | undefined {
     if (segment.structured || segment.letters < this.o.minChunk / 2 || segment.text.length < this.o.minChunk || CODE_ENDING.test(segment.text)) {
       return undefined;
     }
@@ -284,7 +294,9 @@ class RecurrenceTracker {
     const span = this.ring.filter((entry) => entry.index >= first);
     const distinct = new Set(span.map((entry) => entry.key)).size;
     if (distinct / span.length > this.o.maxDiversity) return undefined;
-    return this.ring.find((entry) => entry.index === run[1])!.origStart;
+    const firstStart = this.ring.find((entry) => entry.index === first)!.origStart;
+    const keep = this.ring.find((entry) => entry.index === run[1])!.origStart;
+    return { keep, period: keep - firstStart };
   }
 }
 

@@ -272,7 +272,7 @@ export class TurnBuilder {
     this.closeOpen(undefined);
     this.endError(
       "degenerate_repetition",
-      `the model repeated a ${verdict.period > 0 ? `${verdict.period}-character block` : "passage"} in its ${field}; the stream was cut and the text before the loop kept`,
+      `the model repeated ${verdict.reason === "periodic" ? `a ${verdict.period}-character block` : "a passage"} in its ${field}; the stream was cut and the text before the loop kept`,
     );
     return "cut";
   }
