@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { expectStoreError, listAll, uniqueScope } from "@x/strategy-store-core/conformance";
 import type { StrategyInput } from "@x/strategy-store-core";
 import { PostgresStrategyStore } from "./index";
-import { PG_URL, runSchema } from "./test-support";
+import { PG_URL, runSchema } from "../test/pg-support";
 
 const input = (scope: string, problem: string, strategy = "drain the queue before the deploy"): StrategyInput => ({
   scope,

@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conceptEmbed, runStrategyStoreConformance } from "@x/strategy-store-core/conformance";
 import { PostgresStrategyStore, SCHEMA_VERSION } from "./index";
-import { PG_URL, runSchema, startPglite } from "./test-support";
+import { PG_URL, runSchema, startPglite } from "../test/pg-support";
 
 let pglite: PGlite;
 beforeAll(async () => {
