@@ -150,8 +150,9 @@ function call(name: string, args: Record<string, unknown>): ScriptedReply {
 export const studentModelPolicy: Policy = (context) => {
   const objective = userTexts(context.messages).join("\n");
   if (context.systemPrompt === MONITOR_PROMPT) {
-    const errors = objective.split("\n").filter((l) => / → ERROR/.test(l));
-    const sameTool = new Set(errors.map((l) => l.replace(/^- /, "").split(" → ")[0])).size === 1;
+    // One line per recent tool result, `- <tool> → ERROR: …` for a failure.
+    const errors = objective.split("\n").filter((l) => /^- \S+ → ERROR\b/.test(l));
+    const sameTool = new Set(errors.map((l) => l.slice(2).split(" ")[0])).size === 1;
     return errors.length >= 3 && sameTool
       ? { text: JSON.stringify({ stuck: true, reason: `${errors.length} failures of the same tool, each a guessed path that does not exist` }) }
       : { text: JSON.stringify({ stuck: false, reason: "the attempts differ and learn something" }) };
@@ -170,7 +171,8 @@ export const studentModelPolicy: Policy = (context) => {
 export const teacherPolicy: Policy = (context) => {
   if (context.systemPrompt !== TEACHER_PROMPT) return studentPolicy(context);
   const brief = userTexts(context.messages).join("\n");
-  if (/read_file → ERROR: not_found/.test(brief)) {
+  // The brief quotes the student's recent tool results; missing files are what this teacher knows about.
+  if (/not_found|no such file/i.test(brief)) {
     return {
       text: JSON.stringify({
         strategy: "When a file is not where you expect it, call list_files on the sandbox first and then read the file at the path the listing shows; never guess paths.",
