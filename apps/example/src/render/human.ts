@@ -100,7 +100,7 @@ export function humanSink(options: HumanOptions): EventSink {
           const ok = s.status === "completed";
           const mark = ok ? paint("green", "✔") : s.status === "parked" ? paint("yellow", "⏸") : paint("red", "✘");
           print(
-            `   ${mark} ${paint("bold", s.status)} ${paint("dim", `(${event.terminal.code})`)} — ${s.turns} turns, ${s.tokens} tokens, ${formatUsd(s.costMicroUsd)}, teacher ${formatPercent(s.teacherShare)}`,
+            `   ${mark} ${paint("bold", s.status)}${event.terminal.code === s.status ? "" : paint("dim", ` (${event.terminal.code})`)} — ${s.turns} turns, ${s.tokens} tokens, ${formatUsd(s.costMicroUsd)}, teacher ${formatPercent(s.teacherShare)}`,
           );
           if (event.output.trim() !== "") print(`   ${" ".repeat(7)} ${paint("dim", "answer:")} ${oneLine(event.output, 300)}`);
           else if (!ok && s.status !== "parked") print(`   ${" ".repeat(7)} ${oneLine(event.terminal.message, 300)}`);
