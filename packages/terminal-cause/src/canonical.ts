@@ -229,12 +229,26 @@ export class Canonicalizer {
     } else if (code === SPACE && (prev === 46 || prev === 33 || prev === 63)) {
       this.endSegment(index);
       this.segStart = index + 1;
+      this.neutraliseOrdinal(index);
+    } else if (code === SPACE && prev === 41) {
+      this.neutraliseOrdinal(index);
     } else if (!this.fenceChecked && index - this.lineStart === 2) {
       this.fenceChecked = true;
       const s = this.size;
       const fence = (this.codes[s - 3] === 96 && this.codes[s - 2] === 96 && code === 96) || (this.codes[s - 3] === 126 && this.codes[s - 2] === 126 && code === 126);
       if (fence) this.toggleFence();
     }
+  }
+
+  /**
+   * The ordinal of a numbered list item ("12. ", "3) ") counts items, it is not content: forget
+   * its value, so a list whose items all say the same thing reads as the loop it is, while a list
+   * whose items carry their own numbers ("Item 12") still differs item by item.
+   */
+  private neutraliseOrdinal(spaceIndex: number): void {
+    if (spaceIndex - this.lineStart !== 2) return;
+    const local = this.lineStart - this.base;
+    if (local >= 0 && this.codes[local] === ZERO) this.digits[local] = 0;
   }
 
   private toggleFence(): void {

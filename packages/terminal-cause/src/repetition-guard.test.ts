@@ -108,6 +108,15 @@ describe("repetition guard: real loops are cut within a bounded number of charac
     expect(guard.text).toHaveLength(length);
   });
 
+  it("a numbered list whose items all say the same thing", () => {
+    const items = Array.from({ length: 300 }, (_, i) => `${i + 1}. I will double-check the configuration file.`);
+    const { verdict, fed, kept } = stream("Plan:\n" + items.join("\n"));
+    expect(verdict).toMatchObject({ cut: true, reason: "periodic" });
+    // Lists are data, so the bar is higher (16 copies, 1600 characters), but still bounded.
+    expect(fed).toBeLessThan(1800);
+    expect(kept).toBe("Plan:\n1. I will double-check the configuration file.");
+  });
+
   it("a loop in prose after a closed code fence is still cut, keeping the fence", () => {
     const fence = "```ts\n" + "retry();\n".repeat(40) + "```\n";
     const { verdict, kept } = stream(fence + "That should do it. " + "The retry loop is now correct. ".repeat(50));
