@@ -5,8 +5,10 @@ import {
   createAutoModeDecider,
   createDenialLimit,
   type AutoModeDecider,
+  type AutoModeVerdict,
+  type DenialLimit,
 } from "@x/classifier-ladder";
-import type { AutoModeGate, AutoRuling } from "./permissions";
+import type { AutoModeGate } from "./permissions";
 import type { RunContext } from "./run-context";
 import { runBudgetExceeded } from "./budget";
 import { addClassifierUsage } from "./stats";
@@ -22,10 +24,14 @@ const ARMING_NOTICES = new Set(["classifier.role_defaulted", "route.fallback_to_
  */
 export function createAutoModeGate(ctx: RunContext): AutoModeGate {
   const options = ctx.deps.autoMode;
-  // A resumed run picks its counters up exactly where the park left them.
-  const limit = createDenialLimit({ maxConsecutive: options.maxConsecutiveDenials, maxTotal: options.maxTotalDenials, state: ctx.state.denials });
+  // Made on first use, like the decider: a bad limit knob then ends the run `config_invalid` from
+  // inside the loop, and a run with no gated call never reads it. A resumed run picks its counters
+  // up exactly where the park left them.
+  let denialLimit: DenialLimit | undefined;
+  const limit = (): DenialLimit =>
+    (denialLimit ??= createDenialLimit({ maxConsecutive: options.maxConsecutiveDenials, maxTotal: options.maxTotalDenials, state: ctx.state.denials }));
   const save = () => {
-    const s = limit.state;
+    const s = limit().state;
     ctx.state.denials = { consecutiveBlocks: s.consecutiveBlocks, totalBlocks: s.totalBlocks, consecutiveUnavailable: s.consecutiveUnavailable, ...(s.tripped ? { tripped: s.tripped } : {}) };
   };
   let decider: AutoModeDecider | undefined;
@@ -58,19 +64,20 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
 
   return {
     route() {
-      const route = limit.route(ctx.deps.approver !== undefined);
-      return limit.state.tripped ? { route, tripped: limit.state.tripped } : { route };
+      const route = limit().route(ctx.deps.approver !== undefined);
+      const { tripped } = limit().state;
+      return tripped ? { route, tripped } : { route };
     },
     personDecided() {
-      limit.personDecided();
+      limit().personDecided();
       save();
     },
-    async decide(call: ToolCall, signal: AbortSignal): Promise<AutoRuling> {
+    async decide(call: ToolCall, signal: AbortSignal): Promise<AutoModeVerdict> {
       const active = arm();
       const span = ctx.tracer.start(SPAN_NAMES.classification, { toolName: call.name, toolCallId: call.id, model: active.model.id }, ctx.turnSpan);
       const outcome = await active.decide({ toolCall: call, transcript: [...ctx.history, ...ctx.messages], tools: ctx.toolSpecs, signal });
       addClassifierUsage(ctx.state.stats, outcome.usage, outcome.calls);
-      limit.record(outcome);
+      limit().record(outcome);
       save();
       ctx.tracer.end(
         span,
@@ -108,11 +115,8 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
           toolCallId: call.id,
           cause: outcome.cause,
         });
-        return { verdict: "unavailable", cause: outcome.cause };
       }
-      if (outcome.verdict === "parse_error") return { verdict: "parse_error", form: outcome.form };
-      if (outcome.verdict === "block") return { verdict: "block", reason: outcome.reason };
-      return { verdict: "allow" };
+      return outcome;
     },
   };
 }

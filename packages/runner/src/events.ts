@@ -1,6 +1,6 @@
 import type { AssistantMessage, EngineNotice, ErrorKind, ToolCall, ToolResultMessage } from "@x/llm-types";
 import type { ParkedRun } from "./park-schema";
-import type { Permission, TaskResult } from "./types";
+import type { ApprovalKind, Permission, TaskResult } from "./types";
 
 /** What a classification ruled, as the event stream reports it. */
 export interface VerdictInfo {
@@ -25,7 +25,7 @@ export type RunEvent =
   | { type: "fallback"; from: string; to: string; errorKind?: ErrorKind }
   | { type: "tool_call"; toolCall: ToolCall; permission: Permission }
   | { type: "verdict"; toolCall: ToolCall; outcome: VerdictInfo }
-  | { type: "approval"; toolCall: ToolCall; kind: string; decision: "approve" | "deny" | "unavailable"; waitMs: number }
+  | { type: "approval"; toolCall: ToolCall; kind: ApprovalKind; decision: "approve" | "deny" | "unavailable"; waitMs: number }
   | { type: "tool_result"; toolCall: ToolCall; result: ToolResultMessage }
   | { type: "notice"; notice: EngineNotice }
   | { type: "parked"; parked: ParkedRun }

@@ -124,5 +124,3 @@ function finalAnswer(ctx: RunContext, message: AssistantMessage): LoopEnd | unde
   }
   return { status: "completed", terminal: { code: "completed", cause: "done", message: "the model gave its final answer" } };
 }
-
-export { handleCalls };

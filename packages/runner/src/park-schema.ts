@@ -1,28 +1,15 @@
-import { MessageSchema, ModelSchema, UsageSchema } from "@x/llm-types";
+import { DENIAL_LIMIT_REASONS } from "@x/classifier-ladder";
+import { MessageSchema, UsageSchema } from "@x/llm-types";
 import { z } from "zod";
+import { ApprovalKindSchema, taskSpecFields, TaskModelRefSchema } from "./schemas";
 
 export const PARKED_RUN_KIND = "x.parked_run";
 export const PARKED_RUN_VERSION = 1;
 
-const PermissionSchema = z.enum(["allow", "ask", "auto"]);
-const ModelRefSchema = z.union([z.string().min(1), ModelSchema]);
-
 /** The JSON-safe part of a TaskSpec; tools, the output schema and observers come back with `resume`. */
 export const ParkedSpecSchema = z.strictObject({
-  objective: z.string(),
-  model: z.union([ModelRefSchema, z.array(ModelRefSchema)]).optional(),
-  role: z.enum(["default", "classifier", "advisor", "summarize", "helper"]).optional(),
-  systemPrompt: z.string().optional(),
-  permissions: z.record(z.string(), PermissionSchema).optional(),
-  defaultPermission: PermissionSchema.optional(),
-  maxTurns: z.number().int().positive().optional(),
-  maxTokens: z.number().int().positive().optional(),
-  reasoning: z.enum(["off", "minimal", "low", "medium", "high"]).optional(),
-  budget: z.strictObject({ tokens: z.number().nonnegative().optional(), microUsd: z.number().nonnegative().optional() }).optional(),
-  maxRepeatedCalls: z.number().int().positive().optional(),
-  toolTimeoutMs: z.number().int().positive().optional(),
-  modelTimeoutMs: z.number().int().positive().optional(),
-  sessionId: z.string().optional(),
+  ...taskSpecFields,
+  model: TaskModelRefSchema.optional(),
   runId: z.string().min(1),
   /** The tool names the run had, so a resume without them is refused by name. */
   toolNames: z.array(z.string()),
@@ -31,7 +18,7 @@ export const ParkedSpecSchema = z.strictObject({
 export type ParkedSpec = z.infer<typeof ParkedSpecSchema>;
 
 const GateSchema = z.strictObject({
-  kind: z.string(),
+  kind: ApprovalKindSchema,
   waitMs: z.number().nonnegative(),
   decision: z.enum(["approve", "deny", "unavailable"]).optional(),
 });
@@ -52,7 +39,7 @@ export const RunStateSchema = z.strictObject({
     consecutiveBlocks: z.number().int().nonnegative(),
     totalBlocks: z.number().int().nonnegative(),
     consecutiveUnavailable: z.number().int().nonnegative(),
-    tripped: z.enum(["consecutive_blocks", "total_blocks", "consecutive_unavailable"]).optional(),
+    tripped: z.enum(DENIAL_LIMIT_REASONS).optional(),
   }),
   recovered: z.strictObject({ maxTokens: z.boolean(), emptyAnswer: z.boolean(), degenerate: z.boolean(), output: z.boolean() }),
   seatAnnounced: z.boolean(),
@@ -65,7 +52,7 @@ export const PendingCallSchema = z.strictObject({
   arguments: z.record(z.string(), z.unknown()),
   /** Index of the call in the last assistant turn; the calls after it are still to be gated. */
   index: z.number().int().nonnegative(),
-  kind: z.enum(["ask", "auto_unavailable", "auto_parse_error", "denial_limit"]),
+  kind: ApprovalKindSchema,
   reason: z.string().optional(),
 });
 export type PendingCall = z.infer<typeof PendingCallSchema>;

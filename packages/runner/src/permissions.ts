@@ -1,3 +1,4 @@
+import type { AutoModeVerdict, DenialLimitReason, DenialLimitRoute } from "@x/classifier-ladder";
 import type { ToolCall, ToolResultMessage } from "@x/llm-types";
 import { z } from "zod";
 import type { Tool } from "./define-tool";
@@ -6,25 +7,18 @@ import type { RunContext } from "./run-context";
 import { runBudgetExceeded } from "./budget";
 import { addGate } from "./stats";
 import { errorResult } from "./tools";
-import type { ApprovalRequest, Permission, Terminal } from "./types";
+import type { ApprovalKind, Permission, Terminal } from "./types";
 
 /** The spec's word for this tool, then the tool's own default, then the spec default, then `allow`. */
 export function permissionFor(spec: { permissions?: Readonly<Record<string, Permission>>; defaultPermission?: Permission }, tool: Pick<Tool, "name" | "permission">): Permission {
   return spec.permissions?.[tool.name] ?? tool.permission ?? spec.defaultPermission ?? "allow";
 }
 
-/** An auto-mode ruling, as the gate needs it. */
-export type AutoRuling =
-  | { verdict: "allow" }
-  | { verdict: "block"; reason: string }
-  | { verdict: "unavailable"; cause: "timeout" | "error" }
-  | { verdict: "parse_error"; form: "missing" | "conflict" };
-
 /** The auto-mode seam: judges one call against the full history, counting its usage and the denial limit. */
 export interface AutoModeGate {
   /** Before classifying: the denial limit's word — classify, ask a person, or stop. */
-  route(): { route: "classify" | "ask" | "stop"; tripped?: string };
-  decide(call: ToolCall, signal: AbortSignal): Promise<AutoRuling>;
+  route(): { route: DenialLimitRoute; tripped?: DenialLimitReason };
+  decide(call: ToolCall, signal: AbortSignal): Promise<AutoModeVerdict>;
   /** A person decided a call the limit handed over: the streaks restart. */
   personDecided(): void;
 }
@@ -36,7 +30,6 @@ export type GateOutcome =
   | { park: Omit<PendingCall, "index"> }
   | { terminal: Terminal };
 
-type AskKind = ApprovalRequest["kind"];
 
 /** What a live approver may answer. It is host code: anything else is no answer, never a yes. */
 const ApproverAnswerSchema = z.union([z.literal("unavailable"), z.object({ decision: z.enum(["approve", "deny"]), reason: z.string().optional() })]);
@@ -48,7 +41,7 @@ const ABORTED: GateOutcome = { terminal: { code: "aborted", cause: "host", messa
  * `unavailable` ⇒ park — except at the denial limit, where the run stops `blocked` instead (the
  * limit exists because the classifier keeps refusing; an unattended run must not wait on it).
  */
-async function askPerson(ctx: RunContext, call: ToolCall, kind: AskKind, reason?: string): Promise<GateOutcome> {
+async function askPerson(ctx: RunContext, call: ToolCall, kind: ApprovalKind, reason?: string): Promise<GateOutcome> {
   const approver = ctx.deps.approver;
   const cannotAsk = (): GateOutcome =>
     kind === "denial_limit"
@@ -79,7 +72,7 @@ async function askPerson(ctx: RunContext, call: ToolCall, kind: AskKind, reason?
 }
 
 /** A person answered a call auto mode handed over: the denial limit's streaks restart. */
-export function afterPersonDecided(ctx: RunContext, kind: AskKind): void {
+export function afterPersonDecided(ctx: RunContext, kind: ApprovalKind): void {
   if (kind !== "ask" && ctx.state.denials.tripped) ctx.autoMode?.personDecided();
 }
 

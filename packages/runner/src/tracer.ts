@@ -42,13 +42,4 @@ export class RunTracer {
   end(spanId: string, name: string, data: Record<string, unknown>, parentSpanId?: string): void {
     this.emit({ name, phase: "end", spanId, ...(parentSpanId ? { parentSpanId } : {}), data });
   }
-
-  point(name: string, data: Record<string, unknown>, parentSpanId?: string): void {
-    this.emit({ name, phase: "point", ...(parentSpanId ? { parentSpanId } : {}), data });
-  }
-
-  /** A tracer for a component (the classifier decider) that frames on its own. */
-  get host(): Tracer | undefined {
-    return this.tracer;
-  }
 }

@@ -16,6 +16,7 @@ import type {
   Tracer,
   Usage,
 } from "@x/llm-types";
+import type { AutoModeClassifierFallback } from "@x/classifier-ladder";
 import type { z } from "zod";
 import type { Tool } from "./define-tool";
 import type { RunEvent } from "./events";
@@ -24,7 +25,15 @@ import type { ParkedRun } from "./park-schema";
 import type { TaskModel } from "./resolve";
 
 /** How a tool call is cleared: run it, ask a person, or let the auto-mode classifier judge it. */
-export type Permission = "allow" | "ask" | "auto";
+export const PERMISSIONS = ["allow", "ask", "auto"] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/**
+ * Why a person is asked: `ask` (the permission), `auto_unavailable` / `auto_parse_error` (the
+ * classifier could not rule), `denial_limit` (the classifier kept blocking).
+ */
+export const APPROVAL_KINDS = ["ask", "auto_unavailable", "auto_parse_error", "denial_limit"] as const;
+export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 
 /** Time, injectable so retries and parks are testable without waiting. */
 export interface Clock {
@@ -133,8 +142,7 @@ export interface Terminal {
 }
 
 export interface HumanReviewGate {
-  /** `ask` (permission), `auto_unavailable` / `auto_parse_error` (classifier could not rule), `denial_limit`. */
-  kind: string;
+  kind: ApprovalKind;
   waitMs: number;
   decision?: "approve" | "deny" | "unavailable";
 }
@@ -177,7 +185,7 @@ export interface TaskResult<T = unknown> {
 export interface ApprovalRequest {
   toolCall: ToolCall;
   /** Why a person is asked. */
-  kind: "ask" | "auto_unavailable" | "auto_parse_error" | "denial_limit";
+  kind: ApprovalKind;
   /** The classifier's reason, on `denial_limit`. */
   reason?: string;
   runId: string;
@@ -195,7 +203,7 @@ export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision | 
 
 export interface AutoModeOptions {
   /** `main` (default): a failing classifier falls back to the run's main model; `none`: it does not. */
-  classifierFallback?: "main" | "none";
+  classifierFallback?: AutoModeClassifierFallback;
   /** Per-classification deadline. */
   timeoutMs?: number;
   /** Classifier blocks in a row before the run escalates. Default 3. */
