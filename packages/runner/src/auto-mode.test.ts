@@ -133,11 +133,16 @@ describe("auto mode", () => {
     expect(notices.filter((n) => n.code === "classifier.role_defaulted")).toEqual([expect.objectContaining({ detail: expect.objectContaining({ reason: "main_only" }), runId: result.runId })]);
   });
 
-  it("a bad auto-mode knob ends the run failed/config_invalid instead of throwing", async () => {
-    const { tool } = recorder("shell");
-    const { runner } = autoSetup([fauxToolCall("shell", { text: "a" })], [ALLOW], { autoMode: { timeoutMs: -1 } });
-    const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
-    expect(result).toMatchObject({ status: "failed", terminal: { code: "config_invalid", cause: "config" } });
+  it("a bad auto-mode knob ends the run failed/config_invalid instead of throwing, and the call does not run", async () => {
+    for (const autoMode of [{ timeoutMs: -1 }, { maxConsecutiveDenials: 0 }, { maxTotalDenials: 1.5 }, { classifierFallback: "sometimes" as "main" }]) {
+      const { tool, calls } = recorder("shell");
+      const { runner } = autoSetup([fauxToolCall("shell", { text: "a" })], [ALLOW], { autoMode });
+      const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
+      expect(result, JSON.stringify(autoMode)).toMatchObject({ status: "failed", terminal: { code: "config_invalid", cause: "config" } });
+      expect(calls).toEqual([]);
+      // The history stays well-formed: the gated call is answered, as not run.
+      expect(result.messages.at(-1)).toMatchObject({ role: "toolResult", toolName: "shell", isError: true, details: { error: "not_run" } });
+    }
   });
 
   it("the budget is checked before every classifier call: a spent run never asks the classifier, and the call does not run", async () => {

@@ -61,6 +61,19 @@ export async function flush(ctx: RunContext, slots: Slot[]): Promise<Terminal | 
   return stop;
 }
 
+/**
+ * After the run failed mid-turn (a config error, an unexpected throw): answers every call of the
+ * last assistant turn that has no result yet, so the history a host appends stays well-formed.
+ */
+export function closeUnanswered(ctx: RunContext, why: string): void {
+  const last = ctx.messages.findLastIndex((message) => message.role === "assistant");
+  const turn = ctx.messages[last];
+  if (!turn || turn.role !== "assistant") return;
+  const answered = new Set(ctx.messages.slice(last + 1).flatMap((message) => (message.role === "toolResult" ? [message.toolCallId] : [])));
+  const open = turn.content.filter((block): block is ToolCall => block.type === "toolCall" && !answered.has(block.id));
+  closeRemaining(ctx, open, 0, why);
+}
+
 /** Answers the calls that will not run because the run ends, so the history stays well-formed. */
 export function closeRemaining(ctx: RunContext, calls: ToolCall[], from: number, why: string): void {
   for (const call of calls.slice(from)) ctx.messages.push(errorResult(call, `Not run: ${why}.`, { error: "not_run" }, ctx.deps.clock.now()));

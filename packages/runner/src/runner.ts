@@ -3,7 +3,7 @@ import { assistantText, parseWith, safeObserve, type Brain, type Message } from 
 import { ClassifierConfigError } from "@x/classifier-ladder";
 import { z } from "zod";
 import { createAutoModeGate } from "./auto-mode";
-import { closeRemaining, flush, handleCalls, runCall } from "./calls";
+import { closeRemaining, closeUnanswered, flush, handleCalls, runCall } from "./calls";
 import { systemClock } from "./clock";
 import { EventChannel, type RunEvent } from "./events";
 import { runTurns, type LoopEnd } from "./loop";
@@ -201,6 +201,7 @@ async function drive(ctx: RunContext, body: () => Promise<LoopEnd>): Promise<Tas
       error instanceof ClassifierConfigError
         ? { status: "failed", terminal: { code: "config_invalid", cause: "config", message } }
         : { status: "failed", terminal: { code: "internal_error", cause: "host", message } };
+    closeUnanswered(ctx, `the run failed (${end.terminal.code})`);
   }
   return finish(ctx, end);
 }
