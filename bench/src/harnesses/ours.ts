@@ -23,38 +23,46 @@ function fauxResponder({ context }: FauxRequestContext) {
   return k < TURNS ? fauxToolCall(TOOL_NAME, { key: keyFor(k) }, { id: `call_${k}`, usage }) : fauxText(FINAL_TEXT, { usage });
 }
 
-export const ours: Harness = {
-  label: "@x/runner + @x/brain-openai",
-  packages: ["@x/runner", "@x/brain-openai", "@x/brain-faux"],
-  async setup(mode, { baseURL }) {
-    const inproc = mode === "inproc";
-    const api = inproc ? "faux" : "openai-completions";
-    const brain: Brain = inproc ? createFauxBrain(fauxResponder) : createOpenAIBrain({ apiKey: API_KEY });
-    const runner = createRunner({
-      brains: { [api]: brain },
-      models: defineCatalog({
-        bench: {
-          id: MODEL_ID,
-          api,
-          provider: "bench",
-          baseUrl: inproc ? "faux://local" : baseURL,
-          reasoning: false,
-          contextWindow: 128_000,
-          maxTokens: 4096,
-        },
-      }),
-    });
-    const task: TaskFn = async (i) => {
-      const r = await runner.runTask({
-        objective: objectiveFor(i),
-        model: "bench",
-        systemPrompt: SYSTEM_PROMPT,
-        tools: [lookupTool],
-        maxTurns: TURNS + 1,
+export const ours: Harness = oursWith({ guard: true });
+
+/** Diagnostic row (`--only=ours-noguard`): the same with the brains' repetition guard off. */
+export const oursNoGuard: Harness = oursWith({ guard: false });
+
+function oursWith({ guard }: { guard: boolean }): Harness {
+  return {
+    label: guard ? "@x/runner + @x/brain-openai" : "@x/runner + @x/brain-openai, guard off",
+    packages: ["@x/runner", "@x/brain-openai", "@x/brain-faux"],
+    async setup(mode, { baseURL }) {
+      const inproc = mode === "inproc";
+      const api = inproc ? "faux" : "openai-completions";
+      const off = guard ? {} : { guard: false as const };
+      const brain: Brain = inproc ? createFauxBrain(fauxResponder, off) : createOpenAIBrain({ apiKey: API_KEY, ...off });
+      const runner = createRunner({
+        brains: { [api]: brain },
+        models: defineCatalog({
+          bench: {
+            id: MODEL_ID,
+            api,
+            provider: "bench",
+            baseUrl: inproc ? "faux://local" : baseURL,
+            reasoning: false,
+            contextWindow: 128_000,
+            maxTokens: 4096,
+          },
+        }),
       });
-      if (r.status !== "completed") throw new Error(`ours: ${r.status} ${r.terminal.code}: ${r.terminal.message}`);
-      return r.output;
-    };
-    return task;
-  },
-};
+      const task: TaskFn = async (i) => {
+        const r = await runner.runTask({
+          objective: objectiveFor(i),
+          model: "bench",
+          systemPrompt: SYSTEM_PROMPT,
+          tools: [lookupTool],
+          maxTurns: TURNS + 1,
+        });
+        if (r.status !== "completed") throw new Error(`ours: ${r.status} ${r.terminal.code}: ${r.terminal.message}`);
+        return r.output;
+      };
+      return task;
+    },
+  };
+}
