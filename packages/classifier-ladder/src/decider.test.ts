@@ -1,5 +1,5 @@
 import { createFauxBrain, fauxDelay, fauxText } from "@x/brain-faux";
-import { emptyUsage, type AssistantMessage, type Brain } from "@x/llm-types";
+import { emptyUsage, EventStream, type AssistantMessage, type Brain } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { CORPUS, injectedToolResult } from "../test/corpus";
 import { baseTranscript, judgedCall, ladder, mainModel, requestText, seatOff, verbatimBrain } from "../test/harness";
@@ -148,8 +148,8 @@ describe("createAutoModeDecider", () => {
 
   it("stops at the caller's abort instead of walking on", async () => {
     const controller = new AbortController();
-    const harness = ladder({ seatScript: [fauxDelay(10_000, fauxText("<block>no</block>"))], mainScript: [fauxText("<block>no</block>")] });
-    setTimeout(() => controller.abort(), 30);
+    // The caller aborts while the seat is being asked: deterministic, whatever the machine's load.
+    const harness = ladder({ seatScript: [() => (controller.abort(), fauxDelay(60_000, fauxText("<block>no</block>")))], mainScript: [fauxText("<block>no</block>")] });
     const outcome = await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript, signal: controller.signal });
     expect(outcome).toMatchObject({ verdict: "unavailable", cause: "error", model: seatOff.id });
     expect(harness.mainBrain.calls).toHaveLength(0);
@@ -237,9 +237,21 @@ describe("createAutoModeDecider", () => {
   });
 
   it("classifier.budget_is_room — an over-long think is cut by the budget (unavailable/timeout), not read as an empty reply", async () => {
-    const slowThinker = createFauxBrain([{ content: [{ type: "thinking", thinking: "x".repeat(600) }, { type: "text", text: "<block>no</block>" }] }], { chunkDelayMs: 20 });
-    const decider = createAutoModeDecider({ brainFor: () => slowThinker, seat: { model: seatOff }, main: seatOff, taskId: "t", timeoutMs: 120 });
+    // A model that thinks past its cap and never stops: it streams thinking and never ends, and
+    // ignores the abort too. Only the decider's own budget can end the call.
+    let started = 0;
+    const endlessThinker: Brain = {
+      api: "faux",
+      stream() {
+        started++;
+        const stream = new EventStream();
+        stream.push({ type: "thinking_delta", contentIndex: 0, delta: "x".repeat(600) });
+        return stream;
+      },
+    };
+    const decider = createAutoModeDecider({ brainFor: () => endlessThinker, seat: { model: seatOff }, main: seatOff, taskId: "t", timeoutMs: 50 });
     const outcome = await decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
-    expect(outcome).toMatchObject({ verdict: "unavailable", cause: "timeout" });
+    expect(outcome).toMatchObject({ verdict: "unavailable", cause: "timeout", calls: 1, reasked: false });
+    expect(started).toBe(1);
   });
 });
