@@ -71,10 +71,11 @@ describe("runTask basics", () => {
 describe("abort", () => {
   it("an abort during a model call ends the run aborted, typed", async () => {
     const controller = new AbortController();
-    const { runner } = setup([fauxText("too late", { delayMs: 5_000 })]);
-    setTimeout(() => controller.abort(), 10);
+    // Aborted from inside the call, so the abort lands during it on any machine, however loaded.
+    const { runner, brain } = setup([() => (controller.abort(), fauxText("too late", { delayMs: 60_000 }))]);
     const result = await runner.runTask({ objective: "x" }, { signal: controller.signal });
     expect(result).toMatchObject({ status: "aborted", terminal: { code: "aborted" } });
+    expect(brain.calls).toHaveLength(1);
   });
 
   it("an already-aborted signal makes no model call", async () => {
