@@ -44,6 +44,9 @@ describe("runTask basics", () => {
     const { runner, brain } = setup([fauxText("x")]);
     await expect(runner.runTask({ objective: "x", maxTurns: 0 })).rejects.toThrow(SchemaValidationError);
     await expect(runner.runTask({ objective: "x", tools: [{ name: "fake" } as never] })).rejects.toThrow(/defineTool/);
+    // A misspelt permission key must not silently leave every tool on `allow`.
+    await expect(runner.runTask({ objective: "x", defaultPermision: "auto" } as never)).rejects.toThrow(SchemaValidationError);
+    await expect(runner.runTask({ objective: "x", permissions: { shell: "Auto" } } as never)).rejects.toThrow(SchemaValidationError);
     expect(brain.calls).toHaveLength(0);
   });
 

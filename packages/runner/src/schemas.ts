@@ -36,9 +36,13 @@ const ToolSchema = z.custom<Tool>(
   { message: "expected a tool made by defineTool()" },
 );
 
-/** A TaskSpec from outside: checked before anything runs. Functions and zod schemas are checked by shape. */
+/**
+ * A TaskSpec from outside: checked before anything runs. Functions and zod schemas are checked by
+ * shape. Strict: an unknown key is refused, because a misspelt `defaultPermission` or `permissions`
+ * read as absent would let a tool meant for `ask` or `auto` run unasked.
+ */
 export const TaskSpecSchema = z
-  .object({
+  .strictObject({
     ...taskSpecFields,
     model: TaskModelRefSchema.optional(),
     tools: z.array(ToolSchema).optional(),
