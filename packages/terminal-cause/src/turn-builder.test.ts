@@ -231,6 +231,21 @@ describe("TurnBuilder degenerate cut", () => {
     expect(turn.textDelta("more")).toBe("ended");
   });
 
+  it("a loop in a text block after a tool call trims that block only", () => {
+    const { turn } = setup();
+    turn.textDelta("First I list the files.");
+    turn.toolCallStart("c1", "ls");
+    turn.toolCallDelta("{}");
+    let result = turn.textDelta("Now: ");
+    for (let i = 0; i < 1000 && result === "ok"; i++) result = turn.textDelta("checking the output again. ");
+    expect(result).toBe("cut");
+    const [first, call, last] = turn.message.content;
+    expect(first).toEqual({ type: "text", text: "First I list the files." });
+    expect(call).toEqual({ type: "toolCall", id: "c1", name: "ls", arguments: {} });
+    // The prefix plus the first copy, or at most the second (the recurrence rule keeps up to it).
+    expect(last).toMatchObject({ type: "text", text: expect.stringMatching(/^Now: checking the output again\.( checking the output again\.)?$/) });
+  });
+
   it("guards thinking too", () => {
     const { turn } = setup();
     let result = "ok";

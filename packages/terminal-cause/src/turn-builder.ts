@@ -130,7 +130,7 @@ export class TurnBuilder {
     }
     open.block.text += delta;
     this.sink.push({ type: "text_delta", contentIndex: open.index, delta });
-    return this.guardDelta(this.textGuard, delta, open.block, "text");
+    return this.guardDelta(this.textGuard, delta, open.block);
   }
 
   thinkingDelta(delta: string, signature?: string): FeedResult {
@@ -148,7 +148,7 @@ export class TurnBuilder {
     if (delta === "") return "ok";
     open.block.thinking += delta;
     this.sink.push({ type: "thinking_delta", contentIndex: open.index, delta });
-    return this.guardDelta(this.thinkingGuard, delta, open.block, "thinking");
+    return this.guardDelta(this.thinkingGuard, delta, open.block);
   }
 
   /** Sets the signature of the open thinking block, or of the last one (Anthropic sends it last). */
@@ -260,19 +260,20 @@ export class TurnBuilder {
     return this.endDone();
   }
 
-  private guardDelta(guard: RepetitionGuard | undefined, delta: string, block: TextContent | ThinkingContent, field: "text" | "thinking"): FeedResult {
+  private guardDelta(guard: RepetitionGuard | undefined, delta: string, block: TextContent | ThinkingContent): FeedResult {
     if (!guard) return "ok";
     const verdict = guard.push(delta);
     if (!verdict.cut) return "ok";
-    // The guard counts every delta it saw; drop the looping tail from this block only.
-    const drop = Math.min(guard.text.length - verdict.keep, field === "text" ? (block as TextContent).text.length : (block as ThinkingContent).thinking.length);
-    if (block.type === "text") block.text = block.text.slice(0, block.text.length - drop);
-    else block.thinking = block.thinking.slice(0, block.thinking.length - drop);
+    // The guard saw every delta of this kind in the turn; the looping tail is dropped from the
+    // open block only (a loop does not reach back across another block).
+    const drop = guard.text.length - verdict.keep;
+    if (block.type === "text") block.text = block.text.slice(0, Math.max(0, block.text.length - drop));
+    else block.thinking = block.thinking.slice(0, Math.max(0, block.thinking.length - drop));
     this.cut = true;
     this.closeOpen(undefined);
     this.endError(
       "degenerate_repetition",
-      `the model repeated ${verdict.reason === "periodic" ? `a ${verdict.period}-character block` : "a passage"} in its ${field}; the stream was cut and the text before the loop kept`,
+      `the model repeated ${verdict.reason === "periodic" ? `a ${verdict.period}-character block` : "a passage"} in its ${block.type}; the stream was cut and the text before the loop kept`,
     );
     return "cut";
   }
