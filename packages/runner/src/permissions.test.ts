@@ -1,6 +1,7 @@
 import { createFauxBrain, fauxDelay, fauxModel, fauxRawToolCall, fauxText, fauxToolCall, type FauxResponse, type FauxScriptItem } from "@x/brain-faux";
 import type { Brain, EngineNotice } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
+import { permissionFor } from "./permissions";
 import { createRunner } from "./runner";
 import type { Approver, Permission, RunnerDeps } from "./types";
 import { fakeClock, main, recorder } from "../test/harness";
@@ -71,6 +72,32 @@ describe("malformed or truncated arguments never run", () => {
     expect(deploy.calls).toEqual([{ text: "prod" }]);
     expect(look.calls).toEqual([]);
     expect(resumed.messages.filter((m) => m.role === "toolResult").at(-1)).toMatchObject({ toolName: "look", isError: true, details: { error: "malformed_json" } });
+  });
+});
+
+describe("permissionFor", () => {
+  it("reads only the map's own keys: a tool named like an Object.prototype member keeps the spec default", () => {
+    for (const name of ["constructor", "toString", "valueOf", "hasOwnProperty", "__proto__"]) {
+      expect(permissionFor({ permissions: {}, defaultPermission: "ask" }, { name }), name).toBe("ask");
+      expect(permissionFor({ permissions: { other: "allow" } }, { name }), name).toBe("allow");
+    }
+    expect(permissionFor({ permissions: { deploy: "auto" }, defaultPermission: "ask" }, { name: "deploy", permission: "allow" })).toBe("auto");
+  });
+
+  it("a value outside the closed set is `ask`: a person decides", () => {
+    expect(permissionFor({}, { name: "x", permission: "Auto" as Permission })).toBe("ask");
+    expect(permissionFor({}, { name: "x", permission: "allow " as Permission })).toBe("ask");
+  });
+
+  it("a tool named `constructor` under defaultPermission ask parks instead of reaching the classifier", async () => {
+    const { tool, calls } = recorder("constructor");
+    const classifier = createFauxBrain([ALLOW], { api: "faux-cls" });
+    const { runner } = gated([fauxToolCall("constructor", { text: "a" })], classifier);
+    const result = await runner.runTask({ objective: "x", tools: [tool], permissions: {}, defaultPermission: "ask" });
+    expect(result.status).toBe("parked");
+    expect(result.parked?.pending.kind).toBe("ask");
+    expect(classifier.calls).toHaveLength(0);
+    expect(calls).toEqual([]);
   });
 });
 

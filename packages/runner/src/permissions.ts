@@ -7,11 +7,18 @@ import type { RunContext } from "./run-context";
 import { runBudgetExceeded } from "./budget";
 import { addGate } from "./stats";
 import { errorResult } from "./tools";
-import type { ApprovalKind, Permission, Terminal } from "./types";
+import { PERMISSIONS, type ApprovalKind, type Permission, type Terminal } from "./types";
 
-/** The spec's word for this tool, then the tool's own default, then the spec default, then `allow`. */
+/**
+ * The spec's word for this tool, then the tool's own default, then the spec default, then `allow`.
+ * Only the map's OWN keys count: a tool named `constructor` or `toString` must not pick up
+ * `Object.prototype`'s members. A value outside the closed set (a hand-made tool's typo) reads as
+ * `ask`, the strictest seat: a person decides.
+ */
 export function permissionFor(spec: { permissions?: Readonly<Record<string, Permission>>; defaultPermission?: Permission }, tool: Pick<Tool, "name" | "permission">): Permission {
-  return spec.permissions?.[tool.name] ?? tool.permission ?? spec.defaultPermission ?? "allow";
+  const named = spec.permissions && Object.hasOwn(spec.permissions, tool.name) ? spec.permissions[tool.name] : undefined;
+  const permission: unknown = named ?? tool.permission ?? spec.defaultPermission ?? "allow";
+  return (PERMISSIONS as readonly unknown[]).includes(permission) ? (permission as Permission) : "ask";
 }
 
 /** The auto-mode seam: judges one call against the full history, counting its usage and the denial limit. */
