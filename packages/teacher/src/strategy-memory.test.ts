@@ -38,12 +38,34 @@ describe("strategy memory", () => {
     expect(first).not.toContain("bake");
   });
 
-  it("never reads across scopes", async () => {
+  it("never reads across scopes: retrieval, outcomes and the stored strategy stay in the run's scope", async () => {
     const store = new MemoryStrategyStore();
-    await seed(store, "team-a", "Posts are gaps plus one.");
+    await seed(store, "team-a", "Team A secret: posts are gaps plus one.");
+    await seed(store, "team-b", "Team B: draw the fence first.");
+    const { runner, calls } = setup({ student: [fauxText("10"), fauxText("11")], verifier: [fail(), pass()], teacher: [advice({ strategy: "Count the end post.", confidence: 3 })] });
+    await runWithTeacher(runner, { objective: "How many fence posts along a straight fence?" }, { strategyStore: store, scope: "team-b" });
+    const first = calls("student")[0]!.context.messages[0]!.content as string;
+    expect(first).toContain("Team B: draw the fence first.");
+    expect(first).not.toContain("Team A");
+    expect(JSON.stringify(calls("teacher"))).not.toContain("Team A");
+    // Team A's record is untouched: not counted as used, and the new strategy did not land there.
+    expect((await store.list({ scope: "team-a" })).records).toMatchObject([{ strategy: "Team A secret: posts are gaps plus one.", uses: 0 }]);
+    const b = (await store.list({ scope: "team-b" })).records.map((r) => [r.strategy, r.uses]);
+    expect(b).toEqual(expect.arrayContaining([["Team B: draw the fence first.", 1], ["Count the end post.", 0]]));
+    expect(b).toHaveLength(2);
+  });
+
+  it("drops a hit from another scope even when a faulty backend returns one", async () => {
+    const real = new MemoryStrategyStore();
+    await seed(real, "team-a", "Team A secret: posts are gaps plus one.");
+    const [foreign] = await real.search({ scope: "team-a", query: "fence posts", k: 1 });
+    const { store, used } = spied(real);
+    const leaky = Object.assign(Object.create(store) as StrategyStore, { search: async () => (used.push("search"), [foreign!]) });
     const { runner, calls } = setup({ student: [fauxText("11")], verifier: [pass()] });
-    await runWithTeacher(runner, { objective: "How many fence posts?" }, { strategyStore: store, scope: "team-b" });
+    await runWithTeacher(runner, { objective: "How many fence posts?" }, { strategyStore: leaky, scope: "team-b" });
+    expect(used).toContain("search");
     expect(calls("student")[0]!.context.messages[0]!.content).toBe("How many fence posts?");
+    expect(used).not.toContain("recordOutcome");
   });
 
   it("stores the final escalation's strategy on success when confident enough, in the run's scope", async () => {
@@ -99,10 +121,14 @@ describe("strategy memory", () => {
   });
 
   it("a failing store never fails the task", async () => {
-    const broken = new MemoryStrategyStore();
-    await broken.close();
+    const closed = new MemoryStrategyStore();
+    await closed.close();
+    const { store, used } = spied(closed);
     const { runner } = setup({ student: [fauxText("10"), fauxText("11")], verifier: [fail(), pass()], teacher: [advice({ strategy: "S", confidence: 3 })] });
-    const result = await runWithTeacher(runner, { objective: "q" }, { strategyStore: broken, scope: "s" });
+    const result = await runWithTeacher(runner, { objective: "q" }, { strategyStore: store, scope: "s" });
+    // Both the search and the write were tried, and both threw.
+    expect(used).toEqual(["search", "put"]);
+    await expect(closed.search({ scope: "s", query: "q" })).rejects.toThrow();
     expect(result.status).toBe("completed");
     expect(result.output).toBe("11");
   });

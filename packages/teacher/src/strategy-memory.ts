@@ -16,11 +16,15 @@ function memory(config: ResolvedTeacherConfig): { store: StrategyStore; scope: s
 export async function recallStrategies(config: ResolvedTeacherConfig, objective: string): Promise<StrategyHit[]> {
   const mem = memory(config);
   if (!mem) return [];
+  let hits: StrategyHit[];
   try {
-    return await mem.store.search({ scope: mem.scope, query: clip(objective, LIMITS.text - 1), k: config.retrieveK });
+    hits = await mem.store.search({ scope: mem.scope, query: clip(objective, LIMITS.text - 1), k: config.retrieveK });
   } catch {
     return [];
   }
+  // The scope wall is the store's contract, but what we retrieve is pasted into a prompt: a backend
+  // bug must not put another tenant's text in front of this one's model.
+  return hits.filter((hit) => hit.record.scope === mem.scope);
 }
 
 /** The objective with retrieved strategies put ahead of it, as hints rather than orders. */
