@@ -13,4 +13,20 @@ describe("safeObserve", () => {
     safeObserve(undefined, 3);
     expect(got).toEqual([1]);
   });
+
+  it("contains an async observer's rejection: nothing goes unhandled", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      safeObserve(async () => {
+        throw new Error("async sink down");
+      }, 1);
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
 });

@@ -35,11 +35,18 @@ export interface Tracer {
   frame(frame: TraceFrame): void;
 }
 
-/** Calls a host observer, swallowing anything it throws: observers never change an outcome. */
+/**
+ * Calls a host observer, swallowing anything it throws — or, for an async observer, the promise it
+ * rejects: left alone that rejection is unhandled and can crash the host. Observers never change
+ * an outcome.
+ */
 export function safeObserve<T>(observer: ((value: T) => void) | undefined, value: T): void {
   if (!observer) return;
   try {
-    observer(value);
+    const returned: unknown = observer(value);
+    if (typeof (returned as PromiseLike<unknown> | undefined)?.then === "function") {
+      (returned as PromiseLike<unknown>).then(undefined, () => undefined);
+    }
   } catch {
     // An observer's failure is its own; the run goes on unchanged.
   }
