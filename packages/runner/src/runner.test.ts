@@ -1,4 +1,4 @@
-import { fauxText, fauxToolCall } from "@x/brain-faux";
+import { createFauxBrain, fauxModel, fauxText, fauxToolCall } from "@x/brain-faux";
 import { SchemaValidationError, usageFor } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { main, recorder, roles, setup } from "../test/harness";
@@ -131,5 +131,33 @@ describe("observers never change an outcome", () => {
     expect(noisy.status).toBe(calm.status);
     expect(noisy.output).toBe(calm.output);
     expect(noisy.messages.map((m) => m.role)).toEqual(calm.messages.map((m) => m.role));
+  });
+
+  it("an async notice sink or tracer that rejects is contained too: no unhandled rejection, same outcome", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const { tool } = recorder();
+      const cls = fauxModel({ id: "cls", api: "faux-cls", baseUrl: "faux://cls" });
+      const rejecting = async () => {
+        throw new Error("async observer down");
+      };
+      const { runner } = setup([fauxToolCall("echo", { text: "a" }), fauxText("fine")], {
+        brains: [createFauxBrain([fauxToolCall("echo", { text: "a" }), fauxText("fine")]), createFauxBrain([fauxText("<block>no</block>")], { api: "faux-cls" })],
+        models: { main, cls },
+        roles: { default: "main", classifier: "cls" },
+        onNotice: rejecting,
+        tracer: { frame: rejecting },
+      });
+      const result = await runner.runTask({ objective: "go", tools: [tool], defaultPermission: "auto" });
+      expect(result.status).toBe("completed");
+      // Give any stray rejection the turns it needs to surface.
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
   });
 });

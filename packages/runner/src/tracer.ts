@@ -1,4 +1,4 @@
-import type { TraceFrame, Tracer } from "@x/llm-types";
+import { safeObserve, type TraceFrame, type Tracer } from "@x/llm-types";
 
 /** Span names the runner emits; the OpenTelemetry adapter maps each to a GenAI operation. */
 export const SPAN_NAMES = {
@@ -26,11 +26,9 @@ export class RunTracer {
     if (!this.tracer) return;
     const full: TraceFrame = { ...frame, at: this.now(), runId: this.runId };
     if (this.sessionId !== undefined) full.sessionId = this.sessionId;
-    try {
-      this.tracer.frame(full);
-    } catch {
-      // The tracer's failure is its own; the run goes on unchanged.
-    }
+    // The tracer's failure (a throw, or an async tracer's rejection) is its own; the run goes on unchanged.
+    const tracer = this.tracer;
+    safeObserve((value: TraceFrame) => tracer.frame(value), full);
   }
 
   start(name: string, data: Record<string, unknown>, parentSpanId?: string): string {
