@@ -146,6 +146,26 @@ describe("createAutoModeDecider", () => {
     }
   });
 
+  it("an async notice sink or tracer that rejects leaves nothing unhandled and no verdict changed", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const rejecting = async () => {
+        throw new Error("async observer down");
+      };
+      // The seat fails, so the fallback notice and the frame are both minted.
+      const harness = ladder({ seatScript: [], mainScript: [fauxText("<block>no</block>")], onNotice: rejecting, tracer: { frame: rejecting } });
+      const outcome = await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
+      expect(outcome).toMatchObject({ verdict: "allow", fallback: { cause: "error" } });
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
   it("stops at the caller's abort instead of walking on", async () => {
     const controller = new AbortController();
     // The caller aborts while the seat is being asked: deterministic, whatever the machine's load.
