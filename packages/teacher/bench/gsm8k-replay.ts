@@ -5,7 +5,7 @@
 import { defineCatalog, type Context, type Model } from "@x/llm-types";
 import { createRunner, type Runner, type TaskSpec } from "@x/runner";
 import { MONITOR_PROMPT, runWithTeacher, TEACHER_PROMPT, VERIFIER_PROMPT } from "../src/index";
-import type { Gsm8kItem } from "./gsm8k-data";
+import { extractFinalNumber, type Gsm8kItem } from "./gsm8k-data";
 import { ReplayBrain } from "./replay-brain";
 
 export const PRICES = { student: { input: 0.6, output: 0.6 }, teacher: { input: 10, output: 30 } };
@@ -23,7 +23,11 @@ export const ADVICE = JSON.stringify({
   confidence: 1,
 });
 
-/** (a) the CSV's True/False for the checked answer; (b) a judge that flags wrong answers with probability `tpr`, right ones with `fpr`. */
+/**
+ * (a) an exact-answer check: the checked answer's final number against the reference, as a host with
+ * known answers would verify (it errs where the number extractor does); (b) a rubric judge that flags
+ * wrong answers (by the CSV's True/False) with probability `tpr` and right ones with `fpr`.
+ */
 export type Judge = { kind: "exact" } | { kind: "rubric"; tpr: number; fpr: number; seed: number };
 
 /** mulberry32 on a hash of (seed, question, sample): each verdict is reproducible whatever the run order. */
@@ -66,12 +70,12 @@ export function replayRunner(items: readonly Gsm8kItem[], judge: Judge, spend?: 
     if (context.systemPrompt === MONITOR_PROMPT) return '{"stuck": true, "reason": "replay: no tools are used"}';
     if (context.systemPrompt !== VERIFIER_PROMPT) return item.studentResponse;
     const checked = messageText(context.messages.at(-1)?.content ?? "").split("Answer to check:\n")[1] ?? "";
-    const correct = isCorrect(item, checked);
-    let pass = correct;
-    if (judge.kind === "rubric") {
+    let pass: boolean;
+    if (judge.kind === "exact") pass = extractFinalNumber(checked) === item.reference;
+    else {
       const n = samples.get(item.index) ?? 0;
       samples.set(item.index, n + 1);
-      pass = !(uniform(judge.seed, item.index, n) < (correct ? judge.fpr : judge.tpr));
+      pass = !(uniform(judge.seed, item.index, n) < (isCorrect(item, checked) ? judge.fpr : judge.tpr));
     }
     return JSON.stringify({ pass, reason: pass ? "the answer follows" : "the final number looks wrong" });
   }, (model, context, message) => {

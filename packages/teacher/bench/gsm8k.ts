@@ -69,8 +69,9 @@ Replayed: every student answer is Mixtral-8x7B's recorded response and every tak
 recorded response (RouteLLM's CSV), served by a replay Brain that finds the question in the request, through
 the real @x/runner and runWithTeacher. Correctness is the CSV's True/False.
 Synthetic: the teacher's advice (one fixed JSON text — the data has none), and the verifier on the student's
-model: (a) answers with the CSV's True/False for the checked answer; (b) flags a wrong answer with probability
-TP and a right one with probability FP, independently per sample (mulberry32, seed 7).
+model: (a) an exact-answer check — the answer's final number against the GSM8K reference (it errs where the
+extractor does); (b) flags a wrong answer (by the CSV) with probability TP and a right one with probability FP,
+independently per sample (mulberry32, seed 7).
 Teacher mode: takeoverAfter 0 (a replayed student cannot act on advice), other options at their defaults; each
 escalation is one advice call plus one takeover, both billed to the teacher. The spend cap (0.4) never binds
 there: it refuses only a second escalation. "defaults" keeps takeoverAfter 2: the advice cannot change a

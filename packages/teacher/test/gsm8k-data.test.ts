@@ -1,6 +1,35 @@
-import { describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it, vi } from "vitest";
 import { parseCsv } from "../bench/csv";
-import { extractFinalNumber, extractorAgreement, loadGsm8k } from "../bench/gsm8k-data";
+import { extractFinalNumber, extractorAgreement, loadGsm8k, locateGsm8kData } from "../bench/gsm8k-data";
+
+describe("locateGsm8kData", () => {
+  it("finds <repo>/../shared from anywhere inside the repo, whatever the repo folder is called (a CI clone)", () => {
+    const root = mkdtempSync(join(tmpdir(), "teacher-ci-"));
+    try {
+      const bench = join(root, "checkout-1234", "packages", "teacher", "bench");
+      mkdirSync(bench, { recursive: true });
+      writeFileSync(join(root, "checkout-1234", "pnpm-workspace.yaml"), "packages: []\n");
+      expect(locateGsm8kData(bench)).toBe(join(root, "shared", "data", "routellm-gsm8k"));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+  it("here: the bench folder resolves to the shared folder beside this repo", () => {
+    expect(locateGsm8kData()).toBe(resolve(import.meta.dirname, "..", "..", "..", "..", "shared", "data", "routellm-gsm8k"));
+  });
+  it("GSM8K_DATA_DIR overrides it; outside any repo it says what to set", () => {
+    vi.stubEnv("GSM8K_DATA_DIR", "/data/gsm8k");
+    try {
+      expect(locateGsm8kData()).toBe("/data/gsm8k");
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(() => locateGsm8kData(tmpdir())).toThrow(/GSM8K_DATA_DIR/);
+  });
+});
 
 describe("parseCsv", () => {
   it("handles quoted fields with commas, doubled quotes and newlines, and CRLF rows", () => {

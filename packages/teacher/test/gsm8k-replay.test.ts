@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadGsm8k } from "../bench/gsm8k-data";
+import { extractFinalNumber, loadGsm8k } from "../bench/gsm8k-data";
 import { runSingle, runTeacherMode, uniform } from "../bench/gsm8k-replay";
 
 // The first 60 questions: enough to hold both kinds of disagreement between the two models.
@@ -11,11 +11,18 @@ describe("GSM8K replay through runWithTeacher", () => {
     expect((await runSingle(items, "teacher")).correct).toBe(items.filter((i) => i.teacherCorrect).length);
   });
 
-  it("with the exact verifier, teacher mode escalates exactly the student's misses and reaches the oracle", async () => {
+  it("the exact-answer verifier escalates where the student's final number misses the reference; the teacher's answer then stands", async () => {
     const tally = await runTeacherMode(items, { kind: "exact" }, 1);
+    const flagged = items.map((i) => extractFinalNumber(i.studentResponse) !== i.reference);
+    expect(tally.perItem.map((p) => p.escalated)).toEqual(flagged);
+    expect(tally.perItem.map((p) => p.correct)).toEqual(items.map((i, n) => (flagged[n] ? i.teacherCorrect : i.studentCorrect)));
+    expect(tally.teacherMicro).toBeGreaterThan(0);
+  });
+
+  it("a perfect judge escalates exactly the student's misses and reaches the oracle", async () => {
+    const tally = await runTeacherMode(items, { kind: "rubric", tpr: 1, fpr: 0, seed: 1 }, 1);
     expect(tally.perItem.map((p) => p.escalated)).toEqual(items.map((i) => !i.studentCorrect));
     expect(tally.correct).toBe(items.filter((i) => i.studentCorrect || i.teacherCorrect).length);
-    expect(tally.teacherMicro).toBeGreaterThan(0);
   });
 
   it("a judge that never flags escalates nothing; one that always flags escalates everything", async () => {
