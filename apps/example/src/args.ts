@@ -37,7 +37,7 @@ const ENDPOINT = {
 
 const OPTIONS = {
   demo: { ...COMMON, ...STORE, "park-only": { type: "boolean" } },
-  run: { ...COMMON, ...STORE, ...ENDPOINT, teacher: { type: "boolean" }, "max-turns": { type: "string" } },
+  run: { ...COMMON, ...STORE, ...ENDPOINT, teacher: { type: "boolean" }, ask: { type: "boolean" }, "max-turns": { type: "string" } },
   resume: { ...COMMON, ...ENDPOINT, approve: { type: "boolean" }, deny: { type: "boolean" }, reason: { type: "string" } },
   scenarios: { ...COMMON },
   help: { ...COMMON },
@@ -66,7 +66,7 @@ export type Command =
   | { name: "help"; topic?: CommandName; json: boolean }
   | { name: "scenarios"; json: boolean }
   | ({ name: "demo"; scenario?: string; json: boolean; parkOnly: boolean } & StoreArgs)
-  | ({ name: "run"; objective: string; json: boolean; teacher: boolean; maxTurns?: number } & StoreArgs & EndpointArgs)
+  | ({ name: "run"; objective: string; json: boolean; teacher: boolean; ask?: boolean; maxTurns?: number } & StoreArgs & EndpointArgs)
   | ({ name: "resume"; file: string; json: boolean; decision: "approve" | "deny"; reason?: string } & EndpointArgs);
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 10_000;
@@ -119,6 +119,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
         objective,
         json,
         teacher: values.teacher !== false,
+        ...(typeof values.ask === "boolean" ? { ask: values.ask } : {}),
         ...(maxTurns !== undefined ? { maxTurns } : {}),
         ...storeArgs(values),
         ...endpointArgs(values),
@@ -237,6 +238,8 @@ Endpoint (flags, else environment):
 
 Options:
   --no-teacher            run the student alone
+  --ask / --no-ask        ask for approvals on stdin (default: when stdin and stdout are a
+                          terminal) or park them to a file for x-agent resume
   --store <url|path>      postgres://… or a SQLite file (default: .x-agent/strategies.db)
   --scope <name>          tenant scope for strategies (default: default)
   --sandbox <dir>         folder the tools act on (default: .x-agent/sandbox)

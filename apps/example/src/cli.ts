@@ -11,6 +11,8 @@ export interface CliEnvironment {
   err: (text: string) => void;
   /** stdout is a terminal. */
   isTTY: boolean;
+  input: NodeJS.ReadableStream;
+  inputIsTTY: boolean;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
 }
@@ -32,8 +34,8 @@ export async function cli(argv: readonly string[], host: CliEnvironment): Promis
     host.out(command.json ? `${JSON.stringify(SCENARIOS.map(({ name, title, about }) => ({ name, title, about })))}\n` : scenariosText());
     return 0;
   }
-  const sink = command.json ? jsonSink(host.out) : humanSink({ write: host.out, tty: host.isTTY, color: host.isTTY && !host.env.NO_COLOR });
-  const io: CliIo = { cwd: host.cwd, env: host.env, emit: (event) => sink.emit(event), interactive: host.isTTY && !command.json, json: command.json };
+  const sink = command.json ? jsonSink(host.out) : humanSink({ write: host.out, tty: host.isTTY, color: host.isTTY && !host.env.NO_COLOR, inputEchoes: host.inputIsTTY });
+  const io: CliIo = { cwd: host.cwd, env: host.env, emit: (event) => sink.emit(event), interactive: host.isTTY && !command.json, json: command.json, input: host.input, inputIsTTY: host.inputIsTTY };
   try {
     switch (command.name) {
       // Loaded on demand: help stays instant, and a demo never loads a provider SDK or a database driver.

@@ -9,6 +9,9 @@ export interface CliIo {
   /** stdout is a terminal and the output is for a person: pace the scripted models, spin. */
   interactive: boolean;
   json: boolean;
+  /** Where a person's answers come from, and whether it is a terminal. */
+  input: NodeJS.ReadableStream;
+  inputIsTTY: boolean;
 }
 
 /** How the user started this CLI, so printed commands can be pasted back as they are. */

@@ -4,6 +4,8 @@ const code = await cli(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   isTTY: process.stdout.isTTY === true,
+  input: process.stdin,
+  inputIsTTY: process.stdin.isTTY === true,
   env: process.env,
   cwd: process.cwd(),
 });

@@ -1,5 +1,5 @@
 import type { Brain, ModelCatalog, Roles } from "@x/llm-types";
-import { createRunner, type Runner } from "@x/runner";
+import { createRunner, type Approver, type Runner } from "@x/runner";
 import { demoBrain, DEMO_MODELS } from "./demo/models";
 import { endpointModel, type EndpointConfig } from "./endpoint";
 import { RunObserver } from "./observe";
@@ -35,7 +35,10 @@ export type RuntimeSource = { mode: "demo"; thinkMs: number } | { mode: "endpoin
  * the roles (`classifier`, `advisor`), and parks signed with the project's key and claimed in a
  * ledger on disk, so a park can be finished by `x-agent resume` in another process exactly once.
  */
-export async function createRuntime(source: RuntimeSource, options: { emit: (event: AppEvent) => void; teacherMode: boolean; cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<Runtime> {
+export async function createRuntime(
+  source: RuntimeSource,
+  options: { emit: (event: AppEvent) => void; teacherMode: boolean; cwd: string; env: Readonly<Record<string, string | undefined>>; approver?: Approver },
+): Promise<Runtime> {
   const observer = new RunObserver(options.emit, { teacherMode: options.teacherMode });
   let brains: Brain[];
   let models: ModelCatalog;
@@ -60,6 +63,7 @@ export async function createRuntime(source: RuntimeSource, options: { emit: (eve
     roles,
     tracer: observer.tracer,
     onNotice: observer.onNotice,
+    ...(options.approver ? { approver: options.approver } : {}),
     parkKey: await parkKey(options.cwd, options.env),
     parkLedger: parkLedger(options.cwd),
     // Short backoff: a person is watching.

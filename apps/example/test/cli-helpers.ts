@@ -25,9 +25,11 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 }
 
 /** Runs a command as a child process and collects its output. */
-export function spawnCollect(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliRun> {
+export function spawnCollect(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string }): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, [...args], { cwd: options.cwd, env: options.env ?? cleanEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, [...args], { cwd: options.cwd, env: options.env ?? cleanEnv(), stdio: "pipe" });
+    // No answer to give: the child sees stdin end at once, as with `< /dev/null`.
+    child.stdin.end(options.stdin ?? "");
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -41,10 +43,10 @@ export function spawnCollect(command: string, args: readonly string[], options: 
  * `x-agent <args>` through the published bin, exactly as a user runs it. The CLI's own temp folders
  * (the demo's sandbox and stores) go under `cwd`, so removing `cwd` removes everything a test made.
  */
-export async function runCli(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliRun> {
+export async function runCli(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string }): Promise<CliRun> {
   const tmp = join(options.cwd, "tmp");
   await mkdir(tmp, { recursive: true });
-  return spawnCollect(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...(options.env ?? cleanEnv()), TMPDIR: tmp } });
+  return spawnCollect(process.execPath, [BIN, ...args], { ...options, env: { ...(options.env ?? cleanEnv()), TMPDIR: tmp } });
 }
 
 export function parseEvents(stdout: string): AppEvent[] {

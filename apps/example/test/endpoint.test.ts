@@ -147,6 +147,32 @@ describe("x-agent run: approvals and the Anthropic wire", { timeout: 180_000 }, 
     }
   });
 
+  it("with --ask, a person answers on stdin: y runs the write now, n refuses it, nothing parks", async () => {
+    const server = await startOpenAIMockServer((request) => {
+      const results = messagesOf(request).filter((m) => m.role === "tool");
+      if (results.length === 0) return { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "hello.txt", content: "hi\n" } }] };
+      return { text: `Result: ${textOf(results.at(-1))}` };
+    });
+    try {
+      const cwd = await tempDir("x-agent-test-ask-");
+      const common = ["Write hi to hello.txt", "--base-url", server.baseUrl, "--api-key", "k", "--model", "m", "--no-teacher", "--ask", "--json"];
+      const denied = await runCli(["run", ...common], { cwd, stdin: "n\n" });
+      expect(denied.code).toBe(0);
+      const deniedEvents = parseEvents(denied.stdout);
+      expect(ofType(deniedEvents, "approval_request")[0]).toMatchObject({ tool: "write_file", kind: "ask", arguments: { path: "hello.txt" } });
+      expect(ofType(deniedEvents, "parked")).toEqual([]);
+      expect(ofType(deniedEvents, "tool_result")[0]).toMatchObject({ name: "write_file", isError: true });
+      expect(existsSync(join(cwd, ".x-agent", "sandbox", "hello.txt"))).toBe(false);
+
+      const approved = await runCli(["run", ...common], { cwd, stdin: "y\n" });
+      expect(approved.code).toBe(0);
+      expect(ofType(parseEvents(approved.stdout), "result")[0]!.output).toBe("Result: wrote 3 bytes to hello.txt");
+      expect(await readFile(join(cwd, ".x-agent", "sandbox", "hello.txt"), "utf8")).toBe("hi\n");
+    } finally {
+      await server.close();
+    }
+  });
+
   it("runs on the Anthropic Messages API with --provider anthropic", async () => {
     const server = await startAnthropicMockServer((request) => {
       const messages = (request.body as { messages: Array<{ content: unknown }> }).messages;

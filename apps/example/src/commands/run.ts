@@ -1,6 +1,8 @@
 import { join } from "node:path";
+import type { Approver } from "@x/runner";
+import { lineApprover } from "../approver";
 import type { Command } from "../args";
-import { resolveEndpoint } from "../endpoint";
+import { resolveEndpoint, type EndpointConfig } from "../endpoint";
 import { executeTask } from "../execute";
 import type { CliIo } from "../io";
 import { stateDir } from "../park-file";
@@ -16,12 +18,34 @@ export async function runCommand(command: Extract<Command, { name: "run" }>, io:
   const { config, apiKey } = resolveEndpoint(command, io.env);
   const state = stateDir(io.cwd);
   const sandbox = await openSandbox(command.sandbox ?? join(state, "sandbox"));
-  const runtime = await createRuntime({ mode: "endpoint", endpoint: config, ...(apiKey !== undefined ? { apiKey } : {}) }, { emit: io.emit, teacherMode: command.teacher, cwd: io.cwd, env: io.env });
+  // A person at the terminal answers approvals live; otherwise a gated call parks to a file.
+  const live = (command.ask ?? (io.inputIsTTY && io.interactive)) ? lineApprover(io.input, io.emit) : undefined;
+  try {
+    return await runWith(command, io, config, apiKey, sandbox, live?.approver);
+  } finally {
+    live?.close();
+  }
+}
+
+async function runWith(
+  command: Extract<Command, { name: "run" }>,
+  io: CliIo,
+  config: EndpointConfig,
+  apiKey: string | undefined,
+  sandbox: string,
+  approver: Approver | undefined,
+): Promise<number> {
+  const state = stateDir(io.cwd);
+  const runtime = await createRuntime(
+    { mode: "endpoint", endpoint: config, ...(apiKey !== undefined ? { apiKey } : {}) },
+    { emit: io.emit, teacherMode: command.teacher, cwd: io.cwd, env: io.env, ...(approver ? { approver } : {}) },
+  );
 
   io.emit({ type: "banner", text: `x-agent run — ${config.provider} at ${redactUrl(config.baseUrl)}` });
   const classifier = config.classifierModel ?? "(not set: the core picks, see notices)";
   io.emit({ type: "note", text: `student ${config.model} · teacher ${command.teacher ? config.teacherModel : "(off)"} · classifier ${classifier}` });
   io.emit({ type: "note", text: `sandbox: ${sandbox}` });
+  if (config.prices[config.model] === undefined) io.emit({ type: "note", text: `no price for ${config.model}: cost shows $0 (add --price ${config.model}=<in>/<out>, $ per million tokens)` });
 
   const spec = {
     objective: command.objective,

@@ -17,6 +17,8 @@ export type AppEvent =
   | { type: "strategies_retrieved"; scope: string; query: string; hits: Array<{ id: string; strategy: string; score: number }> }
   | { type: "strategy_stored"; scope: string; id: string; strategy: string; confidence: number }
   | { type: "notice"; code: string; audience: string; message: string }
+  /** A live approver asks (`x-agent run` on a terminal, or `--ask`): one line answers it. */
+  | { type: "approval_request"; tool: string; arguments: Record<string, unknown>; kind: string; reason?: string }
   | { type: "parked"; file: string; tool: string; arguments: Record<string, unknown>; resume: string }
   | { type: "result"; label: string; summary: RunSummary; output: string; terminal: { code: string; message: string } }
   | { type: "summary"; rows: RunSummary[] }

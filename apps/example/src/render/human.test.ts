@@ -33,3 +33,13 @@ describe("output", () => {
     ]);
   });
 });
+
+describe("approval prompt", () => {
+  it("ends the prompt line itself when the answer came from a pipe", () => {
+    let out = "";
+    const sink = humanSink({ write: (t) => (out += t), tty: false, color: false, inputEchoes: false });
+    sink.emit({ type: "approval_request", tool: "write_file", arguments: { path: "a" }, kind: "ask" });
+    sink.emit({ type: "tool_result", seat: "agent", id: "c", name: "write_file", isError: false, text: "wrote" });
+    expect(out).toBe('   ? write_file {"path":"a"} needs your approval\n     [y]es / [n]o / anything else parks it: \n           ✓ write_file: wrote\n');
+  });
+});

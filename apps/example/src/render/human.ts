@@ -7,6 +7,8 @@ export interface HumanOptions {
   /** Colours and the spinner: only for a terminal. */
   tty: boolean;
   color: boolean;
+  /** A terminal echoes the answer to an approval prompt, newline included; piped input does not. */
+  inputEchoes?: boolean;
 }
 
 const CODES = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], blue: [34, 39], magenta: [35, 39], cyan: [36, 39] } as const;
@@ -18,8 +20,11 @@ const SEAT_STYLE: Record<Seat, Style> = { student: "cyan", teacher: "magenta", h
 export function humanSink(options: HumanOptions): EventSink {
   const paint = (style: Style, text: string) => (options.color ? `\x1b[${CODES[style][0]}m${text}\x1b[${CODES[style][1]}m` : text);
   const spinner = options.tty ? new Spinner(options.write) : undefined;
+  let promptOpen = false;
   const print = (text: string) => {
     spinner?.stop();
+    if (promptOpen && !options.inputEchoes) options.write("\n");
+    promptOpen = false;
     options.write(`${text}\n`);
   };
   const seat = (name: Seat) => paint(SEAT_STYLE[name], name.padEnd(7));
@@ -90,6 +95,13 @@ export function humanSink(options: HumanOptions): EventSink {
         case "notice":
           print(paint("dim", `   notice  [${event.code}] ${oneLine(event.message, 200)}`));
           return;
+        case "approval_request": {
+          const why = event.kind === "ask" ? "needs your approval" : `needs your approval (${event.kind.replace(/_/g, " ")})`;
+          print(`   ${paint("yellow", "?")} ${event.tool} ${oneLine(JSON.stringify(event.arguments), 160)} ${why}${event.reason ? `: ${event.reason}` : ""}`);
+          options.write(`     ${paint("bold", "[y]es / [n]o / anything else parks it:")} `);
+          promptOpen = true;
+          return;
+        }
         case "parked":
           print(`   ${paint("yellow", "⏸")} ${event.tool} ${oneLine(JSON.stringify(event.arguments), 120)} waits for a person's approval`);
           print(`   ${" ".repeat(7)} saved to ${event.file}`);
