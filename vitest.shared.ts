@@ -1,8 +1,10 @@
 import { defineConfig } from "vitest/config";
 
 // Tests run against sources: the `@x/source` export condition points every workspace
-// package at its src/index.ts, so no build is needed first. Node tests read `ssr`.
-const conditions = ["@x/source", "module", "node", "import", "default"];
+// package at its src/index.ts, so no build is needed first. Node tests read `ssr`, and Vitest
+// also hands that list to Node as --conditions, so it must not name "import": a CommonJS
+// dependency's require() (pg → pg-pool) would then load an ESM build and break.
+const conditions = ["@x/source", "module", "node", "development|production"];
 
 export default defineConfig({
   resolve: { conditions },
