@@ -2,7 +2,7 @@ import type { EngineNotice } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { model } from "../test/fixtures";
 import { ClassifierConfigError } from "./errors";
-import { armClassifierLadder, derivedRouteFallsBack } from "./preflight";
+import { armClassifierLadder, CLASSIFIER_ARMING_NOTICES, derivedRouteFallsBack } from "./preflight";
 
 const main = model("main-model");
 const cheap = model("cheap-model", { baseUrl: "https://cheap.example/v1" });
@@ -65,6 +65,16 @@ describe("armClassifierLadder", () => {
     armClassifierLadder({ seat: { model: cheap, defaulted: "tier_below_main" }, main, routeJudge: broken, onNotice: (n) => notices.push(n) });
     expect(notices.map((n) => n.code)).toEqual(["route.fallback_to_primary", "classifier.role_defaulted"]);
     expect(notices[1]!.detail).toMatchObject({ model: "main-model", reason: "tier_below_main" });
+  });
+
+  it("CLASSIFIER_ARMING_NOTICES names every code arming can mint", () => {
+    const codes = new Set<string>();
+    for (const routeJudge of [broken, healthy]) {
+      for (const classifierFallback of ["main", "none"]) {
+        armClassifierLadder({ seat: { model: cheap, defaulted: "tier_below_main" }, main, classifierFallback, routeJudge, onNotice: (n) => codes.add(n.code) });
+      }
+    }
+    expect([...codes].sort()).toEqual([...CLASSIFIER_ARMING_NOTICES].sort());
   });
 
   it("refuses a bad knob loudly before any notice", () => {

@@ -29,6 +29,12 @@ export function derivedRouteFallsBack(args: {
   return { fallsBack: true, cause: typeof verdict.cause === "string" && verdict.cause ? verdict.cause : "route_broken" };
 }
 
+/**
+ * The notice codes arming mints, once per run. A host that arms again for the same run (a parked
+ * run resumed in another process) filters these so the run's operator hears each only once.
+ */
+export const CLASSIFIER_ARMING_NOTICES: readonly string[] = Object.freeze(["route.fallback_to_primary", "route.classifier_unroutable", "classifier.role_defaulted"]);
+
 /** What arming a run's classifier produced: the rungs to walk, and whether the seat is known dead. */
 export interface ArmedClassifierLadder {
   /** The model rung 0 runs on — the main model after a pre-flight swap. */
