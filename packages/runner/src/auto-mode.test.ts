@@ -133,6 +133,19 @@ describe("auto mode", () => {
     expect(notices.filter((n) => n.code === "classifier.role_defaulted")).toEqual([expect.objectContaining({ detail: expect.objectContaining({ reason: "main_only" }), runId: result.runId })]);
   });
 
+  it("a resumed run does not announce the classifier's arming notices again", async () => {
+    const { tool, calls } = recorder("shell");
+    const brain = createFauxBrain([fauxToolCall("shell", { text: "a" }), fauxError("auth", "bad key"), fauxToolCall("shell", { text: "b" }), ALLOW, fauxText("done")]);
+    const notices: EngineNotice[] = [];
+    const runner = createRunner({ brains: [brain], models: { main }, onNotice: (n) => notices.push(n), autoMode: { classifierFallback: "none" }, parkKey: "a-test-key-of-enough-length-000" });
+    const parked = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
+    expect(parked.status).toBe("parked");
+    const resumed = await runner.resume(parked.parked, { decision: "approve" }, { tools: [tool] });
+    expect(resumed.status).toBe("completed");
+    expect(calls).toEqual([{ text: "a" }, { text: "b" }]);
+    expect(notices.filter((n) => n.code === "classifier.role_defaulted")).toHaveLength(1);
+  });
+
   it("a bad auto-mode knob ends the run failed/config_invalid instead of throwing, and the call does not run", async () => {
     for (const autoMode of [{ timeoutMs: -1 }, { maxConsecutiveDenials: 0 }, { maxTotalDenials: 1.5 }, { classifierFallback: "sometimes" as "main" }]) {
       const { tool, calls } = recorder("shell");

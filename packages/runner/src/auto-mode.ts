@@ -1,5 +1,6 @@
 import type { ToolCall } from "@x/llm-types";
 import {
+  CLASSIFIER_ARMING_NOTICES,
   classifierSeatModel,
   classifierUnavailableSeat,
   createAutoModeDecider,
@@ -15,7 +16,7 @@ import { addClassifierUsage } from "./stats";
 import { SPAN_NAMES } from "./tracer";
 
 /** Notices the decider mints once per run when it is armed; a resumed run does not repeat them. */
-const ARMING_NOTICES = new Set(["classifier.role_defaulted", "route.fallback_to_primary", "route.classifier_unroutable"]);
+const ARMING_NOTICES = new Set(CLASSIFIER_ARMING_NOTICES);
 
 /**
  * Auto mode for one run: the seat from classifier-ladder's one resolver, its decider (armed on the
@@ -30,9 +31,9 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
   let denialLimit: DenialLimit | undefined;
   const limit = (): DenialLimit =>
     (denialLimit ??= createDenialLimit({ maxConsecutive: options.maxConsecutiveDenials, maxTotal: options.maxTotalDenials, state: ctx.state.denials }));
+  // The limit's state is a frozen plain object; the park stores a mutable copy.
   const save = () => {
-    const s = limit().state;
-    ctx.state.denials = { consecutiveBlocks: s.consecutiveBlocks, totalBlocks: s.totalBlocks, consecutiveUnavailable: s.consecutiveUnavailable, ...(s.tripped ? { tripped: s.tripped } : {}) };
+    ctx.state.denials = { ...limit().state };
   };
   let decider: AutoModeDecider | undefined;
   const arm = (): AutoModeDecider => {
