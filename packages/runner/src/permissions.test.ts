@@ -1,6 +1,8 @@
 import { createFauxBrain, fauxDelay, fauxModel, fauxRawToolCall, fauxText, fauxToolCall, type FauxResponse, type FauxScriptItem } from "@x/brain-faux";
 import type { Brain, EngineNotice } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool } from "./define-tool";
 import { permissionFor } from "./permissions";
 import { createRunner } from "./runner";
 import type { Approver, Permission, RunnerDeps } from "./types";
@@ -72,6 +74,20 @@ describe("malformed or truncated arguments never run", () => {
     expect(deploy.calls).toEqual([{ text: "prod" }]);
     expect(look.calls).toEqual([]);
     expect(resumed.messages.filter((m) => m.role === "toolResult").at(-1)).toMatchObject({ toolName: "look", isError: true, details: { error: "malformed_json" } });
+  });
+});
+
+describe("the approved call on resume is checked again", () => {
+  it("against the schema of the tool given to resume: arguments it refuses do not run", async () => {
+    const loose = recorder("deploy");
+    const strictCalls: unknown[] = [];
+    const strict = defineTool({ name: "deploy", description: "", input: z.object({ text: z.enum(["staging"]) }), execute: (args) => (strictCalls.push(args), "ran") });
+    const { runner } = gated([fauxToolCall("deploy", { text: "prod" }), fauxText("done")], [], { parkKey: "a-test-key-of-enough-length-000" });
+    const parked = await runner.runTask({ objective: "x", tools: [loose.tool], defaultPermission: "ask" });
+    const resumed = await runner.resume(parked.parked, { decision: "approve" }, { tools: [strict] });
+    expect(strictCalls).toEqual([]);
+    expect(loose.calls).toEqual([]);
+    expect(resumed.messages.find((m) => m.role === "toolResult")).toMatchObject({ isError: true, details: { error: "invalid_arguments" } });
   });
 });
 
