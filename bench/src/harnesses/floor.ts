@@ -61,26 +61,30 @@ async function* fromArray(chunks: unknown[]): AsyncGenerator<ChatCompletionChunk
   for (const c of chunks) yield c as ChatCompletionChunk;
 }
 
-export const floor: Harness = {
-  label: "floor: openai SDK, hand loop",
-  packages: ["openai"],
-  async setup(mode, { baseURL }) {
-    if (mode === "inproc") {
-      const byTurn = Array.from({ length: TURNS }, (_, i) => streamChunks(i + 1, true));
-      return handLoop(async (messages) => {
-        const k = messages.filter((m) => m.role === "tool").length + 1;
-        return fromArray(byTurn[k - 1]!);
-      });
-    }
-    const client = new OpenAI({ baseURL, apiKey: API_KEY, maxRetries: 0 });
-    return handLoop((messages) =>
-      client.chat.completions.create({
-        model: MODEL_ID,
-        messages,
-        tools,
-        stream: true,
-        stream_options: { include_usage: true },
-      }),
-    );
-  },
-};
+export const floor: Harness = floorWith(false);
+
+/** Diagnostic row (`--only=floor-signal`): the floor, each call given its own AbortSignal as ours is. */
+export const floorSignal: Harness = floorWith(true);
+
+function floorWith(signal: boolean): Harness {
+  return {
+    label: signal ? "floor + AbortSignal per call" : "floor: openai SDK, hand loop",
+    packages: ["openai"],
+    async setup(mode, { baseURL }) {
+      if (mode === "inproc") {
+        const byTurn = Array.from({ length: TURNS }, (_, i) => streamChunks(i + 1, true));
+        return handLoop(async (messages) => {
+          const k = messages.filter((m) => m.role === "tool").length + 1;
+          return fromArray(byTurn[k - 1]!);
+        });
+      }
+      const client = new OpenAI({ baseURL, apiKey: API_KEY, maxRetries: 0 });
+      return handLoop((messages) =>
+        client.chat.completions.create(
+          { model: MODEL_ID, messages, tools, stream: true, stream_options: { include_usage: true } },
+          signal ? { signal: new AbortController().signal } : undefined,
+        ),
+      );
+    },
+  };
+}

@@ -9,6 +9,7 @@ export const harnesses: Record<string, () => Promise<Harness>> = {
   "ai-stream": async () => (await import("./ai")).aiStream,
   agents: async () => (await import("./agents")).agents,
   "ours-noguard": async () => (await import("./ours")).oursNoGuard,
+  "floor-signal": async () => (await import("./floor")).floorSignal,
 };
 
 /** Rows of a default run; other keys are diagnostics to ask for with `--only`. */
