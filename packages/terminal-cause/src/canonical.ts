@@ -1,18 +1,29 @@
 /** A finished sentence or line of canonical text, handed to the recurrence detector. */
 export interface Segment {
-  /** Canonical text (digit runs folded to `0`). */
-  text: string;
-  /** The text with the values of its digit runs appended: equal keys are equal chunks. */
-  key: string;
+  /** Canonical characters in the chunk. */
+  length: number;
   /** Letters in the chunk: a separator line of dashes is not prose. */
   letters: number;
+  /** Code of its last canonical character. */
+  last: number;
   /** Offset in the original text where the segment starts. */
   origStart: number;
   /** The segment sits on a table row, list item, quote, heading, HTML or indented code line. */
   structured: boolean;
+  /** Canonical text plus the values of its digit runs: equal keys are equal chunks. Built on demand. */
+  key(): string;
 }
 
 const INITIAL_CAPACITY = 1024;
+/** Characters per gram in the hash chains that find earlier copies. */
+const GRAM = 8;
+const GRAM_BASE = 0x01000193;
+const GRAM_BASE_POW = (() => {
+  let pow = 1;
+  for (let i = 0; i < GRAM; i++) pow = Math.imul(pow, GRAM_BASE);
+  return pow;
+})();
+const HEADS = 4096;
 const NL = 10;
 const TAB = 9;
 const SPACE = 32;
@@ -61,6 +72,14 @@ export class Canonicalizer {
   private codes: Uint16Array;
   private orig: Uint32Array;
   private digits: Int32Array;
+  /**
+   * LZ77-style hash chains: for each position, the previous (absolute) position whose last
+   * `GRAM` characters hashed to the same slot, or -1. Finding earlier copies of the tail walks a
+   * short chain instead of scanning the window.
+   */
+  private chain: Int32Array;
+  private readonly heads = new Int32Array(HEADS).fill(-1);
+  private gram = 0;
   private size = 0;
   private base = 0;
   private wsOpen = false;
@@ -78,6 +97,7 @@ export class Canonicalizer {
     this.codes = new Uint16Array(initial);
     this.orig = new Uint32Array(initial);
     this.digits = new Int32Array(initial);
+    this.chain = new Int32Array(initial);
   }
 
   /** Absolute count of canonical characters emitted so far. */
@@ -132,20 +152,21 @@ export class Canonicalizer {
 
   /**
    * Absolute start of the last earlier copy of the canonical text `[probeStart, length)` that
-   * starts within `[lowest, from]`, or -1. A plain backward scan over the typed array: the range
-   * is bounded by the longest period, and most positions fail on the first character.
+   * starts within `[lowest, from]`, or -1. Walks the hash chain of the tail's last gram; every
+   * position on it is compared in full, so hash collisions cost time, never correctness.
    */
   lastCopyOf(probeStart: number, from: number, lowest: number): number {
     const codes = this.codes;
+    const m = this.length - probeStart;
     const start = probeStart - this.base;
-    const m = this.size - start;
-    const first = codes[start];
-    const last = codes[this.size - 1];
-    for (let j = from - this.base; j >= Math.max(lowest - this.base, 0); j--) {
-      if (codes[j] !== first || codes[j + m - 1] !== last) continue;
-      let k = 1;
-      while (k < m - 1 && codes[j + k] === codes[start + k]) k++;
-      if (k >= m - 1) return j + this.base;
+    for (let end = this.chain[this.size - 1]!; end >= this.base; end = this.chain[end - this.base]!) {
+      const j = end - m + 1;
+      if (j < lowest || j < this.base) return -1;
+      if (j > from) continue;
+      const local = j - this.base;
+      let k = 0;
+      while (k < m && codes[local + k] === codes[start + k]) k++;
+      if (k === m) return j;
     }
     return -1;
   }
@@ -217,10 +238,20 @@ export class Canonicalizer {
     }
     const index = this.length;
     const prev = this.size > 0 ? this.codes[this.size - 1] : 0;
-    this.codes[this.size] = code;
-    this.orig[this.size] = at;
-    this.digits[this.size] = digit;
+    const local = this.size;
+    this.codes[local] = code;
+    this.orig[local] = at;
+    this.digits[local] = digit;
     this.size++;
+    const leaving = index >= GRAM ? this.codes[local - GRAM]! : 0;
+    this.gram = (Math.imul(this.gram, GRAM_BASE) + code - Math.imul(leaving, GRAM_BASE_POW)) | 0;
+    if (index >= GRAM - 1) {
+      const slot = (this.gram ^ (this.gram >>> 13)) & (HEADS - 1);
+      this.chain[local] = this.heads[slot]!;
+      this.heads[slot] = index;
+    } else {
+      this.chain[local] = -1;
+    }
     if (code === NL) {
       this.endSegment(index);
       this.lineStart = index + 1;
@@ -261,21 +292,23 @@ export class Canonicalizer {
     if (this.inFence || !this.onSegment || this.segStart < this.base || end <= this.segStart) return;
     const start = this.segStart - this.base;
     const stop = end - this.base;
-    const text = this.slice(this.segStart, end);
-    let key = text;
     let letters = 0;
-    for (let i = start; i < stop; i++) {
-      // Digits are folded in the text; the key puts their values back, since a chunk recurring
-      // with a changing number (a changelog heading, an enumerated link) is not a loop.
-      if (this.digits[i]) key += `\u0000${this.digits[i]}`;
-      if (isLetter(this.codes[i]!)) letters++;
-    }
+    for (let i = start; i < stop; i++) if (isLetter(this.codes[i]!)) letters++;
+    const from = this.segStart;
     this.onSegment({
-      text,
-      key,
+      length: stop - start,
       letters,
+      last: this.codes[stop - 1]!,
       origStart: this.orig[start]!,
       structured: this.lineIsStructured(Math.max(0, this.lineStart - this.base), stop),
+      // Called synchronously by the listener, before any further emit can move the buffers.
+      // Digits are folded in the text; the key puts their values back, since a chunk recurring
+      // with a changing number (a changelog heading, an enumerated link) is not a loop.
+      key: () => {
+        let key = this.slice(from, end);
+        for (let i = start; i < stop; i++) if (this.digits[i]) key += `\u0000${this.digits[i]}`;
+        return key;
+      },
     });
   }
 
@@ -284,12 +317,15 @@ export class Canonicalizer {
     const codes = new Uint16Array(capacity);
     const orig = new Uint32Array(capacity);
     const digits = new Int32Array(capacity);
+    const chain = new Int32Array(capacity);
     codes.set(this.codes);
     orig.set(this.orig);
     digits.set(this.digits);
+    chain.set(this.chain);
     this.codes = codes;
     this.orig = orig;
     this.digits = digits;
+    this.chain = chain;
   }
 
   /** Drops all but the last `window` characters; amortised O(1) per character. */
@@ -298,6 +334,7 @@ export class Canonicalizer {
     this.codes.copyWithin(0, drop, this.size);
     this.orig.copyWithin(0, drop, this.size);
     this.digits.copyWithin(0, drop, this.size);
+    this.chain.copyWithin(0, drop, this.size);
     this.size -= drop;
     this.base += drop;
   }

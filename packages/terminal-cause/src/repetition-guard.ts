@@ -264,20 +264,21 @@ class RecurrenceTracker {
    * the chunk's second occurrence) and the block length (first to second occurrence).
    */
   add(segment: Segment): { keep: number; period: number } | undefined {
-    if (segment.structured || segment.letters < this.o.minChunk / 2 || segment.text.length < this.o.minChunk || CODE_ENDING.test(segment.text)) {
+    if (segment.structured || segment.letters < this.o.minChunk / 2 || segment.length < this.o.minChunk || CODE_ENDING.test(String.fromCharCode(segment.last))) {
       return undefined;
     }
+    const key = segment.key();
     const index = this.count++;
-    this.ring.push({ key: segment.key, index, origStart: segment.origStart });
+    this.ring.push({ key, index, origStart: segment.origStart });
     if (this.ring.length > this.capacity) {
       const old = this.ring.shift()!;
       const list = this.seen.get(old.key);
       list?.shift();
       if (list && list.length === 0) this.seen.delete(old.key);
     }
-    const list = this.seen.get(segment.key) ?? [];
+    const list = this.seen.get(key) ?? [];
     list.push(index);
-    this.seen.set(segment.key, list);
+    this.seen.set(key, list);
     if (list.length < this.o.minCount) return undefined;
 
     const run = list.slice(-this.o.minCount);
