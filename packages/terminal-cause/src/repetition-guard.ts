@@ -110,8 +110,8 @@ const NOT_CUT: GuardVerdict = Object.freeze({ cut: false });
  * - recurrence: each finished sentence/line is keyed; one that keeps coming back at short,
  *   regular gaps among few distinct neighbours ⇒ cut.
  * Nothing fires inside a code fence, and a periodic region never reaches back into one.
- * Work per character is O(1) amortised plus O(maxPeriod / checkEvery) for the candidate search
- * (and O(window / checkEvery) when a candidate is verified); memory is O(window).
+ * Work per character is O(1) amortised (hash chains make the candidate search a short walk),
+ * plus O(window / checkEvery) while a candidate is being verified; memory is O(window).
  * The verdict does not depend on how the text was split into deltas.
  */
 export function createRepetitionGuard(options: RepetitionGuardOptions = {}): RepetitionGuard {
@@ -145,8 +145,8 @@ export function createRepetitionGuard(options: RepetitionGuardOptions = {}): Rep
     const lo = Math.max(canon.floor, n - window);
     if (n - lo < Math.min(o.minCoveredChars, o.structuredMinCoveredChars) || n - lo < PROBE * 2) return NOT_CUT;
     const probeStart = n - PROBE;
-    // A candidate period is the distance back to an earlier copy of the probe, so only the last
-    // `maxPeriod` characters before the probe need searching.
+    // A candidate period is the distance back to an earlier copy of the probe; only copies that
+    // start within `maxPeriod` of it count.
     const lowest = Math.max(lo, probeStart - o.maxPeriod);
     let from = probeStart - 1;
     for (let k = 0; k < MAX_CANDIDATES; k++) {
