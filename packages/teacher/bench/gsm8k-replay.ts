@@ -4,7 +4,7 @@
  */
 import { defineCatalog, type Context, type Model } from "@x/llm-types";
 import { createRunner, type Runner, type TaskSpec } from "@x/runner";
-import { MONITOR_PROMPT, runWithTeacher, TEACHER_PROMPT, VERIFIER_PROMPT } from "../src/index";
+import { MONITOR_PROMPT, runWithTeacher, TAKEOVER_PROMPT, TEACHER_PROMPT, VERIFIER_PROMPT } from "../src/index";
 import { extractFinalNumber, type Gsm8kItem } from "./gsm8k-data";
 import { ReplayBrain } from "./replay-brain";
 
@@ -14,14 +14,18 @@ export const models = defineCatalog({
   teacher: { id: "gpt-4-1106-preview", api: "replay", provider: "replay", baseUrl: "replay://gpt-4", contextWindow: 128_000, maxTokens: 4096, cost: PRICES.teacher },
 });
 const SOLVE_PROMPT = "Solve the grade-school math problem. Reason step by step and end with the final number.";
-/** The recorded data has no teacher advice, so the advice is this fixed text (synthetic, billed at GPT-4 prices). */
-export const ADVICE = JSON.stringify({
+/**
+ * The recorded data has no teacher advice, so the advice is this fixed text (synthetic, billed at GPT-4
+ * prices): the whole reply to an advice ask, or the block a one-call takeover appends to its answer.
+ */
+const adviceFields = {
   strategy: "Re-derive each quantity from the statement, one step at a time, and re-check the arithmetic before answering.",
   correction: "The final number does not follow from the problem statement.",
   nextStep: "Recompute the answer from the given quantities.",
-  takeover: false,
   confidence: 1,
-});
+};
+export const ADVICE = JSON.stringify({ ...adviceFields, takeover: false });
+const TAKEOVER_ADVICE_BLOCK = `\n\n\`\`\`json\n${JSON.stringify({ ...adviceFields, takeover: true })}\n\`\`\``;
 
 /**
  * (a) an exact-answer check: the checked answer's final number against the reference, as a host with
@@ -41,8 +45,10 @@ export function uniform(seed: number, index: number, sample: number): number {
 
 /** Whether a final output is right, by the CSV's recorded True/False for the model whose text it is. */
 export function isCorrect(item: Gsm8kItem, output: string): boolean {
-  if (output === item.studentResponse) return item.studentCorrect;
-  if (output === item.teacherResponse) return item.teacherCorrect;
+  // Trailing whitespace aside: a one-call takeover's answer is what precedes its advice block, trimmed.
+  const text = output.trimEnd();
+  if (text === item.studentResponse.trimEnd()) return item.studentCorrect;
+  if (text === item.teacherResponse.trimEnd()) return item.teacherCorrect;
   throw new Error(`output for question ${item.index} is neither recorded response`);
 }
 
@@ -66,7 +72,10 @@ export function replayRunner(items: readonly Gsm8kItem[], judge: Judge, spend?: 
   const samples = new Map<number, number>();
   const brain = new ReplayBrain((model: Model, context: Context) => {
     const item = itemOf(context);
-    if (model.id === models.teacher!.id) return context.systemPrompt === TEACHER_PROMPT ? ADVICE : item.teacherResponse;
+    if (model.id === models.teacher!.id) {
+      if (context.systemPrompt === TEACHER_PROMPT) return ADVICE;
+      return context.systemPrompt?.includes(TAKEOVER_PROMPT) ? item.teacherResponse + TAKEOVER_ADVICE_BLOCK : item.teacherResponse;
+    }
     if (context.systemPrompt === MONITOR_PROMPT) return '{"stuck": true, "reason": "replay: no tools are used"}';
     if (context.systemPrompt !== VERIFIER_PROMPT) return item.studentResponse;
     const checked = messageText(context.messages.at(-1)?.content ?? "").split("Answer to check:\n")[1] ?? "";
@@ -99,6 +108,8 @@ export interface Tally {
   studentTokens: number;
   teacherTokens: number;
   escalated: number;
+  /** Teacher runs: advice asks plus takeovers. */
+  teacherCalls: number;
   /** Escalated questions the student had in fact got wrong. */
   escalatedWrong: number;
   spend: TeacherSpend;
@@ -106,7 +117,7 @@ export interface Tally {
   perItem: Array<{ micro: number; correct: boolean; escalated: boolean }>;
 }
 
-const emptyTally = (): Tally => ({ correct: 0, studentMicro: 0, teacherMicro: 0, studentTokens: 0, teacherTokens: 0, escalated: 0, escalatedWrong: 0, spend: { adviceMicro: 0, takeoverMicro: 0 }, perItem: [] });
+const emptyTally = (): Tally => ({ correct: 0, studentMicro: 0, teacherMicro: 0, studentTokens: 0, teacherTokens: 0, escalated: 0, teacherCalls: 0, escalatedWrong: 0, spend: { adviceMicro: 0, takeoverMicro: 0 }, perItem: [] });
 const specFor = (item: Gsm8kItem, model: string): TaskSpec => ({ model, systemPrompt: SOLVE_PROMPT, objective: item.question, maxTurns: 1 });
 
 /** One model alone, one plain runner task per question. */
@@ -146,6 +157,7 @@ export async function runTeacherMode(items: readonly Gsm8kItem[], judge: Judge, 
     tally.studentTokens += result.stats.tokens;
     tally.teacherMicro += teacherMicro;
     tally.teacherTokens += result.teacherStats.tokens;
+    tally.teacherCalls += result.teacherStats.tasks;
     tally.perItem.push({ micro: result.stats.costMicroUsd + teacherMicro, correct, escalated });
     if (escalated) {
       tally.escalated++;

@@ -63,7 +63,7 @@ for (const row of rows) console.log(line(row));
 const exact = rows.find((r) => r.mode === "teacher mode" && r.verifier.startsWith("(a)"))!.tally;
 const each = (micro: number) => `$${(microToUsd(micro) / exact.escalated).toFixed(4)}`;
 console.log(`
-Per escalation with verifier (a): advice call ${each(exact.spend.adviceMicro)}, takeover ${each(exact.spend.takeoverMicro)}; a bare GPT-4 answer averages $${(microToUsd(teacher.teacherMicro) / items.length).toFixed(4)}.`);
+Per escalation with verifier (a): ${(exact.teacherCalls / exact.escalated).toFixed(2)} teacher calls; advice asks ${each(exact.spend.adviceMicro)}, takeovers (answer + advice block) ${each(exact.spend.takeoverMicro)}; a bare GPT-4 answer averages $${(microToUsd(teacher.teacherMicro) / items.length).toFixed(4)}.`);
 console.log(`
 Replayed: every student answer is Mixtral-8x7B's recorded response and every takeover answer GPT-4-1106's
 recorded response (RouteLLM's CSV), served by a replay Brain that finds the question in the request, through
@@ -72,8 +72,9 @@ Synthetic: the teacher's advice (one fixed JSON text — the data has none), and
 model: (a) an exact-answer check — the answer's final number against the GSM8K reference (it errs where the
 extractor does); (b) flags a wrong answer (by the CSV) with probability TP and a right one with probability FP,
 independently per sample (mulberry32, seed 7).
-Teacher mode: takeoverAfter 0 (a replayed student cannot act on advice), other options at their defaults; each
-escalation is one advice call plus one takeover, both billed to the teacher. The spend cap (0.4) never binds
-there: it refuses only a second escalation. "defaults" keeps takeoverAfter 2: the advice cannot change a
+Teacher mode: takeoverAfter 0 (a replayed student cannot act on advice), other options at their defaults; the
+takeover is decided before the teacher is asked, so each escalation is ONE teacher call: GPT-4's recorded answer
+followed by the synthetic advice block, which runWithTeacher cuts off and records. The spend cap (0.4) never
+binds there: it refuses only a second escalation. "defaults" keeps takeoverAfter 2: the advice cannot change a
 replayed answer and the spend cap refuses the second or third escalation for nearly every question, so few
 reach the takeover. Oracle cost: the student everywhere + a bare teacher call where the student was wrong. Wall time ${((Date.now() - started) / 1000).toFixed(1)} s.`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatAdviceForStudent, parseTeacherAdvice } from "./advice";
-import { TEACHER_PROMPT } from "./prompts";
+import { formatAdviceForStudent, parseTeacherAdvice, splitTrailingAdvice } from "./advice";
+import { TAKEOVER_PROMPT, TEACHER_PROMPT } from "./prompts";
 
 describe("parseTeacherAdvice", () => {
   it("reads a bare JSON object", () => {
@@ -53,9 +53,35 @@ describe("parseTeacherAdvice", () => {
   });
 });
 
-describe("TEACHER_PROMPT", () => {
-  it("asks for exactly the advice fields the parser reads", () => {
-    for (const field of ["strategy", "correction", "nextStep", "takeover", "confidence"]) expect(TEACHER_PROMPT).toContain(`"${field}"`);
+describe("splitTrailingAdvice", () => {
+  const adviceJson = '{"strategy": "S", "correction": "C", "nextStep": "N", "takeover": true, "confidence": 2}';
+  const parsed = { strategy: "S", correction: "C", nextStep: "N", takeover: true, confidence: 2 };
+
+  it("cuts a fenced advice block that closes the reply", () => {
+    expect(splitTrailingAdvice(`The answer is 18.\n\n\`\`\`json\n${adviceJson}\n\`\`\`\n`)).toEqual({ answer: "The answer is 18.", advice: parsed });
+  });
+
+  it("cuts a bare trailing object, leaving the answer's own code fence alone", () => {
+    expect(splitTrailingAdvice(`Run:\n\`\`\`sh\nls {a,b}\n\`\`\`\n${adviceJson}`)).toEqual({ answer: "Run:\n```sh\nls {a,b}\n```", advice: parsed });
+  });
+
+  it("leaves the reply whole when what closes it is not advice, not JSON, or not last", () => {
+    for (const text of ['result: {"total": 18}', '{"strategy": 42, "confidence": 1}', `${adviceJson}\nThat is all.`, '{"strategy": "S",', "just text"]) {
+      expect(splitTrailingAdvice(text)).toEqual({ answer: text });
+    }
+  });
+
+  it("takes the outermost object at the tail, with braces inside its strings", () => {
+    const text = 'x {"strategy": "match a{2} then }", "confidence": 1}';
+    expect(splitTrailingAdvice(text)).toEqual({ answer: "x", advice: { strategy: "match a{2} then }", takeover: false, confidence: 1 } });
+  });
+});
+
+describe("TEACHER_PROMPT and TAKEOVER_PROMPT", () => {
+  it("ask for exactly the advice fields the parser reads", () => {
+    for (const prompt of [TEACHER_PROMPT, TAKEOVER_PROMPT]) {
+      for (const field of ["strategy", "correction", "nextStep", "takeover", "confidence"]) expect(prompt).toContain(`"${field}"`);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { jsonObjectCandidates } from "./json-block";
+import { jsonObjectCandidates, matchingBrace } from "./json-block";
 
 /** What the teacher told the student, as parsed from its reply. */
 export interface TeacherAdvice {
@@ -35,6 +35,14 @@ export const TeacherAdviceSchema = z
     message: "advice names no strategy, correction, next step or takeover",
   });
 
+function toAdvice(data: z.output<typeof TeacherAdviceSchema>): TeacherAdvice {
+  const advice: TeacherAdvice = { takeover: data.takeover, confidence: data.confidence };
+  if (data.strategy !== undefined) advice.strategy = data.strategy;
+  if (data.correction !== undefined) advice.correction = data.correction;
+  if (data.nextStep !== undefined) advice.nextStep = data.nextStep;
+  return advice;
+}
+
 /**
  * Reads the teacher's reply. The JSON object may be the whole reply, fenced, or embedded in prose.
  * A reply with no valid advice object is not thrown away: its text becomes a low-confidence
@@ -43,17 +51,40 @@ export const TeacherAdviceSchema = z
 export function parseTeacherAdvice(text: string): TeacherAdvice {
   for (const candidate of jsonObjectCandidates(text)) {
     const parsed = TeacherAdviceSchema.safeParse(candidate);
-    if (!parsed.success) continue;
-    const advice: TeacherAdvice = { takeover: parsed.data.takeover, confidence: parsed.data.confidence };
-    if (parsed.data.strategy !== undefined) advice.strategy = parsed.data.strategy;
-    if (parsed.data.correction !== undefined) advice.correction = parsed.data.correction;
-    if (parsed.data.nextStep !== undefined) advice.nextStep = parsed.data.nextStep;
-    return advice;
+    if (parsed.success) return toAdvice(parsed.data);
   }
   const trimmed = text.trim();
   const fallback: TeacherAdvice = { takeover: false, confidence: 0, raw: text };
   if (trimmed !== "") fallback.correction = trimmed;
   return fallback;
+}
+
+/**
+ * Splits a takeover's final reply into the answer and the advice object it ends with (bare or in a
+ * fence). Only a valid advice object that closes the reply counts: JSON earlier in the answer, or a
+ * trailing object that is not advice, is the answer's own and stays in it.
+ */
+export function splitTrailingAdvice(text: string): { answer: string; advice?: TeacherAdvice } {
+  const tail = /\}\s*(```)?\s*$/.exec(text);
+  if (!tail) return { answer: text };
+  const end = tail.index;
+  // The first `{` that closes exactly at the tail is the outermost object there.
+  for (let start = text.indexOf("{"); start !== -1 && start < end; start = text.indexOf("{", start + 1)) {
+    if (matchingBrace(text, start) !== end) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text.slice(start, end + 1));
+    } catch {
+      continue;
+    }
+    const parsed = TeacherAdviceSchema.safeParse(value);
+    if (!parsed.success) return { answer: text };
+    const before = text.slice(0, start);
+    // A closing fence after the object means the fence opening right before it belongs to the block too.
+    const answer = (tail[1] ? before.replace(/```[a-zA-Z]*\s*$/, "") : before).trimEnd();
+    return { answer, advice: toAdvice(parsed.data) };
+  }
+  return { answer: text };
 }
 
 /** The advice as the user message appended to the student's session. */

@@ -1,9 +1,12 @@
 import { fauxError, fauxText, fauxToolCall } from "@x/brain-faux";
 import { describe, expect, it } from "vitest";
-import { runWithTeacher, TEACHER_PROMPT, type EscalationRecord } from "./index";
+import { z } from "zod";
+import { runWithTeacher, TAKEOVER_PROMPT, TEACHER_PROMPT, type EscalationRecord } from "./index";
 import { advice, editCall, fail, pass, setup, stuck, tools } from "../test/harness";
 
 const u = (input: number, output: number) => ({ usage: { input, output } });
+/** The advice block a one-call takeover ends its answer with. */
+const block = '```json\n{"strategy": "Work backwards from the goal.", "correction": "guessed", "nextStep": "write the goal down", "takeover": true, "confidence": 3}\n```';
 
 describe("isolation and the student's prompt prefix", () => {
   it("the teacher sees a fresh one-message session; the student's next request extends its previous one exactly", async () => {
@@ -54,37 +57,79 @@ describe("isolation and the student's prompt prefix", () => {
 });
 
 describe("correction, then takeover", () => {
-  it(`takes over after takeoverAfter (default 2) failed corrections, with the student's tools`, async () => {
+  it(`takes over after takeoverAfter (default 2) failed corrections, with the student's tools — one teacher call for that escalation`, async () => {
+    const heard: EscalationRecord[] = [];
     const { runner, calls } = setup(
-      { student: [fauxText("a1"), fauxText("a2"), fauxText("a3")], takeover: [fauxText("teacher's answer")] },
-      { fallback: { verifier: fail(), teacher: advice({ correction: "wrong again" }) } },
+      { student: [fauxText("a1"), fauxText("a2"), fauxText("a3")], teacher: [advice({ correction: "wrong first" }), advice({ correction: "wrong again" })], takeover: [fauxText(`teacher's answer\n\n${block}`)] },
+      { fallback: { verifier: fail() } },
     );
     const { read } = tools();
     // The spend guard is lifted: faux token estimates make the teacher's brief look expensive.
-    const result = await runWithTeacher(runner, { objective: "solve", tools: [read], systemPrompt: "host rules" }, { teacherSpendRatioCap: 100 });
-    expect(result.escalations.map((e) => e.tookOver)).toEqual([false, false, true]);
+    const result = await runWithTeacher(runner, { objective: "solve", tools: [read], systemPrompt: "host rules" }, { teacherSpendRatioCap: 100, onEscalation: (e) => heard.push(e) });
+    expect(result.escalations.map((e) => [e.attempt, e.tookOver])).toEqual([[1, false], [2, false], [3, true]]);
+    expect(heard).toEqual(result.escalations);
+    // Two advice asks, then the takeover alone: no advice ask whose text the takeover would replace.
+    expect(calls("teacher")).toHaveLength(2);
+    expect(calls("takeover")).toHaveLength(1);
+    expect(result.teacherStats.tasks).toBe(3);
     expect(result.status).toBe("completed");
+    // The advice block is the teacher's note for later, not the host's answer: cut from output and messages.
     expect(result.output).toBe("teacher's answer");
+    expect(result.messages.at(-1)).toMatchObject({ role: "assistant", model: "teacher", content: [{ type: "text", text: "teacher's answer" }] });
+    expect(result.escalations[2]!.teacher).toEqual({ strategy: "Work backwards from the goal.", correction: "guessed", nextStep: "write the goal down", takeover: true, confidence: 3 });
     const [takeover] = calls("takeover");
     expect(takeover!.model.id).toBe("teacher");
     expect(takeover!.context.tools?.map((t) => t.name)).toEqual(["read"]);
-    expect(takeover!.context.systemPrompt).toMatch(/^host rules[\s\S]*wrong again/);
+    expect(takeover!.context.systemPrompt?.startsWith(`host rules\n\n${TAKEOVER_PROMPT}`)).toBe(true);
+    // It is shown what an advice ask would have been shown: the failure, the answer, the advice that failed.
+    expect(takeover!.context.systemPrompt).toMatch(/verify-fail[\s\S]*latest answer:\na3[\s\S]*Advice 1 you already gave[^\n]*wrong first[\s\S]*Advice 2[^\n]*wrong again/);
     expect(takeover!.context.messages).toHaveLength(1);
     expect(takeover!.cacheKey).not.toBe(calls("student")[0]!.cacheKey);
-    expect(result.messages.at(-1)).toMatchObject({ role: "assistant", model: "teacher" });
     // Each new ask shows the teacher the advice that already failed.
-    expect(JSON.stringify(calls("teacher")[2]!.context.messages)).toMatch(/Advice 1 you already gave[^"]*wrong again[\s\S]*Advice 2/);
+    expect(JSON.stringify(calls("teacher")[1]!.context.messages)).toMatch(/Advice 1 you already gave[^"]*wrong first/);
   });
 
-  it("takes over at once when the teacher says takeover: true, or when takeoverAfter is 0", async () => {
+  it("takes over at once when the teacher says takeover: true (advice, then the takeover), or in one call when takeoverAfter is 0", async () => {
     const a = setup({ student: [fauxText("a1")], verifier: [fail()], teacher: [advice({ correction: "hopeless", takeover: true })], takeover: [fauxText("done by teacher")] });
     const asked = await runWithTeacher(a.runner, { objective: "solve" });
-    expect(asked.escalations.map((e) => e.tookOver)).toEqual([true]);
+    expect(asked.escalations).toEqual([{ attempt: 1, trigger: "verify-fail", teacher: { correction: "hopeless", takeover: true, confidence: 2 }, tookOver: true }]);
     expect(asked.output).toBe("done by teacher");
+    expect(a.calls("teacher")).toHaveLength(1);
+    expect(a.calls("takeover")[0]!.context.systemPrompt).toContain("hopeless");
+    expect(asked.teacherStats.tasks).toBe(2);
 
-    const b = setup({ student: [fauxText("a1")], verifier: [fail()], teacher: [advice({ correction: "c" })], takeover: [fauxText("done by teacher")] });
+    const b = setup({ student: [fauxText("a1")], verifier: [fail()], takeover: [fauxText(`done by teacher\n${block}`)] });
     const forced = await runWithTeacher(b.runner, { objective: "solve" }, { takeoverAfter: 0 });
-    expect(forced.escalations.map((e) => e.tookOver)).toEqual([true]);
+    expect(forced.escalations.map((e) => [e.tookOver, e.teacher.strategy])).toEqual([[true, "Work backwards from the goal."]]);
+    expect(forced.output).toBe("done by teacher");
+    expect(b.calls("teacher")).toHaveLength(0);
+    expect(forced.teacherStats.tasks).toBe(1);
+  });
+
+  it("a one-call takeover without an advice block keeps the answer whole and records unstorable advice", async () => {
+    const { runner } = setup({ student: [fauxText("a1")], verifier: [fail()], takeover: [fauxText('the answer is {"x": 1}')] });
+    const result = await runWithTeacher(runner, { objective: "solve" }, { takeoverAfter: 0 });
+    expect(result.output).toBe('the answer is {"x": 1}');
+    expect(result.escalations).toEqual([{ attempt: 1, trigger: "verify-fail", teacher: { takeover: true, confidence: 0, raw: 'the answer is {"x": 1}' }, tookOver: true }]);
+  });
+
+  it("an unreachable teacher at a one-call takeover leaves the student's result standing", async () => {
+    const { runner, calls } = setup({ student: [fauxText("a1")], verifier: [fail()], takeover: [fauxError("auth", "bad key")] });
+    const result = await runWithTeacher(runner, { objective: "solve" }, { takeoverAfter: 0 });
+    expect(calls("takeover")).toHaveLength(1);
+    expect(result.output).toBe("a1");
+    expect(result.escalations).toEqual([{ attempt: 1, trigger: "verify-fail", teacher: { takeover: false, confidence: 0, raw: "" }, tookOver: false }]);
+    expect(result.teacherStats.tasks).toBe(1);
+  });
+
+  it("with a host output schema the advice is asked for separately, since a trailing block would break the schema", async () => {
+    const output = z.object({ n: z.number() });
+    const { runner, calls } = setup({ student: [fauxText('{"n": 1}')], verifier: [fail()], teacher: [advice({ correction: "c", strategy: "S" })], takeover: [fauxText('{"n": 2}')] });
+    const result = await runWithTeacher(runner, { objective: "solve", output }, { takeoverAfter: 0 });
+    expect(calls("teacher")).toHaveLength(1);
+    expect(calls("takeover")[0]!.context.systemPrompt).not.toContain(TAKEOVER_PROMPT);
+    expect(result.structured).toEqual({ n: 2 });
+    expect(result.escalations.map((e) => [e.tookOver, e.teacher.strategy])).toEqual([[true, "S"]]);
   });
 
   it("advice that is not JSON is kept as a low-confidence correction and reaches the student", async () => {

@@ -1,7 +1,7 @@
 export { runWithTeacher, STUCK_STOP_CODE } from "./run-with-teacher";
 export { parseTeacherAdvice, TeacherAdviceSchema } from "./advice";
 export type { TeacherAdvice } from "./advice";
-export { TEACHER_PROMPT, VERIFIER_PROMPT, MONITOR_PROMPT } from "./prompts";
+export { TEACHER_PROMPT, VERIFIER_PROMPT, MONITOR_PROMPT, TAKEOVER_PROMPT } from "./prompts";
 export { TEACHER_DEFAULTS, resolveTeacherConfig } from "./config";
 export type { TeacherConfig, ResolvedTeacherConfig, EscalationPolicyInfo } from "./config";
 export type { EscalationRecord, EscalationTrigger, TeacherRunResult, TeacherStats, TeacherReviewGate } from "./result";

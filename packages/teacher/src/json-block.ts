@@ -34,7 +34,7 @@ export function* jsonObjectCandidates(text: string): Generator<Record<string, un
 }
 
 /** Index of the `}` closing the `{` at `start`, skipping braces inside JSON strings; -1 if unbalanced. */
-function matchingBrace(text: string, start: number): number {
+export function matchingBrace(text: string, start: number): number {
   let depth = 0;
   let inString = false;
   for (let i = start; i < text.length; i++) {

@@ -9,6 +9,7 @@ import { askMonitor, askTeacher, askVerifier, clip, helperSeat, teacherBrief, te
 import { emptyRunStats, sumRunStats, toTeacherStats } from "./stats";
 import { recallStrategies, rememberStrategy, reportOutcome, withStrategies } from "./strategy-memory";
 import { StuckTracker } from "./stuck";
+import { canTakeOverInOneCall, runTakeover, takeOverWithAdvice } from "./takeover";
 
 /** The `observerCode` a student run ends with when teacher mode stops it as stuck. */
 export const STUCK_STOP_CODE = "teacher.stuck";
@@ -66,18 +67,27 @@ export async function runWithTeacher(runner: Runner, studentSpec: TaskSpec, teac
     if (fired.trigger.verifyReason !== undefined) info.verifyReason = fired.trigger.verifyReason;
     if (!(await policyAllows(config, info))) return finish(run.result, session, false);
 
-    const asked = await askTeacher(
-      runner,
-      teacherSeat(config),
-      config,
-      teacherBrief({ task, ...fired.trigger, recent: tracker.recent(), output: run.result.output, earlier: escalations.map((e) => e.teacher) }),
-    );
+    const failure = { ...fired.trigger, recent: tracker.recent(), output: run.result.output, earlier: escalations.map((e) => e.teacher) };
+    const trigger = fired.trigger.trigger;
+    const record = (teacher: TeacherAdvice, tookOver: boolean): void => {
+      const entry: EscalationRecord = { attempt, trigger, teacher, tookOver };
+      escalations.push(entry);
+      safeObserve(config.onEscalation, entry);
+    };
+    // Corrections have run out (escalations so far are the failed ones): the teacher takes over instead
+    // of correcting again, in one call that also carries its advice.
+    if (escalations.length >= config.takeoverAfter && canTakeOverInOneCall(studentSpec)) {
+      const takeover = await takeOverWithAdvice(runner, studentSpec, config, firstObjective, failure);
+      teacherRunStats = sumRunStats(teacherRunStats, takeover.result.stats);
+      record(takeover.advice, takeover.reached);
+      if (!takeover.reached) return finish(run.result, session, false);
+      return finish(takeover.result, [...session, ...takeover.result.messages], takeover.result.status === "completed");
+    }
+
+    const asked = await askTeacher(runner, teacherSeat(config), config, teacherBrief({ task, ...failure }));
     teacherRunStats = sumRunStats(teacherRunStats, asked.stats);
-    const failedCorrections = escalations.length;
-    const tookOver = asked.answered && (asked.advice.takeover || failedCorrections >= config.takeoverAfter);
-    const record: EscalationRecord = { attempt, trigger: fired.trigger.trigger, teacher: asked.advice, tookOver };
-    escalations.push(record);
-    safeObserve(config.onEscalation, record);
+    const tookOver = asked.answered && (asked.advice.takeover || escalations.length >= config.takeoverAfter);
+    record(asked.advice, tookOver);
     // A teacher that could not be reached has nothing to pass on: the student's result stands.
     if (!asked.answered) return finish(run.result, session, false);
 
@@ -180,25 +190,4 @@ async function policyAllows(config: ResolvedTeacherConfig, info: EscalationPolic
     // Fail open: a broken policy must not strand a student that needs help.
     return true;
   }
-}
-
-/**
- * The teacher does the task itself in its own session: the host's history and the (strategy-enriched)
- * objective, the student's tools and limits, and a note of what went wrong before.
- */
-async function runTakeover(runner: Runner, spec: TaskSpec, config: ResolvedTeacherConfig, objective: string, escalations: readonly EscalationRecord[]): Promise<TaskResult> {
-  const notes = escalations.map((e) => `- (${e.trigger}) ${describeAdvice(e.teacher)}`).join("\n");
-  const note = `A previous, weaker agent attempted this task and failed. What was learned:\n${notes}\nDo the task yourself now.`;
-  // The student's model, session and run ids stay behind: this is the teacher's own session.
-  const { model: _model, role: _role, sessionId: _session, runId: _run, ...rest } = spec;
-  return runner.runTask({
-    ...rest,
-    ...teacherSeat(config),
-    systemPrompt: spec.systemPrompt ? `${spec.systemPrompt}\n\n${note}` : note,
-    objective,
-  });
-}
-
-function describeAdvice(advice: TeacherAdvice): string {
-  return [advice.correction, advice.strategy, advice.nextStep].filter((s) => s !== undefined).join(" ") || "(no usable advice)";
 }

@@ -59,9 +59,17 @@ export async function askTeacher(runner: Runner, seat: Seat, config: ResolvedTea
   return { advice: parseTeacherAdvice(call.text), answered: call.completed, stats: call.stats };
 }
 
-/** What the teacher is told: the task, what the student did, why it was flagged, earlier advice. */
-export function teacherBrief(input: { task: string; trigger: string; reason: string; recent: readonly string[]; output: string; earlier: readonly TeacherAdvice[] }): string {
-  const parts = [`Task:\n${input.task}`, `Why you are consulted: ${input.trigger} — ${input.reason}`];
+/** What went wrong, as the teacher is shown it: why it is consulted, what the student did, earlier advice. */
+export interface FailureReport {
+  trigger: string;
+  reason: string;
+  recent: readonly string[];
+  output: string;
+  earlier: readonly TeacherAdvice[];
+}
+
+export function describeFailure(input: FailureReport): string {
+  const parts = [`Why you are consulted: ${input.trigger} — ${input.reason}`];
   if (input.recent.length > 0) parts.push(`The student's recent tool calls, newest last:\n${input.recent.map((l) => `- ${l}`).join("\n")}`);
   if (input.output.trim() !== "") parts.push(`The student's latest answer:\n${clip(input.output, 4000)}`);
   input.earlier.forEach((advice, i) => {
@@ -69,6 +77,11 @@ export function teacherBrief(input: { task: string; trigger: string; reason: str
     parts.push(`Advice ${i + 1} you already gave (it did not resolve the task): ${said || "(none usable)"}`);
   });
   return parts.join("\n\n");
+}
+
+/** The teacher's advice request: the task, then the failure. */
+export function teacherBrief(input: FailureReport & { task: string }): string {
+  return `Task:\n${input.task}\n\n${describeFailure(input)}`;
 }
 
 export function clip(text: string, max: number): string {

@@ -88,6 +88,16 @@ describe("strategy memory", () => {
     expect((await store.list({ scope: "team-a" })).records[0]).toMatchObject({ uses: 1, successes: 1 });
   });
 
+  it("a one-call takeover (takeoverAfter 0) stores the strategy its answer ends with", async () => {
+    const store = new MemoryStrategyStore();
+    const reply = 'It needs 11 posts.\n```json\n{"strategy": "Posts are gaps plus one.", "correction": "forgot the end post", "takeover": true, "confidence": 3}\n```';
+    const { runner, calls } = setup({ student: [fauxText("10")], verifier: [fail()], takeover: [fauxText(reply)] });
+    const result = await runWithTeacher(runner, { objective: "How many fence posts?" }, { strategyStore: store, scope: "team-a", takeoverAfter: 0 });
+    expect(calls("teacher")).toHaveLength(0);
+    expect(result.output).toBe("It needs 11 posts.");
+    expect((await store.list({ scope: "team-a" })).records).toMatchObject([{ strategy: "Posts are gaps plus one.", correction: "forgot the end post", confidence: 3, tags: ["verify-fail"] }]);
+  });
+
   it("does not store below minConfidenceToStore, nor after an unresolved run", async () => {
     const store = new MemoryStrategyStore();
     const low = setup({ student: [fauxText("10"), fauxText("11")], verifier: [fail(), pass()], teacher: [advice({ strategy: "S", confidence: 1 })] });

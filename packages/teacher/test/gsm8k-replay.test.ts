@@ -17,6 +17,9 @@ describe("GSM8K replay through runWithTeacher", () => {
     expect(tally.perItem.map((p) => p.escalated)).toEqual(flagged);
     expect(tally.perItem.map((p) => p.correct)).toEqual(items.map((i, n) => (flagged[n] ? i.teacherCorrect : i.studentCorrect)));
     expect(tally.teacherMicro).toBeGreaterThan(0);
+    // takeoverAfter 0: the takeover is decided before asking, so each escalation is one teacher call.
+    expect(tally.teacherCalls).toBe(tally.escalated);
+    expect(tally.spend.adviceMicro).toBe(0);
   });
 
   it("a perfect judge escalates exactly the student's misses and reaches the oracle", async () => {
