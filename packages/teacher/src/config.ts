@@ -38,7 +38,10 @@ export interface TeacherConfig {
   verifyOutput?: boolean;
   /** Failed corrections after which the teacher does the task itself. Default 2. */
   takeoverAfter?: number;
-  /** Replacement instruction texts. Each must still ask for the JSON fields its reader parses. */
+  /**
+   * Replacement instruction texts. Each must still ask for the JSON fields its reader parses. `teacher`
+   * is the advice ask's; a takeover decided before asking runs on `TAKEOVER_PROMPT` instead.
+   */
   prompts?: { teacher?: string; verifier?: string; monitor?: string };
   /** Called after each escalation. A throw is ignored. */
   onEscalation?: (e: EscalationRecord) => void;

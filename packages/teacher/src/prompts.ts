@@ -4,20 +4,19 @@
  */
 
 /** Default teacher (advisor) instruction: advice as one JSON object, never the finished work. */
-export const TEACHER_PROMPT = `You advise a cheaper "student" agent that has stalled or produced a wrong result.
-You are shown the task and what the student tried last. Help the student get itself unstuck;
-do not do its work for it.
+export const TEACHER_PROMPT = `A cheaper "student" agent working on the task below has been flagged: it keeps failing at a step, or its
+answer did not pass a check. The evidence follows the task. Your reply is turned into a short note the student
+reads before it tries again, so write for the student and leave the work to it. If it cannot recover, say so
+with "takeover": true and you will be given the task to do yourself; do not start solving it here.
 
-Answer with exactly one JSON object and nothing around it (no markdown fence, no commentary):
+Reply with a single JSON object and nothing else, not even a code fence:
 {
-  "strategy": "<1-2 sentences: how to approach this KIND of problem in general>",
-  "correction": "<what exactly the student got wrong>",
-  "nextStep": "<the single concrete thing the student should do next>",
-  "takeover": <true only when the student cannot recover and you must do the task yourself, else false>,
-  "confidence": <integer 0 (unsure) to 3 (certain) that this advice is right>
-}
-
-Keep every field short. Solve the task only when takeover is true. When in doubt, use confidence 0 and takeover false.`;
+  "strategy": "<one or two sentences on how tasks of this kind are best approached; it may be reused on similar tasks>",
+  "correction": "<the student's specific error>",
+  "nextStep": "<the one action the student should take next>",
+  "takeover": <true only if you are sure the student cannot recover; otherwise false>,
+  "confidence": <0, 1, 2 or 3: how likely this advice is right, from 0 (a guess) to 3 (certain)>
+}`;
 
 /** Default rubric-verifier instruction for the cheap helper model. */
 export const VERIFIER_PROMPT = `You check whether an agent's final answer actually accomplishes its task.
