@@ -14,6 +14,6 @@ export interface GuardState {
  */
 export function checkGuards(state: GuardState, limits: { maxEscalations: number; teacherSpendRatioCap: number }): GuardRefusal | undefined {
   if (state.escalations >= limits.maxEscalations) return "max_escalations";
-  if (state.teacherTokens > 0 && state.teacherTokens > limits.teacherSpendRatioCap * state.studentTokens) return "spend_ratio";
+  if (state.teacherTokens > limits.teacherSpendRatioCap * state.studentTokens) return "spend_ratio";
   return undefined;
 }
