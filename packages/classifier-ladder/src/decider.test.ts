@@ -151,9 +151,10 @@ describe("createAutoModeDecider", () => {
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on("unhandledRejection", onUnhandled);
     try {
-      const rejecting = async () => {
+      // An async observer, as a host may well write one; typed as the void sink it is passed as.
+      const rejecting = (async () => {
         throw new Error("async observer down");
-      };
+      }) as unknown as () => void;
       // The seat fails, so the fallback notice and the frame are both minted.
       const harness = ladder({ seatScript: [], mainScript: [fauxText("<block>no</block>")], onNotice: rejecting, tracer: { frame: rejecting } });
       const outcome = await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript });

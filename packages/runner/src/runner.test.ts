@@ -140,9 +140,10 @@ describe("observers never change an outcome", () => {
     try {
       const { tool } = recorder();
       const cls = fauxModel({ id: "cls", api: "faux-cls", baseUrl: "faux://cls" });
-      const rejecting = async () => {
+      // An async observer, as a host may well write one; typed as the void sink it is passed as.
+      const rejecting = (async () => {
         throw new Error("async observer down");
-      };
+      }) as unknown as () => void;
       const { runner } = setup([fauxToolCall("echo", { text: "a" }), fauxText("fine")], {
         brains: [createFauxBrain([fauxToolCall("echo", { text: "a" }), fauxText("fine")]), createFauxBrain([fauxText("<block>no</block>")], { api: "faux-cls" })],
         models: { main, cls },

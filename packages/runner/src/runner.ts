@@ -31,7 +31,7 @@ const ResumeDecisionSchema = z.strictObject({ decision: z.enum(["approve", "deny
 function parkTtl(ttlMs: unknown): number {
   if (ttlMs === undefined) return DAY_MS;
   if (typeof ttlMs !== "number" || !Number.isSafeInteger(ttlMs) || ttlMs <= 0) {
-    throw new RunnerConfigError("config.park_ttl_invalid", `parkTtlMs must be a positive whole number of milliseconds, got ${String(ttlMs)}`);
+    throw new RunnerConfigError("config.park_ttl_invalid", `parkTtlMs must be a positive whole number of milliseconds, got ${typeof ttlMs === "number" ? ttlMs : typeof ttlMs}`);
   }
   return ttlMs;
 }
