@@ -190,6 +190,35 @@ describe("when the teacher cannot be reached", () => {
 });
 
 describe("cost guards", () => {
+  it("a takeover gets only what the student left of the host budget", async () => {
+    for (const takeoverAfter of [0, 1]) {
+      const { runner, calls } = setup({ student: [fauxText("a1", u(300, 100)), fauxText("a2", u(300, 100))], verifier: [fail("no", { input: 50, output: 50 })], teacher: [advice({ correction: "c", takeover: true })], takeover: [fauxText("t")] });
+      const result = await runWithTeacher(runner, { objective: "q", budget: { tokens: 500 } }, { takeoverAfter });
+      // 400 student + 100 verifier tokens: nothing left, so the takeover ends before its first model call.
+      expect(calls("takeover")).toHaveLength(0);
+      expect(result.status).toBe("budget_exhausted");
+      expect(result.escalations.map((e) => e.tookOver)).toEqual([true]);
+    }
+  });
+
+  it("the spend cap is checked before a takeover too: a refused takeover leaves the student's answer", async () => {
+    const { runner, calls } = setup({
+      student: [fauxText("a1", u(100, 100)), fauxText("a2", u(100, 100))],
+      verifier: [fail("no", { input: 10, output: 10 }), fail("no", { input: 10, output: 10 })],
+      teacher: [advice({ correction: "c" }, { input: 100, output: 100 })],
+      takeover: [fauxText("t")],
+    });
+    // After one correction the teacher has 200 tokens against the student's 440: over a 0.4 cap.
+    const result = await runWithTeacher(runner, { objective: "q" }, { takeoverAfter: 1 });
+    expect(calls("takeover")).toHaveLength(0);
+    expect(result.escalations.map((e) => e.tookOver)).toEqual([false]);
+    expect(result.output).toBe("a2");
+    const lifted = setup({ student: [fauxText("a1", u(100, 100)), fauxText("a2", u(100, 100))], verifier: [fail(), fail()], teacher: [advice({ correction: "c" }, { input: 100, output: 100 })], takeover: [fauxText("t")] });
+    const taken = await runWithTeacher(lifted.runner, { objective: "q" }, { takeoverAfter: 1, teacherSpendRatioCap: 1 });
+    expect(lifted.calls("takeover")).toHaveLength(1);
+    expect(taken.output).toBe("t");
+  });
+
   it("a host budget covers the whole task: each continuation gets only what is left", async () => {
     const { runner, calls } = setup({ student: [fauxText("a1", u(300, 100)), fauxText("a2", u(300, 100))], verifier: [fail("no", { input: 50, output: 50 })], teacher: [advice({ correction: "c" })] });
     const result = await runWithTeacher(runner, { objective: "q", budget: { tokens: 450 } });

@@ -74,10 +74,12 @@ export async function runWithTeacher(runner: Runner, studentSpec: TaskSpec, teac
       escalations.push(entry);
       safeObserve(config.onEscalation, entry);
     };
+    // The host's budget is the task's: a takeover, like a continuation, gets only what the student left.
+    const takeoverSpec = { ...studentSpec, budget: remaining(studentSpec.budget, studentStats) };
     // Corrections have run out (escalations so far are the failed ones): the teacher takes over instead
     // of correcting again, in one call that also carries its advice.
     if (escalations.length >= config.takeoverAfter && canTakeOverInOneCall(studentSpec)) {
-      const takeover = await takeOverWithAdvice(runner, studentSpec, config, firstObjective, failure);
+      const takeover = await takeOverWithAdvice(runner, takeoverSpec, config, firstObjective, failure);
       teacherRunStats = sumRunStats(teacherRunStats, takeover.result.stats);
       record(takeover.advice, takeover.reached);
       if (!takeover.reached) return finish(run.result, session, false);
@@ -92,7 +94,7 @@ export async function runWithTeacher(runner: Runner, studentSpec: TaskSpec, teac
     if (!asked.answered) return finish(run.result, session, false);
 
     if (tookOver) {
-      const takeover = await runTakeover(runner, studentSpec, config, firstObjective, escalations);
+      const takeover = await runTakeover(runner, takeoverSpec, config, firstObjective, escalations);
       teacherRunStats = sumRunStats(teacherRunStats, takeover.stats);
       return finish(takeover, [...session, ...takeover.messages], takeover.status === "completed");
     }
