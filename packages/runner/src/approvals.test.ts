@@ -120,6 +120,17 @@ describe("parking without a live approver", () => {
     expect(order).toEqual([]);
   });
 
+  it("a resume whose signal is already aborted claims nothing: the park comes back unspent and resumes later", async () => {
+    const { runner, parked, deploy, spec } = await parkOne();
+    const aborted = await runner.resume(parked.parked, { decision: "approve" }, { tools: spec.tools, signal: AbortSignal.abort() });
+    expect(aborted).toMatchObject({ status: "aborted", terminal: { code: "aborted" } });
+    expect(aborted.parked).toEqual(parked.parked);
+    expect(deploy.calls).toEqual([]);
+    const later = await runner.resume(aborted.parked, { decision: "approve" }, { tools: spec.tools });
+    expect(later.status).toBe("completed");
+    expect(deploy.calls).toEqual([{ text: "prod" }]);
+  });
+
   it("the same park twice ⇒ replayed; the call ran once", async () => {
     const { runner, parked, deploy, spec } = await parkOne();
     await runner.resume(parked.parked, { decision: "approve" }, { tools: spec.tools });

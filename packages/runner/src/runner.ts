@@ -234,6 +234,22 @@ async function resumeRun(deps: ResolvedDeps, raw: unknown, decision: ResumeDecis
   if (!findTool(tools, park.pending.toolName)) {
     throw new ParkedRunError("unknown_tool", `the parked call's tool "${park.pending.toolName}" is not among the tools given to resume`, { parkId: park.parkId, toolName: park.pending.toolName });
   }
+  // Aborted before anything happened: the park is not claimed, so the approval is not lost and the
+  // same park can be resumed once the host is running again.
+  if (options.signal?.aborted) {
+    const result: TaskResult = {
+      status: "aborted",
+      terminal: { code: "aborted", cause: "host", message: "the resume was aborted before the park was claimed; it can be resumed again" },
+      output: "",
+      messages: park.messages,
+      stats: toRunStats(park.state.stats),
+      runId: park.spec.runId,
+      parked: park,
+      ...(park.spec.sessionId !== undefined ? { sessionId: park.spec.sessionId } : {}),
+    };
+    emit({ type: "run_end", result });
+    return result;
+  }
   if (!(await deps.parkLedger.claim(park.parkId))) {
     throw new ParkedRunError("replayed", `parked run ${park.parkId} was already resumed`, { parkId: park.parkId });
   }
