@@ -32,7 +32,7 @@ const quick = args.has("quick");
 /** In-process cells are CPU-bound and need no middle point to show the scaling: 1 and 256. */
 const concurrencyFor = (mode: Mode) =>
   list("concurrency", mode === "http" ? ["1", "32", "256"] : ["1", "256"]).map(Number);
-const repeats = Number(args.get("repeats") ?? (quick ? 1 : 3));
+const repeats = Number(args.get("repeats") ?? (quick ? 1 : 5));
 /**
  * `--profile=ours,floor`: after the tables, profile those harnesses (HTTP, highest concurrency) in
  * extra children and print where their CPU goes. Ours is profiled anyway when it misses the target,
@@ -45,12 +45,12 @@ const profileMode = (args.get("profile-mode") ?? "http") as Mode;
 const scale = Number(args.get("scale") ?? (quick ? 0.25 : 1));
 
 /**
- * Tasks per measured pass, and per warm-up. Sized so the whole run stays within a few minutes on two
- * cores: at 256 the pool is filled 1.5 times over HTTP (once in-process); per-turn numbers are what
- * compare across concurrencies.
+ * Tasks per measured pass, and per warm-up. Sized so the whole run stays within about five minutes on
+ * two idle cores: at 256 one pass is one full wave of tasks; per-turn numbers are what compare across
+ * concurrencies.
  */
 const sizing = (mode: Mode, c: number) => {
-  const base = c === 1 ? 32 : c <= 32 ? 192 : mode === "http" ? 384 : 256;
+  const base = c === 1 ? 32 : c <= 32 ? 128 : 256;
   const tasks = Math.max(Math.min(c, 256), Math.round(base * scale), 8);
   return { tasks, warmup: Math.min(tasks, Math.max(16, c)) };
 };

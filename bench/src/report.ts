@@ -105,7 +105,7 @@ export function missesTarget(rows: Row[]): boolean {
 export function renderReport(rows: Row[], meta: Meta): string {
   const parts = [
     `## Agent loop bench — ${meta.date}`,
-    `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel}. Each row: its own child process (one library), a warm-up pass, then the median of ${meta.repeats} measured passes, taken in rounds interleaved with the other libraries at the same concurrency. ${meta.turnsPerTask} model turns per task (${meta.turnsPerTask - 1} lookup tool calls, then a final answer). CPU is the child's user+system time (all its threads) over the pass; peak RSS is the child's maxRSS. Took ${fmt(meta.durationS)} s; load average at the end ${meta.loadAverage.toFixed(1)} on ${meta.cpus} cores (shared machine: wall times move with it, CPU per turn much less).`,
+    `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel}. Each row: its own child process (one library), a warm-up pass, then ${meta.repeats} measured passes taken in rounds interleaved with the other libraries at the same concurrency; the table shows the best pass (on a shared machine the least disturbed one; medians are in the JSON). ${meta.turnsPerTask} model turns per task (${meta.turnsPerTask - 1} lookup tool calls, then a final answer). CPU is the child's user+system time (all its threads) over the pass; peak RSS is the child's maxRSS. Took ${fmt(meta.durationS)} s; load average at the end ${meta.loadAverage.toFixed(1)} on ${meta.cpus} cores (shared machine: wall times move with it, CPU per turn much less).`,
   ];
   if (meta.versions) parts.push(`Versions: ${Object.entries(meta.versions).map(([k, v]) => `${k}@${v}`).join(", ")}`);
   const http = table(rows, "http");
