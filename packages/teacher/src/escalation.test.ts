@@ -46,6 +46,17 @@ describe("isolation and the student's prompt prefix", () => {
     expect(result.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant", "user", "assistant"]);
   });
 
+  it("with host history, every student request starts with that history and extends the one before", async () => {
+    const history = [{ role: "user" as const, content: "earlier question", timestamp: 1 }];
+    const { runner, calls } = setup({ student: [fauxText("a1"), fauxText("a2")], verifier: [fail(), pass()], teacher: [advice({ correction: "c" })] });
+    const result = await runWithTeacher(runner, { objective: "q", history });
+    const [first, second] = calls("student");
+    expect(first!.context.messages[0]).toEqual(history[0]);
+    expect(second!.context.messages.slice(0, first!.context.messages.length)).toEqual(first!.context.messages);
+    // The result's messages are new ones only: the host appends them to its own history.
+    expect(result.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+  });
+
   it("after a stuck stop, the next request still starts with the previous request's messages", async () => {
     const { runner, calls } = setup({ student: [editCall, editCall, editCall, fauxText("ok")], monitor: [stuck(true)], teacher: [advice({ correction: "c" })], verifier: [pass()] });
     await runWithTeacher(runner, { objective: "fix", tools: [tools().edit], sessionId: "host-session" });
