@@ -13,7 +13,6 @@ import { fakeClock, main, recorder } from "../test/harness";
 
 const cls = fauxModel({ id: "cls", api: "faux-cls", baseUrl: "faux://cls" });
 const ALLOW = fauxText("<block>no</block>");
-const approveAll: Approver = async () => ({ decision: "approve" });
 
 function gated(mainScript: FauxScriptItem[], clsScript: FauxScriptItem[] | Brain, deps: Partial<RunnerDeps> = {}) {
   const brain = createFauxBrain(mainScript);
@@ -179,9 +178,10 @@ describe("auto mode fails closed", () => {
     });
   }
 
-  it("the approver is a person: its approve lets the call run (control for the cases above)", async () => {
+  it("the approver is a person: its approve lets the call run (control for the cases above; extra keys are fine)", async () => {
     const { tool, calls } = recorder("shell");
-    const { runner } = gated([fauxToolCall("shell", { text: "a" }), fauxText("done")], [fauxText("<block>yes</block> <block>no</block>")], { approver: approveAll });
+    const withTicket = (async () => ({ decision: "approve", approvedBy: "alice" })) as Approver;
+    const { runner } = gated([fauxToolCall("shell", { text: "a" }), fauxText("done")], [fauxText("<block>yes</block> <block>no</block>")], { approver: withTicket });
     const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
     expect(result.status).toBe("completed");
     expect(calls).toEqual([{ text: "a" }]);

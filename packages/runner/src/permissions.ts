@@ -5,6 +5,7 @@ import type { Tool } from "./define-tool";
 import type { PendingCall } from "./park-schema";
 import type { RunContext } from "./run-context";
 import { runBudgetExceeded } from "./budget";
+import { ApprovalDecisionSchema } from "./schemas";
 import { addGate } from "./stats";
 import { errorResult } from "./tools";
 import { PERMISSIONS, type ApprovalKind, type Permission, type Terminal } from "./types";
@@ -38,8 +39,11 @@ export type GateOutcome =
   | { terminal: Terminal };
 
 
-/** What a live approver may answer. It is host code: anything else is no answer, never a yes. */
-const ApproverAnswerSchema = z.union([z.literal("unavailable"), z.object({ decision: z.enum(["approve", "deny"]), reason: z.string().optional() })]);
+/**
+ * What a live approver may answer. It is host code: a decision outside the closed set is no answer,
+ * never a yes. Extra keys (who approved, a ticket id) are the host's business and are dropped.
+ */
+const ApproverAnswerSchema = z.union([z.literal("unavailable"), ApprovalDecisionSchema.strip()]);
 
 const ABORTED: GateOutcome = { terminal: { code: "aborted", cause: "host", message: "the run was aborted" } };
 

@@ -5,6 +5,9 @@ import { APPROVAL_KINDS, PERMISSIONS } from "./types";
 
 export const PermissionSchema = z.enum(PERMISSIONS);
 export const ApprovalKindSchema = z.enum(APPROVAL_KINDS);
+/** A person's answer to an approval: from a live approver, or handed to `resume`. */
+export const ApprovalDecisionSchema = z.strictObject({ decision: z.enum(["approve", "deny"]), reason: z.string().optional() });
+
 const ModelRefSchema = z.union([z.string().min(1), ModelSchema]);
 const positiveInt = z.number().int().positive();
 

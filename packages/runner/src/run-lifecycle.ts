@@ -1,0 +1,147 @@
+import { randomUUID } from "node:crypto";
+import { assistantText, safeObserve, type Message } from "@x/llm-types";
+import { ClassifierConfigError } from "@x/classifier-ladder";
+import { createAutoModeGate } from "./auto-mode";
+import { closeUnanswered } from "./calls";
+import type { RunEvent } from "./events";
+import type { LoopEnd } from "./loop";
+import { createLoopGuard } from "./loop-guard";
+import { outputInstruction } from "./output";
+import { signParkedRun } from "./park";
+import type { ParkedSpec, RunState } from "./park-schema";
+import { ModelResolutionError, resolveTaskModel } from "./resolve";
+import type { ResolvedDeps, RunContext } from "./run-context";
+import { emptyStats, toRunStats } from "./stats";
+import { RunTracer, SPAN_NAMES } from "./tracer";
+import type { Tool } from "./define-tool";
+import type { TaskResult, TaskSpec, Terminal } from "./types";
+
+// One run's life, shared by a fresh run and a resumed one: its context, its loop, its result.
+
+export interface ContextInput {
+  spec: ParkedSpec;
+  tools: readonly Tool[];
+  output?: TaskSpec["output"];
+  onToolResult?: TaskSpec["onToolResult"];
+  history: Message[];
+  messages: Message[];
+  state: RunState;
+  signal: AbortSignal;
+  emit: (event: RunEvent) => void;
+}
+
+export function buildContext(deps: ResolvedDeps, input: ContextInput): RunContext | Terminal {
+  let taskModel;
+  try {
+    taskModel = resolveTaskModel(deps.routing, input.spec);
+  } catch (error) {
+    if (error instanceof ModelResolutionError) return { code: "no_model", cause: "config", message: error.message };
+    throw error;
+  }
+  const { spec } = input;
+  const runId = spec.runId;
+  const tracer = new RunTracer(deps.tracer, () => deps.clock.now(), runId, spec.sessionId);
+  const systemPrompt = input.output ? [spec.systemPrompt, outputInstruction(input.output)].filter(Boolean).join("\n\n") : spec.systemPrompt;
+  const ctx: RunContext = {
+    deps,
+    spec,
+    runId,
+    signal: input.signal,
+    tools: input.tools,
+    toolSpecs: input.tools.map((tool) => tool.spec),
+    taskModel,
+    chainIndex: 0,
+    history: input.history,
+    messages: input.messages,
+    state: input.state,
+    guard: createLoopGuard(spec.maxRepeatedCalls ?? 3, input.state.loopGuard),
+    tracer,
+    runSpan: "",
+    emit: input.emit,
+    notice: (notice) => {
+      const full = { ...notice, runId, ...(spec.sessionId !== undefined ? { sessionId: spec.sessionId } : {}) };
+      safeObserve(deps.onNotice, full);
+      input.emit({ type: "notice", notice: full });
+    },
+    ...(spec.sessionId !== undefined ? { sessionId: spec.sessionId } : {}),
+    ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+    ...(input.output ? { output: input.output } : {}),
+    ...(input.onToolResult ? { onToolResult: input.onToolResult } : {}),
+  };
+  ctx.autoMode = createAutoModeGate(ctx);
+  return ctx;
+}
+
+function lastAssistantText(messages: readonly Message[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role === "assistant") return assistantText(message);
+  }
+  return "";
+}
+
+function finish(ctx: RunContext, end: LoopEnd): TaskResult {
+  const result: TaskResult = {
+    status: end.status,
+    terminal: end.terminal,
+    output: lastAssistantText(ctx.messages),
+    messages: ctx.messages,
+    stats: toRunStats(ctx.state.stats),
+    runId: ctx.runId,
+    ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
+    ...(end.model ? { model: end.model } : {}),
+    ...(end.structured !== undefined ? { structured: end.structured } : {}),
+  };
+  if (end.park) {
+    if (ctx.deps.parkKeyEphemeral) {
+      ctx.notice({ code: "config.park_key_ephemeral", audience: "operator", message: "This run parked, signed with a random key: only this runner can resume it. Set `parkKey` to resume in another process.", detail: {} });
+    } else if (ctx.deps.parkLedgerEphemeral) {
+      // A shared key lets other processes resume the park, but an in-memory ledger only stops a
+      // replay inside this runner: at-most-once across processes needs a shared ledger.
+      ctx.notice({ code: "config.park_ledger_ephemeral", audience: "operator", message: "This run parked with a shared `parkKey` but the default in-memory ledger: another process (or a restart) could resume the same park again. Set `parkLedger` (e.g. createFileParkLedger) so the call runs at most once everywhere.", detail: {} });
+    }
+    const parked = signParkedRun(
+      { parkId: randomUUID(), now: ctx.deps.clock.now(), ttlMs: ctx.deps.parkTtlMs, spec: ctx.spec, history: ctx.history, messages: ctx.messages, pending: end.park, state: structuredClone(ctx.state) },
+      ctx.deps.parkKey,
+    );
+    result.parked = parked;
+    ctx.emit({ type: "parked", parked });
+  }
+  ctx.tracer.end(ctx.runSpan, SPAN_NAMES.run, {
+    status: result.status,
+    code: result.terminal.code,
+    model: result.model?.id ?? ctx.taskModel.model.id,
+    provider: ctx.taskModel.model.provider,
+    inputTokens: ctx.state.stats.usage.input + ctx.state.stats.usage.cacheRead + ctx.state.stats.usage.cacheWrite,
+    outputTokens: ctx.state.stats.usage.output,
+    costMicroUsd: ctx.state.stats.usage.cost.total,
+    turns: result.stats.turns,
+    toolCalls: result.stats.toolCalls,
+  });
+  ctx.emit({ type: "run_end", result });
+  return result;
+}
+
+export function failedBeforeStart(terminal: Terminal, spec: ParkedSpec, messages: Message[], emit: (e: RunEvent) => void): TaskResult {
+  const result: TaskResult = { status: "failed", terminal, output: "", messages, stats: toRunStats(emptyStats()), runId: spec.runId, ...(spec.sessionId !== undefined ? { sessionId: spec.sessionId } : {}) };
+  emit({ type: "run_end", result });
+  return result;
+}
+
+/** Runs the loop, turning a classifier misconfiguration or an unexpected throw into a typed end. */
+export async function drive(ctx: RunContext, body: () => Promise<LoopEnd>): Promise<TaskResult> {
+  ctx.runSpan = ctx.tracer.start(SPAN_NAMES.run, { model: ctx.taskModel.model.id, provider: ctx.taskModel.model.provider, objective: ctx.spec.objective.slice(0, 200) });
+  ctx.emit({ type: "run_start", runId: ctx.runId, model: ctx.taskModel.model.id, ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) });
+  let end: LoopEnd;
+  try {
+    end = await body();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    end =
+      error instanceof ClassifierConfigError
+        ? { status: "failed", terminal: { code: "config_invalid", cause: "config", message } }
+        : { status: "failed", terminal: { code: "internal_error", cause: "host", message } };
+    closeUnanswered(ctx, `the run failed (${end.terminal.code})`);
+  }
+  return finish(ctx, end);
+}
