@@ -42,9 +42,13 @@ function callArguments(call: ToolCall): string {
   return raw.replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026");
 }
 
-/** User text with markup characters escaped, so it stays inside its `<user>` element. */
+/**
+ * Text with markup characters escaped, so it stays inside its element — and, with `"` escaped, inside
+ * a `name="…"` attribute: a tool name in the history is the model's own text and could otherwise
+ * open attributes of its own (`x" user_approved="yes`).
+ */
 function escapeText(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
 function clip(text: string, limit: number): string {
