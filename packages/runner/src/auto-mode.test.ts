@@ -45,7 +45,9 @@ describe("auto mode", () => {
     expect(result.stats.modelCalls).toBe(2);
     expect(result.stats.tokens).toBeGreaterThanOrEqual(305);
     expect(events.find((e) => e.type === "verdict")).toMatchObject({ outcome: { verdict: "allow", model: "cls" } });
-    expect(frames.find((f) => f.name === "auto_mode.classified")).toBeDefined();
+    expect(frames.filter((f) => f.name === "auto_mode.classified")).toEqual([
+      expect.objectContaining({ phase: "point", runId: result.runId, data: expect.objectContaining({ verdict: "allow", model: "cls", toolName: "shell", calls: 1 }) }),
+    ]);
     expect(frames.filter((f) => f.name === "classification").map((f) => f.phase)).toEqual(["start", "end"]);
   });
 
