@@ -1,6 +1,7 @@
 import { createFauxBrain, fauxError, fauxModel, fauxText, fauxToolCall, type FauxResponder, type FauxScriptItem } from "@x/brain-faux";
 import type { EngineNotice, TraceFrame } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
+import { classifierSeatModel } from "@x/classifier-ladder";
 import { createRunner } from "./runner";
 import type { RunEvent } from "./events";
 import type { RunnerDeps } from "./types";
@@ -133,6 +134,23 @@ describe("auto mode", () => {
     const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
     expect(result.status).toBe("completed");
     expect(notices.filter((n) => n.code === "classifier.role_defaulted")).toEqual([expect.objectContaining({ detail: expect.objectContaining({ reason: "main_only" }), runId: result.runId })]);
+  });
+
+  it("classifier.seat.one_resolver — the runner classifies on exactly the model classifierSeatModel names for its routing", async () => {
+    const { tool } = recorder("shell");
+    const cheap = fauxModel({ id: "cheap", api: "faux-cls", baseUrl: "faux://cheap" });
+    const routing = { models: { main, cheap }, tiers: { pro: "main", flash: "cheap" } };
+    const seat = classifierSeatModel({ deps: routing, main });
+    expect(seat).toMatchObject({ model: { id: "cheap" }, defaulted: "tier_below_main" });
+    const brain = createFauxBrain([fauxToolCall("shell", { text: "a" }), fauxText("done")]);
+    const classifier = createFauxBrain([ALLOW], { api: "faux-cls" });
+    const runner = createRunner({ brains: [brain, classifier], ...routing, clock: fakeClock() });
+    const stream = runner.streamTask({ objective: "x", tools: [tool], defaultPermission: "auto", model: "main" });
+    const verdicts: string[] = [];
+    for await (const event of stream) if (event.type === "verdict") verdicts.push(event.outcome.model);
+    expect((await stream.result).status).toBe("completed");
+    expect(classifier.calls.map((call) => call.model.id)).toEqual([seat.model.id]);
+    expect(verdicts).toEqual([seat.model.id]);
   });
 
   it("a resumed run does not announce the classifier's arming notices again", async () => {
