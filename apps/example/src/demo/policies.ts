@@ -188,15 +188,16 @@ export const teacherPolicy: Policy = (context) => {
 
 // ───────────────────────────── the classifier ─────────────────────────────
 
-const DESTRUCTIVE = [
-  /\brm\s+(-[a-zA-Z]*[rf][a-zA-Z]*\s+)+/,
-  /\bmkfs\b/,
-  /\bdd\s+if=/,
-  /\bshred\b/,
-  /\bgit\s+push\s+.*--force\b/,
-  /\bchmod\s+-R\b/,
-  /\bcurl\b[^|]*\|\s*(ba|z)?sh\b/,
-  />\s*\/dev\/sd/,
+/** Commands that destroy or leak, each with the reason the classifier gives. */
+const DESTRUCTIVE: ReadonlyArray<[RegExp, string]> = [
+  [/\brm\s+(-[a-zA-Z]*[rf][a-zA-Z]*\s+)+/, "rm -rf deletes files for good"],
+  [/\bmkfs\b/, "mkfs erases a whole file system"],
+  [/\bdd\s+if=/, "dd can overwrite disks"],
+  [/\bshred\b/, "shred destroys file contents"],
+  [/\bgit\s+push\s+.*--force\b/, "a force push rewrites shared history"],
+  [/\bchmod\s+-R\b/, "a recursive chmod changes permissions wholesale"],
+  [/\bcurl\b[^|]*\|\s*(ba|z)?sh\b/, "piping a download into a shell runs unknown code"],
+  [/>\s*\/dev\/sd/, "writing to a raw disk device destroys it"],
 ];
 const READ_ONLY = /^(du|ls|cat|wc|head|tail|sort|find|grep|stat|pwd|echo|df)\b/;
 
@@ -218,8 +219,10 @@ export const classifierPolicy: Policy = (context) => {
   }
   if (action[1] !== "shell") return { text: "<block>no</block>" };
   const command = typeof args.command === "string" ? args.command : "";
-  if (DESTRUCTIVE.some((re) => re.test(command))) {
-    return { text: "<block>yes</block><reason>rm -rf deletes files for good, the home folder included; the user asked for a report, not a clean-up</reason>" };
+  const danger = DESTRUCTIVE.find(([re]) => re.test(command));
+  if (danger) {
+    const scope = /~|\$HOME/.test(command) ? ", the home folder included" : "";
+    return { text: `<block>yes</block><reason>${danger[1]}${scope}, and the user did not ask for it</reason>` };
   }
   const segments = command.split(/\|/).map((s) => s.trim());
   if (segments.every((s) => READ_ONLY.test(s) && !/-delete\b|-exec\b/.test(s))) return { text: "<block>no</block>" };
