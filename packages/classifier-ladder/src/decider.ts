@@ -9,6 +9,7 @@ import { CLASSIFIER_SYSTEM_PROMPT } from "./prompt";
 import type { ClassifierSeat } from "./seat";
 import { CLASSIFIER_ATTEMPT_SUFFIX } from "./suffix";
 import { renderClassifierRequest } from "./transcript";
+import { startRungBudget, type RungBudget } from "./rung-budget";
 import { readClassifierVerdict } from "./verdict";
 
 export interface AutoModeDecideInput {
@@ -87,7 +88,7 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
   const systemPrompt = args.systemPrompt ?? CLASSIFIER_SYSTEM_PROMPT;
   const cacheKey = `auto-mode-classifier:${args.sessionId ?? args.taskId}`;
 
-  async function call(model: Model, brain: Brain, seat: ClassifierSeatRequest, text: string, budget: Budget): Promise<AssistantMessage> {
+  async function call(model: Model, brain: Brain, seat: ClassifierSeatRequest, text: string, budget: RungBudget): Promise<AssistantMessage> {
     const stream = brain.stream(
       model,
       { systemPrompt, messages: [{ role: "user", content: text, timestamp: Date.now() }] },
@@ -116,7 +117,7 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
   async function runRung(model: Model, input: AutoModeDecideInput, tally: { calls: number; usage: Usage }): Promise<RungResult> {
     const brain = lookupBrain(model);
     if (brain instanceof ClassifierLegError) return { failed: brain };
-    const budget = startBudget(timeoutMs, input.signal);
+    const budget = startRungBudget(timeoutMs, input.signal);
     try {
       const attempt = async (seat: ClassifierSeatRequest, suffix: string) => {
         const text = renderClassifierRequest({ ...input, suffix });
@@ -197,49 +198,6 @@ function rule(reply: AssistantMessage): AutoModeVerdict {
   const read = readClassifierVerdict(classifierReplyVerdictText(reply), { complete: !tagOnly });
   if (read.kind === "parse_error") return { verdict: "parse_error", form: read.form };
   return read.block ? { verdict: "block", reason: read.reason ?? DEFAULT_BLOCK_REASON } : { verdict: "allow" };
-}
-
-interface Budget {
-  readonly signal: AbortSignal;
-  /** Settles (never resolves to a value) when the budget runs out or the caller aborts. */
-  readonly expired: Promise<never>;
-  remaining(): number;
-  timedOut(): boolean;
-  stop(): void;
-}
-
-/**
- * One rung's budget: a deadline that aborts the request (for brains that honour the signal) and
- * also rejects a race (for brains that do not), linked to the caller's own signal.
- */
-function startBudget(timeoutMs: number, outer: AbortSignal | undefined): Budget {
-  const controller = new AbortController();
-  const deadline = performance.now() + timeoutMs;
-  let timedOut = false;
-  let reject!: (error: ClassifierLegError) => void;
-  const expired = new Promise<never>((_, rej) => (reject = rej));
-  expired.catch(() => undefined);
-  const timer = setTimeout(() => {
-    timedOut = true;
-    reject(new ClassifierLegError("timeout", `the classifier did not answer within ${timeoutMs} ms`));
-    controller.abort();
-  }, timeoutMs);
-  const onOuterAbort = () => {
-    reject(new ClassifierLegError("error", "the caller cancelled the classification"));
-    controller.abort();
-  };
-  if (outer?.aborted) onOuterAbort();
-  else outer?.addEventListener("abort", onOuterAbort, { once: true });
-  return {
-    signal: controller.signal,
-    expired,
-    remaining: () => deadline - performance.now(),
-    timedOut: () => timedOut,
-    stop: () => {
-      clearTimeout(timer);
-      outer?.removeEventListener("abort", onOuterAbort);
-    },
-  };
 }
 
 function message(error: unknown): string {
