@@ -42,7 +42,7 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** A hard stop checked before every model call. */
+/** A hard stop checked before every model call, auto mode's classifier calls included. */
 export interface Budget {
   /** Total tokens (input + output + cache) the run may spend. */
   tokens?: number;
