@@ -3,6 +3,7 @@ import { parseCommandLine, UsageError, type Command } from "./args";
 import { helpText, scenariosText } from "./commands/help";
 import type { CliIo } from "./io";
 import { ParkFileError } from "./park-file";
+import { StoreOpenError } from "./store";
 import { humanSink, jsonSink } from "./render/human";
 import { SCENARIOS } from "./demo/scenarios";
 
@@ -49,7 +50,7 @@ export async function cli(argv: readonly string[], host: CliEnvironment): Promis
   } catch (error) {
     sink.close();
     if (error instanceof UsageError) return usageFailure(host, error);
-    if (error instanceof ParkedRunError || error instanceof ParkFileError) {
+    if (error instanceof ParkedRunError || error instanceof ParkFileError || error instanceof StoreOpenError) {
       io.emit({ type: "error", code: error.code, message: error.message });
       return 1;
     }

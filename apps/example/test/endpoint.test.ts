@@ -220,6 +220,17 @@ describe("x-agent command line", { timeout: 60_000 }, () => {
     expect(scenario.stderr).toContain('unknown scenario "nope"');
   });
 
+  it("refuses an unreachable --store before any scenario runs, without printing its password", async () => {
+    const cwd = await tempDir("x-agent-test-store-");
+    const run = await runCli(["demo", "--store", "postgres://someone:hunter2@127.0.0.1:1/db", "--json"], { cwd });
+    expect(run.code).toBe(1);
+    const events = parseEvents(run.stdout);
+    expect(events.map((e) => e.type)).toEqual(["error"]);
+    expect(ofType(events, "error")[0]).toMatchObject({ code: "store_unavailable" });
+    expect(run.stdout).toContain("postgres://someone:***@127.0.0.1:1/db");
+    expect(run.stdout + run.stderr).not.toContain("hunter2");
+  });
+
   it("prints help and the scenario list", async () => {
     const cwd = await tempDir("x-agent-test-help-");
     const help = await runCli(["--help"], { cwd });

@@ -9,6 +9,7 @@ import { SCENARIOS, type DemoContext } from "../demo/scenarios";
 import { invocation, shownPath, type CliIo } from "../io";
 import type { AppEvent, RunSummary } from "../render/events";
 import { openSandbox } from "../sandbox/sandbox";
+import { checkStrategyStore } from "../store";
 
 /** Pause before each scripted reply when a person watches; none in a pipe or a test. */
 const THINK_MS = 350;
@@ -31,6 +32,8 @@ export async function demoCommand(command: Extract<Command, { name: "demo" }>, i
     parkOnly: command.parkOnly,
     resumeElsewhere: (file) => resumeInChild(io, file),
   };
+
+  if (command.store !== undefined) await checkStrategyStore(command.store);
 
   io.emit({ type: "banner", text: "x-agent demo — the @x agent core, end to end" });
   io.emit({

@@ -10,7 +10,7 @@ import { saveParked } from "../parking";
 import { AGENT_SYSTEM_PROMPT, createRuntime } from "../runtime";
 import { openSandbox } from "../sandbox/sandbox";
 import { SANDBOX_PERMISSIONS, sandboxTools } from "../sandbox/tools";
-import { redactUrl } from "../store";
+import { checkStrategyStore, redactUrl } from "../store";
 import { resultEvent } from "../summary";
 
 /** One task on real models through the real brains, with the same tools, gates and memory as the demo. */
@@ -56,6 +56,7 @@ async function runWith(
     maxTurns: command.maxTurns ?? 20,
   };
   const teacher = command.teacher ? { storeTarget: command.store ?? join(state, "strategies.db"), scope: command.scope ?? "default" } : undefined;
+  if (teacher) await checkStrategyStore(teacher.storeTarget);
   const { result, memory } = await executeTask(runtime, spec, io.emit, teacher);
   const done = resultEvent("run", result, memory);
   io.emit(done);
