@@ -164,6 +164,10 @@ describe("x-agent demo (child process, scripted models)", { timeout: 180_000 }, 
       expect(ofType(parseEvents(replay.stdout), "error")[0]!.code).toBe("replayed");
       expect(existsSync(join(sandbox, "NOTES.md"))).toBe(false);
       expect(await readdir(join(cwd, ".x-agent", "park-ledger"))).toHaveLength(1);
+
+      const missing = await runCli(["resume", join(cwd, "nope.json"), "--approve", "--json"], { cwd });
+      expect(missing.code).toBe(1);
+      expect(ofType(parseEvents(missing.stdout), "error")[0]!.code).toBe("park_file_invalid");
     },
   );
 });
