@@ -2,5 +2,8 @@ export * from "./cause";
 export * from "./terminal-code";
 export * from "./repetition-guard";
 export * from "./turn-builder";
+export * from "./start-turn";
+export * from "./call-control";
+export * from "./provider-errors";
 export * from "./estimate";
 export * from "./redact";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactSecrets } from "./redact";
+import { credentialsIn, redactSecrets } from "./redact";
 
 describe("redactSecrets", () => {
   it("replaces every occurrence of each secret", () => {
@@ -17,5 +17,13 @@ describe("redactSecrets", () => {
   it("ignores missing and very short secrets, and leaves clean text alone", () => {
     expect(redactSecrets("a b c", [undefined, "", "a"])).toBe("a b c");
     expect(redactSecrets("nothing secret here", ["sk-zzzzzzzz"])).toBe("nothing secret here");
+  });
+});
+
+describe("credentialsIn", () => {
+  it("collects the key and every credential-looking header value, with and without its scheme", () => {
+    const secrets = credentialsIn("sk-1", { Authorization: "Bearer tok-2", "x-trace": "t" }, undefined, { "x-api-key": "k-3", Cookie: "c=4" });
+    expect(secrets).toEqual(["sk-1", "Bearer tok-2", "tok-2", "k-3", "k-3", "c=4", "c=4"]);
+    expect(credentialsIn(undefined, { accept: "json" })).toEqual([]);
   });
 });

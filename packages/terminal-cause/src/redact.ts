@@ -11,3 +11,21 @@ export function redactSecrets(text: string, secrets: ReadonlyArray<string | unde
   // Bearer tokens echoed back by gateways, whatever the key.
   return out.replace(/\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g, "$1[redacted]");
 }
+
+/** Header names whose values are credentials (`authorization`, `x-api-key`, `api-key`, `cookie`, `x-goog-api-key`, ...). */
+const CREDENTIAL_HEADER = /auth|key|token|secret|cookie|password/i;
+
+/**
+ * The secrets a brain must scrub from its messages: the API key, and the value of every
+ * credential-looking header it may send (with and without its `Bearer`/`Basic` scheme), from
+ * brain options, the model and the request alike.
+ */
+export function credentialsIn(apiKey: string | undefined, ...headerSets: Array<Record<string, string> | undefined>): string[] {
+  const secrets = apiKey ? [apiKey] : [];
+  for (const headers of headerSets) {
+    for (const [name, value] of Object.entries(headers ?? {})) {
+      if (typeof value === "string" && CREDENTIAL_HEADER.test(name)) secrets.push(value, value.replace(/^(Bearer|Basic)\s+/i, ""));
+    }
+  }
+  return secrets;
+}

@@ -1,28 +1,12 @@
-import type { AssistantMessage } from "@x/llm-types";
+import { ERROR_KINDS, type AssistantMessage } from "@x/llm-types";
 
 /**
- * The closed set of codes a final turn maps to. One code per `ErrorKind` (same spelling) plus the
- * normal endings: `completed`, `tool_use`, `length` (cut at the cap with something produced), and
- * `stream_cut` (the stream dropped or stalled and what arrived was kept).
+ * The closed set of codes a final turn maps to: the normal endings — `completed`, `tool_use`,
+ * `length` (cut at the cap with something produced), `stream_cut` (the stream dropped or stalled
+ * and what arrived was kept) — plus every `ErrorKind`, spread from `ERROR_KINDS` so there is no
+ * second list to keep in step.
  */
-export const TERMINAL_CODES = [
-  "completed",
-  "tool_use",
-  "length",
-  "stream_cut",
-  "length_empty",
-  "degenerate_repetition",
-  "context_overflow",
-  "rate_limited",
-  "overloaded",
-  "timeout",
-  "network",
-  "auth",
-  "bad_request",
-  "content_filter",
-  "provider",
-  "aborted",
-] as const;
+export const TERMINAL_CODES = ["completed", "tool_use", "length", "stream_cut", ...ERROR_KINDS] as const;
 export type TerminalCode = (typeof TERMINAL_CODES)[number];
 
 /** The parts of a turn {@link terminalCodeOf} reads. Accepts a full {@link AssistantMessage}. */
@@ -32,8 +16,7 @@ export type TerminalTurn = Pick<AssistantMessage, "stopReason" | "errorKind" | "
  * The ONE mapping from a final turn to its terminal code. Order matters: an abort wins over
  * everything; a kept partial is `stream_cut` whatever its cause; then the stamped kind; then the
  * stop reason. An `error` turn with no kind (a brain breaking its contract) reads as `provider`.
- * Returning `errorKind` as a code is what keeps the two sets aligned: a new kind without a code
- * does not compile.
+ * Returning `errorKind` as a code is what keeps the two sets aligned.
  */
 export function terminalCodeOf(message: TerminalTurn): TerminalCode {
   if (message.stopReason === "aborted" || message.errorKind === "aborted") return "aborted";

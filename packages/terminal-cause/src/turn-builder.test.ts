@@ -1,4 +1,4 @@
-import { AssistantMessageSchema, EventStream, assistantText, defineModel, type BrainEvent } from "@x/llm-types";
+import { AssistantMessageSchema, EventStream, assistantText, defineModel, type BrainEvent, type Context } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { isDegenerateCutMessage, isLengthEmpty, isPartialToolCallCut } from "./cause";
 import { terminalCodeOf } from "./terminal-code";
@@ -96,6 +96,82 @@ describe("TurnBuilder streaming", () => {
     const message = turn.finish("stop");
     expect(message.content[0]).toEqual({ type: "thinking", thinking: "plan", signature: "late-sig" });
     expect(message.content[2]).toEqual({ type: "thinking", thinking: "ENCRYPTED", redacted: true });
+  });
+});
+
+describe("TurnBuilder explicit block boundaries (closeBlock)", () => {
+  it("two thinking blocks in a row stay two blocks, each with its own signature", () => {
+    const { turn, events } = setup();
+    turn.thinkingDelta("First I plan.");
+    turn.thinkingSignature("sig-1");
+    turn.closeBlock();
+    turn.thinkingDelta("Then I check.");
+    turn.thinkingSignature("sig-2");
+    turn.closeBlock();
+    const message = turn.finish("stop");
+    expect(message.content).toEqual([
+      { type: "thinking", thinking: "First I plan.", signature: "sig-1" },
+      { type: "thinking", thinking: "Then I check.", signature: "sig-2" },
+    ]);
+    expect(events.filter((e) => e.type === "thinking_start").map((e) => "contentIndex" in e && e.contentIndex)).toEqual([0, 1]);
+    expect(events.filter((e) => e.type === "thinking_end")).toHaveLength(2);
+  });
+
+  it("two text blocks in a row stay two blocks", () => {
+    const { turn } = setup();
+    turn.textDelta("one");
+    turn.closeBlock();
+    turn.textDelta("two");
+    expect(turn.finish("stop").content).toEqual([
+      { type: "text", text: "one" },
+      { type: "text", text: "two" },
+    ]);
+  });
+
+  it("without a boundary, deltas of one kind still merge into the open block", () => {
+    const { turn } = setup();
+    turn.textDelta("one ");
+    turn.textDelta("two");
+    expect(turn.finish("stop").content).toEqual([{ type: "text", text: "one two" }]);
+  });
+
+  it("a closed tool call keeps its parsed arguments when the stream is cut short afterwards", () => {
+    const { turn } = setup();
+    turn.toolCallStart("c1", "write");
+    turn.toolCallDelta('{"path": "/a"}');
+    turn.closeBlock();
+    const message = turn.cutShort("network");
+    expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "network" });
+    expect(message.content).toEqual([{ type: "toolCall", id: "c1", name: "write", arguments: { path: "/a" } }]);
+    expect(isPartialToolCallCut(message)).toBe(false);
+  });
+
+  it("an open (unclosed) tool call cut short is still truncated", () => {
+    const { turn } = setup();
+    turn.toolCallStart("c1", "write");
+    turn.toolCallDelta('{"path": "/a"}');
+    expect(turn.cutShort("network").content[0]).toMatchObject({ argumentsError: "truncated", rawArguments: '{"path": "/a"}' });
+  });
+
+  it("is a no-op with nothing open, and says ended after an ender", () => {
+    const { turn, events } = setup();
+    expect(turn.closeBlock()).toBe("ok");
+    turn.textDelta("x");
+    turn.finish("stop");
+    expect(turn.closeBlock()).toBe("ended");
+    expect(events.filter((e) => e.type === "text_end")).toHaveLength(1);
+  });
+
+  it("a late signature with no thinking block open goes to the last signable thinking block, not a redacted one", () => {
+    const { turn } = setup();
+    turn.thinkingDelta("plan");
+    turn.closeBlock();
+    turn.redactedThinking("OPAQUE");
+    turn.thinkingSignature("sig-late");
+    expect(turn.finish("stop").content).toEqual([
+      { type: "thinking", thinking: "plan", signature: "sig-late" },
+      { type: "thinking", thinking: "OPAQUE", redacted: true },
+    ]);
   });
 });
 
@@ -262,6 +338,15 @@ describe("TurnBuilder degenerate cut", () => {
 });
 
 describe("TurnBuilder usage", () => {
+  it("an ender still pushes its terminal event when the context cannot be estimated", async () => {
+    const broken = { messages: [{ role: "user" }] } as unknown as Context;
+    const { turn, events, stream } = setup({ context: broken });
+    const message = turn.fail("bad_request", "broken context");
+    expect(terminal(events)).toEqual([{ type: "error", message }]);
+    expect(await stream.result()).toBe(message);
+    expect(message.usage.input).toBe(0);
+  });
+
   it("prices provider counts with the model's cost", () => {
     const { turn } = setup();
     turn.textDelta("hi");

@@ -151,10 +151,10 @@ export class TurnBuilder {
     return this.guardDelta(this.thinkingGuard, delta, open.block);
   }
 
-  /** Sets the signature of the open thinking block, or of the last one (Anthropic sends it last). */
+  /** Sets the signature of the open thinking block, or of the last (not redacted) one when none is open. */
   thinkingSignature(signature: string): FeedResult {
     if (this.ended) return "ended";
-    const block = this.open?.kind === "thinking" ? this.open.block : this.msg.content.findLast((b) => b.type === "thinking");
+    const block = this.open?.kind === "thinking" ? this.open.block : this.msg.content.findLast((b) => b.type === "thinking" && !b.redacted);
     if (block?.type === "thinking") block.signature = signature;
     return "ok";
   }
@@ -189,6 +189,19 @@ export class TurnBuilder {
     if (open?.kind !== "tool" || fragment === "") return "ok";
     open.raw += fragment;
     this.sink.push({ type: "toolcall_delta", contentIndex: open.index, delta: fragment });
+    return "ok";
+  }
+
+  /**
+   * Closes the open block as complete: the provider said it ended (Anthropic's
+   * `content_block_stop`, a new tool-call index on Chat Completions). A tool call's JSON is
+   * settled now, so a stream that drops later does not mark it `truncated`, and the next delta of
+   * the same kind opens a new block instead of merging into this one (two thinking blocks keep
+   * their own signatures). A no-op when no block is open.
+   */
+  closeBlock(): FeedResult {
+    if (this.ended) return "ended";
+    this.closeOpen(undefined);
     return "ok";
   }
 
@@ -319,10 +332,23 @@ export class TurnBuilder {
 
   private finalUsage() {
     const c = this.counts;
-    const input = c.input ?? (this.options.context ? estimateContextTokens(this.options.context) : 0);
-    const output = c.output ?? estimateOutputTokens(this.msg);
+    const input = c.input ?? estimateSafely(() => (this.options.context ? estimateContextTokens(this.options.context) : 0));
+    const output = c.output ?? estimateSafely(() => estimateOutputTokens(this.msg));
     const estimated = c.input === undefined || c.output === undefined;
     return usageFor(this.model, { input, output, cacheRead: c.cacheRead, cacheWrite: c.cacheWrite, reasoning: c.reasoning, estimated });
+  }
+}
+
+/**
+ * An ender must always push its terminal event: a context the caller shaped oddly (a message
+ * without content) makes the estimate 0 rather than throwing after the turn was marked ended,
+ * which would leave `result()` pending forever.
+ */
+function estimateSafely(estimate: () => number): number {
+  try {
+    return estimate();
+  } catch {
+    return 0;
   }
 }
 
