@@ -36,7 +36,7 @@ export async function cli(argv: readonly string[], host: CliEnvironment): Promis
     return 0;
   }
   const sink = command.json ? jsonSink(host.out) : humanSink({ write: host.out, tty: host.isTTY, color: host.isTTY && !host.env.NO_COLOR, inputEchoes: host.inputIsTTY });
-  const io: CliIo = { cwd: host.cwd, env: host.env, emit: (event) => sink.emit(event), interactive: host.isTTY && !command.json, json: command.json, input: host.input, inputIsTTY: host.inputIsTTY };
+  const io: CliIo = { cwd: host.cwd, env: host.env, emit: (event) => sink.emit(event), interactive: host.isTTY && !command.json, input: host.input, inputIsTTY: host.inputIsTTY };
   try {
     switch (command.name) {
       // Loaded on demand: help stays instant, and a demo never loads a provider SDK or a database driver.

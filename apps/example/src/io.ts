@@ -8,7 +8,6 @@ export interface CliIo {
   emit: (event: AppEvent) => void;
   /** stdout is a terminal and the output is for a person: pace the scripted models, spin. */
   interactive: boolean;
-  json: boolean;
   /** Where a person's answers come from, and whether it is a terminal. */
   input: NodeJS.ReadableStream;
   inputIsTTY: boolean;
