@@ -51,6 +51,8 @@ export interface ProfileSummary {
   totalMs: number;
   areas: { area: string; ms: number; pct: number }[];
   functions: { fn: string; area: string; ms: number; pct: number }[];
+  /** Our packages' functions by inclusive time (themselves and all they call, SDK and GC aside). */
+  oursInclusive: { fn: string; area: string; ms: number; pct: number }[];
 }
 
 export function summarize(profile: CpuProfile, top = 15): ProfileSummary {
@@ -73,6 +75,25 @@ export function summarize(profile: CpuProfile, top = 15): ProfileSummary {
     fns.set(key, f);
   }
   const pct = (us: number) => (total ? (100 * us) / total : 0);
+  // Inclusive time of @x functions: walk each sampled node's ancestors, counting a function once.
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const inclusive = new Map<string, { area: string; us: number }>();
+  for (const [id, us] of self) {
+    if (byId.get(id)?.callFrame.functionName === "(idle)") continue;
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const f = byId.get(cur)!.callFrame;
+      const area = areaOf(f.url, f.functionName);
+      if (!area.startsWith("@x/") || !f.functionName) continue;
+      const key = `${f.functionName}\u0000${area}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const e = inclusive.get(key) ?? { area, us: 0 };
+      e.us += us;
+      inclusive.set(key, e);
+    }
+  }
   return {
     totalMs: total / 1000,
     areas: [...areas].sort((a, b) => b[1] - a[1]).map(([area, us]) => ({ area, ms: us / 1000, pct: pct(us) })),
@@ -80,6 +101,10 @@ export function summarize(profile: CpuProfile, top = 15): ProfileSummary {
       .sort((a, b) => b[1].us - a[1].us)
       .slice(0, top)
       .map(([fn, f]) => ({ fn, area: f.area, ms: f.us / 1000, pct: pct(f.us) })),
+    oursInclusive: [...inclusive]
+      .sort((a, b) => b[1].us - a[1].us)
+      .slice(0, top)
+      .map(([key, f]) => ({ fn: key.split("\u0000")[0]!, area: f.area, ms: f.us / 1000, pct: pct(f.us) })),
   };
 }
 
@@ -88,5 +113,9 @@ export function renderSummary(title: string, s: ProfileSummary): string {
   for (const a of s.areas.slice(0, 12)) lines.push(`| ${a.area} | ${a.ms.toFixed(0)} | ${a.pct.toFixed(1)} |`);
   lines.push("", "| hottest functions | where | ms | % |", "|---|---|---:|---:|");
   for (const f of s.functions) lines.push(`| \`${f.fn}\` | ${f.area} | ${f.ms.toFixed(0)} | ${f.pct.toFixed(1)} |`);
+  if (s.oursInclusive.length > 0) {
+    lines.push("", "| our functions, inclusive (with what they call) | where | ms | % |", "|---|---|---:|---:|");
+    for (const f of s.oursInclusive) lines.push(`| \`${f.fn}\` | ${f.area} | ${f.ms.toFixed(0)} | ${f.pct.toFixed(1)} |`);
+  }
   return lines.join("\n");
 }
