@@ -131,6 +131,20 @@ describe("parking without a live approver", () => {
     expect(deploy.calls).toEqual([{ text: "prod" }]);
   });
 
+  it("a run that parks after a tool returned odd output (a BigInt, unreadable content) still parks and resumes", async () => {
+    const big = defineTool({ name: "big", description: "", input: z.object({}), execute: () => ({ size: 10n }) });
+    const bad = defineTool({ name: "bad", description: "", input: z.object({}), execute: () => ({ content: [{ type: "text", text: 42 }] }) });
+    for (const odd of [big, bad]) {
+      const deploy = recorder("deploy");
+      const { runner } = setup([fauxToolCall(odd.name, {}), fauxToolCall("deploy", { text: "x" }), fauxText("done")], { parkKey: KEY });
+      const parked = await runner.runTask({ objective: "x", tools: [odd, deploy.tool], permissions: { deploy: "ask" } });
+      expect(parked.status).toBe("parked");
+      const resumed = await runner.resume(JSON.parse(JSON.stringify(parked.parked)), { decision: "approve" }, { tools: [odd, deploy.tool] });
+      expect(resumed.status).toBe("completed");
+      expect(deploy.calls).toEqual([{ text: "x" }]);
+    }
+  });
+
   it("the same park twice ⇒ replayed; the call ran once", async () => {
     const { runner, parked, deploy, spec } = await parkOne();
     await runner.resume(parked.parked, { decision: "approve" }, { tools: spec.tools });

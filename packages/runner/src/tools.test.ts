@@ -43,6 +43,28 @@ describe("executeTool", () => {
     expect(await executeTool(custom, call("c", {}), {}, ctx())).toMatchObject({ isError: true, content: [{ text: "hi" }], details: { x: 1 } });
   });
 
+  it("a return value with no JSON form (a BigInt, a cycle) is said so; details are always plain JSON", async () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    for (const value of [{ size: 10n }, cyclic]) {
+      const odd = defineTool({ name: "odd", description: "", input: z.object({}), execute: () => value });
+      const result = await executeTool(odd, call("odd", {}), {}, ctx());
+      expect(result).toMatchObject({ isError: false, content: [{ type: "text", text: expect.stringContaining("not JSON-serialisable") }] });
+      expect(result.details).toBeUndefined();
+    }
+    const dated = defineTool({ name: "dated", description: "", input: z.object({}), execute: () => ({ at: new Date(0), skip: undefined }) });
+    expect((await executeTool(dated, call("dated", {}), {}, ctx())).details).toEqual({ at: "1970-01-01T00:00:00.000Z" });
+  });
+
+  it("a ToolOutput the model cannot read is an error result, not a message that breaks the history", async () => {
+    const bad = defineTool({ name: "bad", description: "", input: z.object({}), execute: () => ({ content: [{ type: "text", text: 42 }] }) });
+    expect(await executeTool(bad, call("bad", {}), {}, ctx())).toMatchObject({ isError: true, details: { error: "invalid_output" } });
+    const badDetails = defineTool({ name: "bd", description: "", input: z.object({}), execute: () => ({ content: [{ type: "text" as const, text: "ok" }], details: { n: 1n } }) });
+    const result = await executeTool(badDetails, call("bd", {}), {}, ctx());
+    expect(result).toMatchObject({ isError: false, content: [{ text: "ok" }] });
+    expect(result.details).toBeUndefined();
+  });
+
   it("a throwing tool is an error result, never a throw", async () => {
     const boom = defineTool({ name: "boom", description: "", input: z.object({}), execute: () => { throw new Error("disk on fire"); } });
     const result = await executeTool(boom, call("boom", {}), {}, ctx());

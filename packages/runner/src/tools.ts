@@ -1,4 +1,5 @@
-import { describeIssues, type ToolCall, type ToolResultMessage } from "@x/llm-types";
+import { describeIssues, ImageContentSchema, TextContentSchema, type ToolCall, type ToolResultMessage } from "@x/llm-types";
+import { z } from "zod";
 import type { Tool, ToolOutput } from "./define-tool";
 
 export interface ToolRunContext {
@@ -61,22 +62,43 @@ function isToolOutput(value: unknown): value is ToolOutput {
   return typeof value === "object" && value !== null && Array.isArray((value as ToolOutput).content);
 }
 
+/** What a tool's `ToolOutput` must hold: content a model can read. A tool's return value is outside data. */
+const ToolOutputSchema = z.object({
+  content: z.array(z.discriminatedUnion("type", [TextContentSchema, ImageContentSchema])),
+  isError: z.boolean().optional(),
+  details: z.unknown().optional(),
+});
+
+/**
+ * A JSON copy of `value`, or undefined when it has none (a BigInt, a cycle). Results are JSON
+ * through and through: a park signs them, and a host stores and sends them back.
+ */
+function jsonCopy(value: unknown): unknown {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 function toResult(call: ToolCall, value: unknown, now: number): ToolResultMessage {
   const base = { role: "toolResult" as const, toolCallId: call.id, toolName: call.name, timestamp: now };
   if (isToolOutput(value)) {
-    const message: ToolResultMessage = { ...base, content: value.content, isError: value.isError ?? false };
-    if (value.details !== undefined) message.details = value.details;
+    const output = ToolOutputSchema.safeParse(value);
+    if (!output.success) {
+      return errorResult(call, `"${call.name}" returned output the model cannot read; the run goes on without it.`, { error: "invalid_output", issues: describeIssues(output.error) }, now);
+    }
+    const message: ToolResultMessage = { ...base, content: output.data.content, isError: output.data.isError ?? false };
+    const details = jsonCopy(output.data.details);
+    if (details !== undefined) message.details = details;
     return message;
   }
   if (typeof value === "string") return { ...base, content: [{ type: "text", text: value }], isError: false };
   if (value === undefined) return { ...base, content: [{ type: "text", text: "(no output)" }], isError: false };
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? "(no output)";
-  } catch {
-    text = "(the tool returned a value that is not JSON-serialisable)";
-  }
-  return { ...base, content: [{ type: "text", text }], isError: false, details: value };
+  const details = jsonCopy(value);
+  if (details === undefined) return { ...base, content: [{ type: "text", text: "(the tool returned a value that is not JSON-serialisable)" }], isError: false };
+  return { ...base, content: [{ type: "text", text: JSON.stringify(details) }], isError: false, details };
 }
 
 class ToolTimeout extends Error {}
