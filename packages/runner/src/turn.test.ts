@@ -1,4 +1,5 @@
 import { fauxError, fauxText, fauxToolCall } from "@x/brain-faux";
+import { emptyUsage } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { recorder, setup } from "../test/harness";
 
@@ -65,6 +66,17 @@ describe("a brain that breaks its contract", () => {
     const result = await runner.runTask({ objective: "x" });
     expect(result).toMatchObject({ status: "failed", terminal: { code: "model_error", errorKind: "provider", message: expect.stringContaining("socket exploded") } });
     expect(result.stats.modelCalls).toBe(3);
+  });
+
+  it("a malformed final message (no usage, an unknown stop) is a provider failure too, never a crash or a broken park", async () => {
+    const good = { role: "assistant", content: [{ type: "text", text: "hi" }], api: "faux", provider: "faux", model: "main", usage: emptyUsage(), stopReason: "stop", timestamp: 0 };
+    const { usage: _usage, ...noUsage } = good;
+    const malformed = [noUsage, { ...good, stopReason: "finished" }, { ...good, extra: true }];
+    for (const bad of malformed) {
+      const { runner } = setup([], { brains: [{ api: "faux", stream: () => ({ result: async () => bad as never, [Symbol.asyncIterator]: async function* () {} }) }] });
+      const result = await runner.runTask({ objective: "x" });
+      expect(result, JSON.stringify(bad)).toMatchObject({ status: "failed", terminal: { code: "model_error", errorKind: "provider", message: expect.stringContaining("malformed message") } });
+    }
   });
 });
 

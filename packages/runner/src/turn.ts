@@ -1,4 +1,4 @@
-import { emptyUsage, type AssistantMessage, type Brain, type BrainRequest, type Model } from "@x/llm-types";
+import { AssistantMessageSchema, describeIssues, emptyUsage, type AssistantMessage, type Brain, type BrainRequest, type Model } from "@x/llm-types";
 import { runBudgetExceeded } from "./budget";
 import { backoffMs, failureAction, isFailedCall } from "./retry";
 import type { RunContext } from "./run-context";
@@ -27,7 +27,7 @@ function brokenBrainTurn(model: Model, error: unknown, now: number): AssistantMe
     usage: emptyUsage(),
     stopReason: "error",
     errorKind: "provider",
-    errorMessage: `the ${model.api} brain threw: ${error instanceof Error ? error.message : String(error)}`,
+    errorMessage: `the ${model.api} brain failed: ${error instanceof Error ? error.message : String(error)}`,
     timestamp: now,
   };
 }
@@ -52,7 +52,12 @@ async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: nu
       else if (event.type === "thinking_delta") ctx.emit({ type: "thinking_delta", turn, delta: event.delta });
       else if (event.type === "toolcall_delta") ctx.emit({ type: "toolcall_delta", turn, delta: event.delta });
     }
-    message = await stream.result();
+    const returned: unknown = await stream.result();
+    // The turn joins the history a park signs and a host stores: a brain that breaks the message
+    // contract is caught here, as a provider failure, not later as a park that cannot be resumed.
+    const checked = AssistantMessageSchema.safeParse(returned);
+    if (!checked.success) throw new Error(`it returned a malformed message (${describeIssues(checked.error).map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ")})`);
+    message = checked.data;
   } catch (error) {
     // A brain that breaks its never-throw contract is read as a provider failure, not a crash.
     message = brokenBrainTurn(model, error, ctx.deps.clock.now());
