@@ -100,6 +100,16 @@ describe("createAutoModeDecider", () => {
     }
   });
 
+  it("never allows on a reply outside the message contract (an unknown stop, no usage, an extra field), however clean its text", async () => {
+    const base: AssistantMessage = { role: "assistant", content: [{ type: "text", text: "<block>no</block>" }], api: "faux", provider: "faux", model: "m", usage: emptyUsage(), stopReason: "stop", timestamp: 0 };
+    const { usage: _usage, ...noUsage } = base;
+    for (const bad of [{ ...base, stopReason: "finished" }, noUsage, { ...base, verdict: "allow" }]) {
+      const harness = ladder({ brains: { [seatOff.id]: verbatimBrain([bad as AssistantMessage]) }, classifierFallback: "none" });
+      const outcome = await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
+      expect(outcome, JSON.stringify(bad)).toMatchObject({ verdict: "unavailable", cause: "error", error: expect.stringContaining("malformed reply") });
+    }
+  });
+
   it("falls back when the seat has no brain, or the brain lookup or the brain itself throws", async () => {
     const throwing: Brain = {
       api: "faux",

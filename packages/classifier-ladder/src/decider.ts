@@ -1,4 +1,4 @@
-import { addUsage, emptyUsage, type AssistantMessage, type Brain, type Message, type Model, type NoticeSink, type ToolCall, type ToolSpec, type Tracer, type Usage } from "@x/llm-types";
+import { AssistantMessageSchema, addUsage, emptyUsage, type AssistantMessage, type Brain, type Message, type Model, type NoticeSink, type ToolCall, type ToolSpec, type Tracer, type Usage } from "@x/llm-types";
 import { ClassifierConfigError, ClassifierLegError } from "./errors";
 import { classifierRoundObserver } from "./observer";
 import { armClassifierLadder, type RouteJudge } from "./preflight";
@@ -94,7 +94,12 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
       { systemPrompt, messages: [{ role: "user", content: text, timestamp: Date.now() }] },
       { maxTokens: seat.maxTokens, reasoning: seat.reasoning, signal: budget.signal, timeoutMs: Math.max(1, budget.remaining()), cacheKey },
     );
-    return await Promise.race([stream.result(), budget.expired]);
+    const returned: unknown = await Promise.race([stream.result(), budget.expired]);
+    // A reply outside the message contract (an unknown stop, no usage) is no reply the reader may
+    // judge: its text might say "no", but nothing vouches that it is a whole answer.
+    const checked = AssistantMessageSchema.safeParse(returned);
+    if (!checked.success) throw new ClassifierLegError("error", `the classifier's brain returned a malformed reply (${checked.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ")})`);
+    return checked.data;
   }
 
   function admit(spent: Usage): string | undefined {
