@@ -1,10 +1,9 @@
-import { EventStream, emptyUsage, type AssistantMessage, type Brain, type BrainRequest, type BrainStream, type Context, type Model } from "@x/llm-types";
-import { TurnBuilder, redactSecrets, type RepetitionGuardOptions } from "@x/terminal-cause";
-import { CallControl } from "./call-control";
+import type { Brain, BrainRequest, Context, Model } from "@x/llm-types";
+import { CallControl, describeError, settleCall, startTurn, type RepetitionGuardOptions, type TurnBuilder } from "@x/terminal-cause";
 import { ClientCache } from "./clients";
-import { classifyAnthropicError, isTransportError } from "./errors";
+import { classifyAnthropicError } from "./errors";
 import { EventReader } from "./events";
-import { buildAnthropicRequest, type AnthropicThinkingStyle } from "./request";
+import { buildAnthropicRequest, type AnthropicRequestBody, type AnthropicThinkingStyle } from "./request";
 
 export interface AnthropicBrainOptions {
   /** API key. Default: `ANTHROPIC_API_KEY`. Without one every call ends as `auth` (no disk or profile lookup). */
@@ -31,18 +30,6 @@ export const ANTHROPIC_MESSAGES_API = "anthropic-messages";
 export const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 export const DEFAULT_STALL_TIMEOUT_MS = 120_000;
 
-const AUTH_HEADERS = new Set(["authorization", "x-api-key", "proxy-authorization"]);
-
-function secretsOf(apiKey: string | undefined, ...headerSets: Array<Record<string, string> | undefined>): string[] {
-  const secrets = apiKey ? [apiKey] : [];
-  for (const headers of headerSets) {
-    for (const [name, value] of Object.entries(headers ?? {})) {
-      if (AUTH_HEADERS.has(name.toLowerCase())) secrets.push(value, value.replace(/^Bearer\s+/i, ""));
-    }
-  }
-  return secrets;
-}
-
 /** The SDK appends `/v1/messages`; a base URL written with `/v1` would double it. */
 function sdkBaseUrl(url: string): string {
   return url.replace(/\/+$/, "").replace(/\/v1$/, "");
@@ -56,39 +43,10 @@ function sdkBaseUrl(url: string): string {
 export function createAnthropicBrain(options: AnthropicBrainOptions = {}): Brain {
   const clients = new ClientCache();
   const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY;
+  const settings = { api: ANTHROPIC_MESSAGES_API, apiKey, headers: options.headers, guard: options.guard };
   return {
     api: ANTHROPIC_MESSAGES_API,
-    stream(model: Model, context: Context, request: BrainRequest = {}): BrainStream {
-      const stream = new EventStream();
-      try {
-        const turn = new TurnBuilder({
-          model,
-          stream,
-          guard: options.guard,
-          maxTokens: request.maxTokens,
-          context,
-          secrets: secretsOf(apiKey, options.headers, model.headers, request.headers),
-        });
-        run(model, context, request, turn).catch((error: unknown) => turn.fail("provider", `internal error: ${error instanceof Error ? error.message : String(error)}`));
-      } catch (error) {
-        // Only a malformed model or request lands here; the contract still says: no throw.
-        const message: AssistantMessage = {
-          role: "assistant",
-          content: [],
-          api: ANTHROPIC_MESSAGES_API,
-          provider: String((model as Partial<Model> | undefined)?.provider ?? "unknown"),
-          model: String((model as Partial<Model> | undefined)?.id ?? "unknown"),
-          usage: emptyUsage(),
-          stopReason: "error",
-          errorKind: "bad_request",
-          errorMessage: redactSecrets(`invalid call: ${error instanceof Error ? error.message : String(error)}`, [apiKey]),
-          timestamp: Date.now(),
-        };
-        stream.push({ type: "start", partial: { ...message } });
-        stream.push({ type: "error", message });
-      }
-      return stream;
-    },
+    stream: (model, context, request) => startTurn(model, context, request, settings, (turn, call) => run(model, context, call, turn)),
   };
 
   async function run(model: Model, context: Context, request: BrainRequest, turn: TurnBuilder): Promise<void> {
@@ -96,18 +54,21 @@ export function createAnthropicBrain(options: AnthropicBrainOptions = {}): Brain
       turn.fail("auth", "no Anthropic API key: pass `apiKey` to createAnthropicBrain or set ANTHROPIC_API_KEY");
       return;
     }
-    const stallTimeoutMs = request.stallTimeoutMs ?? options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
-    const control = new CallControl(request.signal, request.timeoutMs, stallTimeoutMs);
+    let body: AnthropicRequestBody;
+    try {
+      const style = typeof options.thinkingStyle === "function" ? options.thinkingStyle(model) : (options.thinkingStyle ?? "budget");
+      body = buildAnthropicRequest(model, context, request, style);
+    } catch (error) {
+      turn.fail("bad_request", `could not build the request: ${describeError(error)}`);
+      return;
+    }
+    const control = new CallControl(request.signal, request.timeoutMs, request.stallTimeoutMs ?? options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
     const reader = new EventReader(turn);
+    let error: unknown;
     try {
       const baseUrl = sdkBaseUrl(/^https?:\/\//i.test(model.baseUrl) ? model.baseUrl : (options.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL));
       const client = clients.get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch });
-      const style = typeof options.thinkingStyle === "function" ? options.thinkingStyle(model) : (options.thinkingStyle ?? "budget");
-      const events = await client.messages.create(buildAnthropicRequest(model, context, request, style), {
-        signal: control.controller.signal,
-        headers: { ...model.headers, ...request.headers },
-        maxRetries: 0,
-      });
+      const events = await client.messages.create(body, { signal: control.controller.signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 });
       control.heartbeat();
       for await (const event of events) {
         control.heartbeat();
@@ -116,41 +77,15 @@ export function createAnthropicBrain(options: AnthropicBrainOptions = {}): Brain
           return;
         }
       }
-      end(turn, reader, control, undefined);
-    } catch (error) {
-      end(turn, reader, control, error);
+    } catch (caught) {
+      error = caught;
     } finally {
       control.dispose();
     }
+    const stopReason = reader.stopReason;
+    // A stop reason means the model finished: a stall or drop before `message_stop` loses nothing.
+    settleCall(turn, control, { finish: stopReason ? () => finish(turn, stopReason) : undefined, error, classify: classifyAnthropicError });
   }
-}
-
-/** Ends the turn from how the call went: our own cut first, then the provider's stop, then the error. */
-function end(turn: TurnBuilder, reader: EventReader, control: CallControl, error: unknown): void {
-  if (turn.isEnded) return;
-  if (control.reason === "aborted") {
-    turn.abort();
-    return;
-  }
-  // A stop reason means the model finished; a stall or drop before `message_stop` loses nothing.
-  if (reader.stopReason) {
-    finish(turn, reader.stopReason);
-    return;
-  }
-  if (control.reason === "timeout" || control.reason === "stall") {
-    turn.cutShort("timeout", control.reason === "stall" ? `no bytes for ${control.stallTimeoutMs} ms; the stream was cut at the stall` : `no complete reply within ${control.timeoutMs} ms`);
-    return;
-  }
-  if (error === undefined) {
-    turn.cutShort("network", "the stream ended before the provider finished the turn; what arrived was kept");
-    return;
-  }
-  if (isTransportError(error)) {
-    turn.cutShort("network", `the connection dropped mid-stream: ${errorText(error)}`);
-    return;
-  }
-  const failure = classifyAnthropicError(error);
-  turn.fail(failure.kind, failure.message, failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs });
 }
 
 function finish(turn: TurnBuilder, stopReason: string): void {
@@ -171,10 +106,4 @@ function finish(turn: TurnBuilder, stopReason: string): void {
       // end_turn, stop_sequence, pause_turn
       turn.finish("stop");
   }
-}
-
-function errorText(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
-  return `${error.message}${cause}`;
 }

@@ -15,11 +15,12 @@ const count = (value: number | null | undefined) => (typeof value === "number" ?
  * Feeds Messages-API stream events into a {@link TurnBuilder}: thinking (with the signature that
  * must go back on the next turn), redacted thinking, text, tool use assembled from `partial_json`,
  * usage from `message_start` and `message_delta` (Anthropic's `input_tokens` already excludes the
- * cached part). Remembers the stop reason and whether `message_stop` arrived.
+ * cached part). Each `content_block_stop` closes its block, so a tool call whose block ended is
+ * settled even if the stream drops before `message_delta`, and two blocks of one kind (interleaved
+ * thinking, each with its signature) stay two. Remembers the stop reason.
  */
 export class EventReader {
   stopReason: Anthropic.StopReason | undefined;
-  stopped = false;
 
   constructor(private readonly turn: TurnBuilder) {}
 
@@ -31,17 +32,16 @@ export class EventReader {
         this.usage(event.message.usage);
         return "ok";
       case "content_block_start":
+        // A new block means the one before is over, even if its stop never came.
+        this.turn.closeBlock();
         return this.blockStart(event.content_block);
       case "content_block_delta":
         return this.delta(event.delta);
       case "content_block_stop":
-        return "ok";
+        return this.turn.closeBlock();
       case "message_delta":
         if (event.delta.stop_reason) this.stopReason = event.delta.stop_reason;
         this.usage(event.usage);
-        return "ok";
-      case "message_stop":
-        this.stopped = true;
         return "ok";
       default:
         return "ok";

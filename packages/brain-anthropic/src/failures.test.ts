@@ -92,13 +92,19 @@ describe("transport failures", () => {
   });
 
   it("a deadline passing mid-stream keeps what arrived, stamped timeout", async () => {
-    const pieces = Array.from({ length: 20 }, (_, i) => `part${i} `);
-    const { message } = await turn([{ blocks: [{ type: "text", text: pieces }], delayMs: 100 }], { timeoutMs: 800 });
+    // message_start, ping, block start, two deltas — then silence; the deadline comes long before the stall timer.
+    const { message } = await turn([{ blocks: [{ type: "text", text: ["part0 ", "part1 ", "part2 "] }], cutAfter: 5, ending: "hang" }], { timeoutMs: 500, stallTimeoutMs: 60_000 });
     expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" });
-    const text = assistantText(message);
-    expect(text.length).toBeGreaterThan(0);
-    expect(pieces.join("").startsWith(text)).toBe(true);
-    expect(text).not.toBe(pieces.join(""));
+    expect(message.errorMessage).toContain("500 ms");
+    expect(assistantText(message)).toBe("part0 part1 ");
+  });
+
+  it("a malformed context ends as bad_request instead of hanging or throwing", async () => {
+    server = await startAnthropicMockServer([{ blocks: [{ type: "text", text: "never" }] }]);
+    const broken = { messages: [{ role: "user" }] } as unknown as Context;
+    const message = await createAnthropicBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), broken).result();
+    expect(message).toMatchObject({ stopReason: "error", errorKind: "bad_request", errorMessage: expect.stringContaining("could not build the request") });
+    expect(server.requests).toHaveLength(0);
   });
 
   it("a malformed model ends as bad_request instead of throwing", async () => {
@@ -143,7 +149,8 @@ describe("transport failures", () => {
   });
 
   it("abort via signal ⇒ aborted, keeping what arrived", async () => {
-    server = await startAnthropicMockServer([{ blocks: [{ type: "text", text: ["first ", "second ", "third"] }], delayMs: 80, ending: "hang" }]);
+    // message_start, ping, block start and the first delta, then silence: only the abort can end this call.
+    server = await startAnthropicMockServer([{ blocks: [{ type: "text", text: ["first ", "second ", "third"] }], cutAfter: 4, ending: "hang" }]);
     const controller = new AbortController();
     const stream = createAnthropicBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), ask, { signal: controller.signal });
     for await (const event of stream) if (event.type === "text_delta") controller.abort();

@@ -68,6 +68,9 @@ export class ChunkReader {
     const index = typeof call.index === "number" ? call.index : (this.toolIndex ?? 0);
     const isNew = this.toolIndex === undefined || index !== this.toolIndex || (call.id !== undefined && call.id !== this.toolId);
     if (isNew) {
+      // A new index means the call before it is complete: settle it now, so a stream that drops
+      // during this one does not mark the finished one truncated.
+      if (this.toolIndex !== undefined) this.turn.closeBlock();
       this.toolIndex = index;
       this.toolId = call.id ?? `call_${index}`;
       const result = this.turn.toolCallStart(this.toolId, call.function?.name ?? "");

@@ -95,13 +95,19 @@ describe("transport failures", () => {
   });
 
   it("a deadline passing mid-stream keeps what arrived, stamped timeout", async () => {
-    const pieces = Array.from({ length: 20 }, (_, i) => `part${i} `);
-    const { message } = await turn([{ text: pieces, delayMs: 100 }], { timeoutMs: 600 });
+    // The role chunk and two text chunks, then silence; the deadline comes long before the stall timer.
+    const { message } = await turn([{ text: ["part0 ", "part1 ", "part2 "], cutAfter: 3, ending: "hang" }], { timeoutMs: 500, stallTimeoutMs: 60_000 });
     expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" });
-    const text = assistantText(message);
-    expect(text.length).toBeGreaterThan(0);
-    expect(pieces.join("").startsWith(text)).toBe(true);
-    expect(text).not.toBe(pieces.join(""));
+    expect(message.errorMessage).toContain("500 ms");
+    expect(assistantText(message)).toBe("part0 part1 ");
+  });
+
+  it("a malformed context ends as bad_request instead of hanging or throwing", async () => {
+    server = await startOpenAIMockServer([{ text: "never" }]);
+    const broken = { messages: [{ role: "assistant" }] } as unknown as Context;
+    const message = await createOpenAIBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), broken).result();
+    expect(message).toMatchObject({ stopReason: "error", errorKind: "bad_request", errorMessage: expect.stringContaining("could not build the request") });
+    expect(server.requests).toHaveLength(0);
   });
 
   it("a malformed model ends as bad_request instead of throwing", async () => {
@@ -151,7 +157,8 @@ describe("transport failures", () => {
   });
 
   it("abort via signal ⇒ aborted, keeping what arrived", async () => {
-    server = await startOpenAIMockServer([{ text: ["first ", "second ", "third"], delayMs: 100, ending: "hang" }]);
+    // The role chunk and the first text chunk, then silence: only the abort can end this call.
+    server = await startOpenAIMockServer([{ text: ["first ", "second ", "third"], cutAfter: 2, ending: "hang" }]);
     const controller = new AbortController();
     const stream = createOpenAIBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), ask, { signal: controller.signal });
     for await (const event of stream) if (event.type === "text_delta") controller.abort();
@@ -181,6 +188,19 @@ describe("content failures", () => {
     expect(message.partialFinalized).toBe(true);
     expect(call).toMatchObject({ id: "call_1", arguments: {}, argumentsError: "truncated" });
     expect(call!.rawArguments!.length).toBeGreaterThan(0);
+  });
+
+  it("a tool call followed by another is settled when the index changes: a drop inside the second truncates only the second", async () => {
+    const calls = [
+      { id: "call_1", name: "read", arguments: { path: "a.txt" } },
+      { id: "call_2", name: "write", arguments: { path: "b.txt", text: "a long body of text" } },
+    ];
+    // role chunk, call_1 start + 3 fragments, call_2 start + 1 fragment — then a reset.
+    const { message } = await turn([{ toolCalls: calls, cutAfter: 7, ending: "destroy" }]);
+    expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "network" });
+    const [first, second] = assistantToolCalls(message);
+    expect(first).toEqual({ type: "toolCall", id: "call_1", name: "read", arguments: { path: "a.txt" } });
+    expect(second).toMatchObject({ id: "call_2", arguments: {}, argumentsError: "truncated" });
   });
 
   it("an empty reply at the static cap ⇒ length_empty", async () => {

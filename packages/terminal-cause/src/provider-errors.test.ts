@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeError, isContextOverflowText, isTransportError, retryAfterFrom } from "./provider-errors";
+import { describeError, isContextOverflowText, isTransportError, kindForStatus, providerFailure, retryAfterFrom } from "./provider-errors";
 
 describe("retryAfterFrom", () => {
   it("reads retry-after-ms first, then retry-after as seconds or an HTTP date", () => {
@@ -57,5 +57,31 @@ describe("describeError", () => {
   it("names the error and its first causes", () => {
     expect(describeError(Object.assign(new Error("fetch failed"), { cause: new Error("other side closed") }))).toBe("fetch failed (other side closed)");
     expect(describeError("plain")).toBe("plain");
+  });
+});
+
+describe("kindForStatus", () => {
+  it("maps statuses to kinds, reading the text only to tell an overflow from another 4xx", () => {
+    expect(kindForStatus(429, "too many tokens")).toBe("rate_limited");
+    expect(kindForStatus(401, "")).toBe("auth");
+    expect(kindForStatus(403, "")).toBe("auth");
+    expect(kindForStatus(408, "")).toBe("timeout");
+    expect(kindForStatus(504, "")).toBe("timeout");
+    expect(kindForStatus(503, "")).toBe("overloaded");
+    expect(kindForStatus(529, "")).toBe("overloaded");
+    expect(kindForStatus(400, "prompt is too long: 5 > 4")).toBe("context_overflow");
+    expect(kindForStatus(413, "request too large")).toBe("bad_request");
+    expect(kindForStatus(400, "invalid tool_choice")).toBe("bad_request");
+    expect(kindForStatus(500, "maximum context length")).toBe("provider");
+  });
+});
+
+describe("providerFailure", () => {
+  it("carries the retry hint on rate limits and overloads only", () => {
+    const headers = new Headers({ "retry-after": "2" });
+    expect(providerFailure("rate_limited", "slow", headers)).toEqual({ kind: "rate_limited", message: "slow", retryAfterMs: 2000 });
+    expect(providerFailure("overloaded", "busy", headers)).toEqual({ kind: "overloaded", message: "busy", retryAfterMs: 2000 });
+    expect(providerFailure("auth", "no", headers)).toEqual({ kind: "auth", message: "no" });
+    expect(providerFailure("rate_limited", "slow", undefined)).toEqual({ kind: "rate_limited", message: "slow" });
   });
 });

@@ -35,6 +35,32 @@ export function retryAfterFrom(headers: Headers | undefined, now = Date.now()): 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/**
+ * The kind an HTTP error status means, the same for every provider: 429 ⇒ `rate_limited`,
+ * 401/403 ⇒ `auth`, 408/504 ⇒ `timeout`, 503/529 ⇒ `overloaded`, another 4xx ⇒ `context_overflow`
+ * when `text` (the provider's message and code) says the prompt did not fit, else `bad_request`;
+ * anything else ⇒ `provider`.
+ */
+export function kindForStatus(status: number, text: string): ErrorKind {
+  if (status === 429) return "rate_limited";
+  if (status === 401 || status === 403) return "auth";
+  if (status === 408 || status === 504) return "timeout";
+  if (status === 503 || status === 529) return "overloaded";
+  if (status >= 400 && status < 500) return isContextOverflowText(text) ? "context_overflow" : "bad_request";
+  return "provider";
+}
+
+/**
+ * A provider's error response as a {@link ClassifiedError}: its kind and text, plus the retry hint
+ * from its headers when the kind is one worth waiting out (`rate_limited`, `overloaded`).
+ */
+export function providerFailure(kind: ErrorKind, message: string, headers: Headers | undefined): ClassifiedError {
+  const out: ClassifiedError = { kind, message };
+  const retryAfterMs = kind === "rate_limited" || kind === "overloaded" ? retryAfterFrom(headers) : undefined;
+  if (retryAfterMs !== undefined) out.retryAfterMs = retryAfterMs;
+  return out;
+}
+
 /** Socket-level error codes from Node and undici: the connection failed, not the provider. */
 const TRANSPORT_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ENETDOWN"]);
 /** What undici's fetch says when the body stream dies (`terminated`) or the socket closes. */

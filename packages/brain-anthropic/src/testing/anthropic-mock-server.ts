@@ -1,4 +1,4 @@
-import { sseFrame, startScriptedServer, type RecordedRequest, type ScriptedServer, type WireReply } from "./scripted-server";
+import { sseFrame, startScriptedServer, type RecordedRequest, type ScriptedServer, type WireReply } from "@x/terminal-cause/testing";
 
 /** One content block of a scripted answer, streamed in this order. */
 export type AnthropicMockBlock =

@@ -1,2 +1,2 @@
-export * from "./scripted-server";
+export { sseFrame, startScriptedServer, type RecordedRequest, type ScriptedServer, type WireHandler, type WireReply } from "@x/terminal-cause/testing";
 export * from "./openai-mock-server";

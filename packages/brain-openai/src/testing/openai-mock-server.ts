@@ -1,4 +1,4 @@
-import { sseFrame, startScriptedServer, type RecordedRequest, type ScriptedServer, type WireReply } from "./scripted-server";
+import { sseFrame, startScriptedServer, type RecordedRequest, type ScriptedServer, type WireReply } from "@x/terminal-cause/testing";
 
 /** A tool call the scripted model makes. `arguments` as a string is sent verbatim (may be malformed). */
 export interface OpenAIMockToolCall {

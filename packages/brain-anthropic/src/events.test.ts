@@ -1,0 +1,92 @@
+import { assistantToolCalls, defineModel, type Context, type Model } from "@x/llm-types";
+import { isPartialToolCallCut } from "@x/terminal-cause";
+import { afterEach, describe, expect, it } from "vitest";
+import { createAnthropicBrain } from "./anthropic-brain";
+import { anthropicTurnFrames, startAnthropicMockServer, type AnthropicMockServer, type AnthropicMockTurn } from "./testing";
+
+const KEY = "sk-ant-test-0123456789";
+let server: AnthropicMockServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function modelAt(baseUrl: string): Model {
+  return defineModel({ id: "claude-sonnet-4-6", api: "anthropic-messages", provider: "anthropic", baseUrl, reasoning: true, contextWindow: 200_000, maxTokens: 16_000 });
+}
+const ask = (): Context => ({ messages: [{ role: "user", content: "write a.txt" }] });
+
+/** The frames of `turn` up to and including its `upTo`-th `content_block_stop` (1-based), then a close or a reset. */
+function framesThroughStop(turn: AnthropicMockTurn, upTo: number): string[] {
+  const frames = anthropicTurnFrames(turn);
+  let seen = 0;
+  const end = frames.findIndex((frame) => frame.startsWith("event: content_block_stop") && ++seen === upTo);
+  return frames.slice(0, end + 1);
+}
+
+const writeCall: AnthropicMockTurn = {
+  blocks: [
+    { type: "text", text: "Writing it." },
+    { type: "tool_use", id: "toolu_1", name: "write", input: { path: "a.txt", text: "hello" } },
+  ],
+};
+
+describe("content_block_stop closes the block", () => {
+  it.each(["end", "destroy"] as const)("a tool call whose block stopped keeps its arguments when the stream then drops (%s) before message_delta", async (ending) => {
+    server = await startAnthropicMockServer([{ kind: "wire", reply: { kind: "sse", frames: framesThroughStop(writeCall, 2), ending } }]);
+    const message = await createAnthropicBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), ask()).result();
+    expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "network" });
+    expect(assistantToolCalls(message)).toEqual([{ type: "toolCall", id: "toolu_1", name: "write", arguments: { path: "a.txt", text: "hello" } }]);
+    expect(isPartialToolCallCut(message)).toBe(false);
+  });
+
+  it("a tool call whose block never stopped is still truncated when the stream drops", async () => {
+    const frames = framesThroughStop(writeCall, 2).slice(0, -1);
+    server = await startAnthropicMockServer([{ kind: "wire", reply: { kind: "sse", frames, ending: "destroy" } }]);
+    const message = await createAnthropicBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), ask()).result();
+    expect(assistantToolCalls(message)[0]).toMatchObject({ arguments: {}, argumentsError: "truncated", rawArguments: '{"path":"a.txt","text":"hello"}' });
+    expect(isPartialToolCallCut(message)).toBe(true);
+  });
+
+  it("two thinking blocks in a row (interleaved thinking) stay two, each with its signature, and both go back on the next turn", async () => {
+    server = await startAnthropicMockServer([
+      {
+        blocks: [
+          { type: "thinking", thinking: ["I should read ", "the file first."], signature: "sig-one" },
+          { type: "thinking", thinking: "Then write it.", signature: "sig-two" },
+          { type: "tool_use", id: "toolu_1", name: "write", input: { path: "a.txt" } },
+        ],
+      },
+      { blocks: [{ type: "text", text: "Done." }] },
+    ]);
+    const brain = createAnthropicBrain({ apiKey: KEY });
+    const model = modelAt(server.baseUrl);
+    const context = ask();
+    const first = await brain.stream(model, context, { reasoning: "low" }).result();
+    expect(first.content).toEqual([
+      { type: "thinking", thinking: "I should read the file first.", signature: "sig-one" },
+      { type: "thinking", thinking: "Then write it.", signature: "sig-two" },
+      { type: "toolCall", id: "toolu_1", name: "write", arguments: { path: "a.txt" } },
+    ]);
+    context.messages.push(first, { role: "toolResult", toolCallId: "toolu_1", toolName: "write", content: [{ type: "text", text: "ok" }], isError: false });
+    await brain.stream(model, context, { reasoning: "low" }).result();
+    const sent = (server.bodies()[1]!.messages as Array<{ role: string; content: unknown }>)[1];
+    expect(sent).toEqual({
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "I should read the file first.", signature: "sig-one" },
+        { type: "thinking", thinking: "Then write it.", signature: "sig-two" },
+        { type: "tool_use", id: "toolu_1", name: "write", input: { path: "a.txt" } },
+      ],
+    });
+  });
+
+  it("two text blocks in a row stay two blocks", async () => {
+    server = await startAnthropicMockServer([{ blocks: [{ type: "text", text: "First part." }, { type: "text", text: ["Second ", "part."] }] }]);
+    const message = await createAnthropicBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), ask()).result();
+    expect(message.content).toEqual([
+      { type: "text", text: "First part." },
+      { type: "text", text: "Second part." },
+    ]);
+  });
+});
