@@ -57,7 +57,14 @@ export async function runTurns(ctx: RunContext): Promise<LoopEnd> {
     }
     const message = outcome.message;
     model = outcome.model;
-    const end = await settleTurn(ctx, message, model, turnNumber);
+    let end: LoopEnd | undefined;
+    try {
+      end = await settleTurn(ctx, message, model, turnNumber);
+    } catch (error) {
+      // The run's own handler types the failure; the turn's span still closes, paired.
+      ctx.tracer.end(ctx.turnSpan, SPAN_NAMES.turn, { turn: turnNumber, stopReason: message.stopReason, terminal: "thrown" }, ctx.runSpan);
+      throw error;
+    }
     ctx.tracer.end(ctx.turnSpan, SPAN_NAMES.turn, { turn: turnNumber, stopReason: message.stopReason, ...(end ? { terminal: end.terminal.code } : {}) }, ctx.runSpan);
     if (end) return { ...end, model };
   }

@@ -65,4 +65,36 @@ describe("OpenTelemetry adapter", () => {
     expect(chat.attributes["error.type"]).toBe("auth");
     expect(chat.status.code).toBe(2);
   });
+
+  it("a run that ends on a throw closes its inner spans (marked as errors) instead of leaking them", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const { tool } = recorder("shell");
+    const runner = createRunner({
+      brains: [createFauxBrain([fauxToolCall("shell", { text: "ls" })])],
+      models: { main },
+      // A bad knob throws from inside the turn, when the first gated call arms auto mode.
+      autoMode: { timeoutMs: -1 },
+      tracer: createOtelTracer(provider.getTracer("t")),
+    });
+    const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
+    expect(result.terminal.code).toBe("config_invalid");
+    const spans = exporter.getFinishedSpans();
+    expect(spans.find((s) => s.name === "turn 1")?.attributes).toMatchObject({ "x.terminal.code": "thrown" });
+    expect(spans.find((s) => s.name === "invoke_agent x.runner")?.status.code).toBe(2);
+  });
+
+  it("a span its tracer never saw end is closed, marked, when its run ends", () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const tracer = createOtelTracer(provider.getTracer("t"));
+    tracer.frame({ name: "run", phase: "start", spanId: "r:1", runId: "r", at: 1, data: {} });
+    tracer.frame({ name: "turn", phase: "start", spanId: "r:2", parentSpanId: "r:1", runId: "r", at: 2, data: { turn: 1 } });
+    tracer.frame({ name: "run", phase: "start", spanId: "s:1", runId: "s", at: 2, data: {} });
+    tracer.frame({ name: "turn", phase: "start", spanId: "s:2", parentSpanId: "s:1", runId: "s", at: 2, data: { turn: 1 } });
+    tracer.frame({ name: "run", phase: "end", spanId: "r:1", runId: "r", at: 3, data: { status: "failed" } });
+    const finished = exporter.getFinishedSpans();
+    expect(finished.map((s) => s.name).sort()).toEqual(["invoke_agent x.runner", "turn 1"]);
+    expect(finished.find((s) => s.name === "turn 1")?.status).toMatchObject({ code: 2, message: "the run ended before this span did" });
+  });
 });

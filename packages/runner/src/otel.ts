@@ -77,29 +77,39 @@ function closing(frame: TraceFrame, span: Span): void {
  * their parent, or on the run's span.
  */
 export function createOtelTracer(tracer: OtelTracer): Tracer {
-  const open = new Map<string, Span>();
+  const open = new Map<string, { span: Span; runId?: string }>();
   const runs = new Map<string, Span>();
   return {
     frame(frame) {
       if (frame.phase === "start" && frame.spanId) {
-        const parent = frame.parentSpanId ? open.get(frame.parentSpanId) : undefined;
+        const parent = frame.parentSpanId ? open.get(frame.parentSpanId)?.span : undefined;
         const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
         const { name, attributes } = opening(frame);
         const span = tracer.startSpan(name, { attributes, startTime: frame.at }, ctx);
-        open.set(frame.spanId, span);
+        open.set(frame.spanId, { span, ...(frame.runId !== undefined ? { runId: frame.runId } : {}) });
         if (frame.name === "run" && frame.runId) runs.set(frame.runId, span);
         return;
       }
       if (frame.phase === "end" && frame.spanId) {
-        const span = open.get(frame.spanId);
+        const span = open.get(frame.spanId)?.span;
         if (!span) return;
         open.delete(frame.spanId);
-        if (frame.name === "run" && frame.runId) runs.delete(frame.runId);
+        if (frame.name === "run" && frame.runId) {
+          runs.delete(frame.runId);
+          // A run that ended on a throw leaves inner spans open: close them, marked, rather than
+          // keeping them (and their memory) forever in a long-lived tracer.
+          for (const [spanId, inner] of open) {
+            if (inner.runId !== frame.runId) continue;
+            open.delete(spanId);
+            inner.span.setStatus({ code: SpanStatusCode.ERROR, message: "the run ended before this span did" });
+            inner.span.end(frame.at);
+          }
+        }
         closing(frame, span);
         span.end(frame.at);
         return;
       }
-      const target = (frame.parentSpanId && open.get(frame.parentSpanId)) || (frame.runId && runs.get(frame.runId));
+      const target = (frame.parentSpanId && open.get(frame.parentSpanId)?.span) || (frame.runId && runs.get(frame.runId));
       if (!target) return;
       const attributes: Attributes = {};
       for (const [key, value] of Object.entries(frame.data)) {
