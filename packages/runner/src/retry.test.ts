@@ -25,4 +25,11 @@ describe("retry policy", () => {
     expect(backoffMs(0, lo, 1000)).toBe(1000);
     expect(backoffMs(0, lo, 60_000)).toBeUndefined();
   });
+
+  it("options that cannot work are refused, typed, instead of retrying forever", () => {
+    for (const retry of [{ maxRetries: Number.NaN }, { maxRetries: -1 }, { baseDelayMs: 1.5 }, { maxDelayMs: Number.POSITIVE_INFINITY }, { random: 0.5 }, { retries: 3 }]) {
+      expect(() => resolveRetry(retry as never), JSON.stringify(retry)).toThrow(expect.objectContaining({ code: "config.retry_invalid" }));
+    }
+    expect(resolveRetry(undefined)).toMatchObject({ maxRetries: 2, baseDelayMs: 500, maxDelayMs: 30_000 });
+  });
 });

@@ -1,4 +1,6 @@
-import type { AssistantMessage } from "@x/llm-types";
+import { describeIssues, type AssistantMessage } from "@x/llm-types";
+import { z } from "zod";
+import { RunnerConfigError } from "./config-error";
 import { isAborted, isDegenerateCutMessage, isLengthEmpty, isRetryable } from "@x/terminal-cause";
 import type { RetryOptions } from "./types";
 
@@ -30,7 +32,23 @@ export interface ResolvedRetry {
   random: () => number;
 }
 
+const count = z.number().int().nonnegative();
+const RetryOptionsSchema = z.strictObject({
+  maxRetries: count.optional(),
+  baseDelayMs: count.optional(),
+  maxDelayMs: count.optional(),
+  random: z.custom<() => number>((value) => typeof value === "function", { message: "expected a function" }).optional(),
+});
+
+/**
+ * Fills the defaults in. A value that cannot work (a `NaN` or negative `maxRetries` would retry
+ * forever) throws `RunnerConfigError` when the runner is made.
+ */
 export function resolveRetry(options: RetryOptions | undefined): ResolvedRetry {
+  const checked = RetryOptionsSchema.safeParse(options ?? {});
+  if (!checked.success) {
+    throw new RunnerConfigError("config.retry_invalid", `retry options: ${describeIssues(checked.error).map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ")}`);
+  }
   return {
     maxRetries: options?.maxRetries ?? 2,
     baseDelayMs: options?.baseDelayMs ?? 500,
