@@ -198,6 +198,12 @@ describe("auto mode", () => {
     expect(result.stats).toMatchObject({ tokens: 110, classifierCalls: 1, modelCalls: 1 });
   });
 
+  it("a misspelt auto-mode knob is refused when the runner is made, not read as the default", () => {
+    for (const autoMode of [{ classifierFalback: "none" }, { maxConsecutiveDenial: 1 }, "none"]) {
+      expect(() => autoSetup([], [], { autoMode: autoMode as never }), JSON.stringify(autoMode)).toThrow(expect.objectContaining({ code: "config.auto_mode_invalid" }));
+    }
+  });
+
   it("a run parked by auto mode resumes with the denial counters it had", async () => {
     const { tool, calls } = recorder("shell");
     const { runner } = autoSetup(

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { parseWith, type Brain, type Message } from "@x/llm-types";
+import { describeIssues, parseWith, type Brain, type Message } from "@x/llm-types";
+import { z } from "zod";
 import { systemClock } from "./clock";
 import { RunnerConfigError } from "./config-error";
 import { EventChannel, type RunEvent } from "./events";
@@ -14,7 +15,7 @@ import type { ResolvedDeps } from "./run-context";
 import { buildContext, drive, failedBeforeStart } from "./run-lifecycle";
 import { TaskSpecSchema } from "./schemas";
 import { emptyStats } from "./stats";
-import type { Runner, RunnerDeps, TaskResult, TaskSpec, TaskStream } from "./types";
+import type { AutoModeOptions, Runner, RunnerDeps, TaskResult, TaskSpec, TaskStream } from "./types";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -24,6 +25,21 @@ function parkTtl(ttlMs: unknown): number {
     throw new RunnerConfigError("config.park_ttl_invalid", `parkTtlMs must be a positive whole number of milliseconds, got ${typeof ttlMs === "number" ? ttlMs : typeof ttlMs}`);
   }
   return ttlMs;
+}
+
+/**
+ * The auto-mode knobs' NAMES, checked when the runner is made: a misspelt `classifierFallback` read
+ * as absent would let the main model classify where the deployment said "none". Their values are
+ * screened by classifier-ladder where they are used (one rule, one place).
+ */
+const AutoModeKeysSchema = z.strictObject({ classifierFallback: z.unknown(), timeoutMs: z.unknown(), maxConsecutiveDenials: z.unknown(), maxTotalDenials: z.unknown() }).partial();
+
+function autoModeOf(options: RunnerDeps["autoMode"]): AutoModeOptions {
+  const checked = AutoModeKeysSchema.safeParse(options ?? {});
+  if (!checked.success) {
+    throw new RunnerConfigError("config.auto_mode_invalid", `autoMode: ${describeIssues(checked.error).map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ")}`);
+  }
+  return options ?? {};
 }
 
 function resolveDeps(deps: RunnerDeps): ResolvedDeps {
@@ -38,7 +54,7 @@ function resolveDeps(deps: RunnerDeps): ResolvedDeps {
     clock: deps.clock ?? systemClock,
     retry: resolveRetry(deps.retry),
     ...(deps.approver ? { approver: deps.approver } : {}),
-    autoMode: deps.autoMode ?? {},
+    autoMode: autoModeOf(deps.autoMode),
     parkKey: deps.parkKey === undefined ? randomParkKey() : checkParkKey(deps.parkKey),
     parkKeyEphemeral: deps.parkKey === undefined,
     parkTtlMs: parkTtl(deps.parkTtlMs),
