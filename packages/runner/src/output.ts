@@ -1,5 +1,5 @@
-import { describeIssues } from "@x/llm-types";
 import { z } from "zod";
+import { issuesLine } from "./issues";
 
 /** The system-prompt lines that ask for a structured final answer. */
 export function outputInstruction(schema: z.ZodType): string {
@@ -37,5 +37,5 @@ export function parseOutput(schema: z.ZodType, text: string): OutputParse {
   }
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, problem: describeIssues(parsed.error).map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ") };
+  return { ok: false, problem: issuesLine(parsed.error) };
 }

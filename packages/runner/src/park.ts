@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { describeIssues, type Message } from "@x/llm-types";
 import { canonicalJson, sha256Hex } from "./canonical";
 import { RunnerConfigError } from "./config-error";
+import { issuesLine } from "./issues";
 import {
   PARKED_RUN_KIND,
   PARKED_RUN_VERSION,
@@ -129,8 +130,7 @@ export function verifyParkedRun(raw: unknown, key: Uint8Array | string, now: num
   }
   const parsed = ParkedRunSchema.safeParse(value);
   if (!parsed.success) {
-    const issues = describeIssues(parsed.error);
-    throw new ParkedRunError("invalid_schema", `parked run does not match schema v${PARKED_RUN_VERSION}: ${issues.map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ")}`, { issues });
+    throw new ParkedRunError("invalid_schema", `parked run does not match schema v${PARKED_RUN_VERSION}: ${issuesLine(parsed.error)}`, { issues: describeIssues(parsed.error) });
   }
   const park = parsed.data;
   const { signature, ...unsigned } = park;

@@ -1,6 +1,7 @@
-import { describeIssues, type AssistantMessage } from "@x/llm-types";
+import type { AssistantMessage } from "@x/llm-types";
 import { z } from "zod";
 import { RunnerConfigError } from "./config-error";
+import { issuesLine } from "./issues";
 import { isAborted, isDegenerateCutMessage, isLengthEmpty, isRetryable } from "@x/terminal-cause";
 import type { RetryOptions } from "./types";
 
@@ -47,7 +48,7 @@ const RetryOptionsSchema = z.strictObject({
 export function resolveRetry(options: RetryOptions | undefined): ResolvedRetry {
   const checked = RetryOptionsSchema.safeParse(options ?? {});
   if (!checked.success) {
-    throw new RunnerConfigError("config.retry_invalid", `retry options: ${describeIssues(checked.error).map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ")}`);
+    throw new RunnerConfigError("config.retry_invalid", `retry options: ${issuesLine(checked.error)}`);
   }
   return {
     maxRetries: options?.maxRetries ?? 2,

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { describeIssues, parseWith, type Brain, type Message } from "@x/llm-types";
+import { parseWith, type Brain, type Message } from "@x/llm-types";
 import { z } from "zod";
 import { systemClock } from "./clock";
 import { RunnerConfigError } from "./config-error";
 import { EventChannel, type RunEvent } from "./events";
+import { issuesLine } from "./issues";
 import { runTurns } from "./loop";
 import { checkParkKey, randomParkKey } from "./park";
 import { createMemoryParkLedger } from "./park-ledger";
@@ -37,7 +38,7 @@ const AutoModeKeysSchema = z.strictObject({ classifierFallback: z.unknown(), tim
 function autoModeOf(options: RunnerDeps["autoMode"]): AutoModeOptions {
   const checked = AutoModeKeysSchema.safeParse(options ?? {});
   if (!checked.success) {
-    throw new RunnerConfigError("config.auto_mode_invalid", `autoMode: ${describeIssues(checked.error).map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ")}`);
+    throw new RunnerConfigError("config.auto_mode_invalid", `autoMode: ${issuesLine(checked.error)}`);
   }
   return options ?? {};
 }

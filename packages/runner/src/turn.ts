@@ -1,5 +1,6 @@
-import { AssistantMessageSchema, describeIssues, emptyUsage, type AssistantMessage, type Brain, type BrainRequest, type Model } from "@x/llm-types";
+import { AssistantMessageSchema, emptyUsage, type AssistantMessage, type Brain, type BrainRequest, type Model } from "@x/llm-types";
 import { runBudgetExceeded } from "./budget";
+import { issuesLine } from "./issues";
 import { backoffMs, failureAction, isFailedCall } from "./retry";
 import type { RunContext } from "./run-context";
 import { addModelCall } from "./stats";
@@ -56,7 +57,7 @@ async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: nu
     // The turn joins the history a park signs and a host stores: a brain that breaks the message
     // contract is caught here, as a provider failure, not later as a park that cannot be resumed.
     const checked = AssistantMessageSchema.safeParse(returned);
-    if (!checked.success) throw new Error(`it returned a malformed message (${describeIssues(checked.error).map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ")})`);
+    if (!checked.success) throw new Error(`it returned a malformed message (${issuesLine(checked.error)})`);
     message = checked.data;
   } catch (error) {
     // A brain that breaks its never-throw contract is read as a provider failure, not a crash.
