@@ -1,4 +1,4 @@
-import { AssistantMessageSchema, addUsage, describeIssues, emptyUsage, type AssistantMessage, type Brain, type Message, type Model, type NoticeSink, type ToolCall, type ToolSpec, type Tracer, type Usage } from "@x/llm-types";
+import { AssistantMessageSchema, SchemaValidationError, addUsage, describeIssues, emptyUsage, type AssistantMessage, type Brain, type Message, type Model, type NoticeSink, type ToolCall, type ToolSpec, type Tracer, type Usage } from "@x/llm-types";
 import { ClassifierConfigError, ClassifierLegError } from "./errors";
 import { classifierRoundObserver } from "./observer";
 import { armClassifierLadder, type RouteJudge } from "./preflight";
@@ -98,7 +98,7 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
     // A reply outside the message contract (an unknown stop, no usage) is no reply the reader may
     // judge: its text might say "no", but nothing vouches that it is a whole answer.
     const checked = AssistantMessageSchema.safeParse(returned);
-    if (!checked.success) throw new ClassifierLegError("error", `the classifier's brain returned a malformed reply (${describeIssues(checked.error).map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; ")})`);
+    if (!checked.success) throw new ClassifierLegError("error", `the classifier's brain returned a malformed reply (${new SchemaValidationError("reply", describeIssues(checked.error)).message})`);
     return checked.data;
   }
 
