@@ -1,5 +1,5 @@
 import type { Brain, BrainRequest, Context, Model } from "@x/llm-types";
-import { CallControl, describeError, settleCall, startTurn, type RepetitionGuardOptions, type TurnBuilder } from "@x/terminal-cause";
+import { CallControl, describeError, pumpCall, settleCall, startTurn, type RepetitionGuardOptions, type TurnBuilder } from "@x/terminal-cause";
 import { ClientCache } from "./clients";
 import { classifyAnthropicError } from "./errors";
 import { EventReader } from "./events";
@@ -64,27 +64,15 @@ export function createAnthropicBrain(options: AnthropicBrainOptions = {}): Brain
     }
     const control = new CallControl(request.signal, request.timeoutMs, request.stallTimeoutMs ?? options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
     const reader = new EventReader(turn);
-    let error: unknown;
-    try {
-      const baseUrl = sdkBaseUrl(/^https?:\/\//i.test(model.baseUrl) ? model.baseUrl : (options.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL));
-      const client = clients.get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch });
-      const events = await client.messages.create(body, { signal: control.controller.signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 });
-      control.heartbeat();
-      for await (const event of events) {
-        control.heartbeat();
-        if (reader.read(event) === "cut") {
-          control.cut("guard");
-          return;
-        }
-      }
-    } catch (caught) {
-      error = caught;
-    } finally {
-      control.dispose();
-    }
+    const baseUrl = sdkBaseUrl(/^https?:\/\//i.test(model.baseUrl) ? model.baseUrl : (options.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL));
+    const outcome = await pumpCall(
+      control,
+      (signal) => clients.get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch }).messages.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 }),
+      (event) => reader.read(event),
+    );
     const stopReason = reader.stopReason;
     // A stop reason means the model finished: a stall or drop before `message_stop` loses nothing.
-    settleCall(turn, control, { finish: stopReason ? () => finish(turn, stopReason) : undefined, error, classify: classifyAnthropicError });
+    settleCall(turn, control, { ...outcome, finish: stopReason ? () => finish(turn, stopReason) : undefined, classify: classifyAnthropicError });
   }
 }
 

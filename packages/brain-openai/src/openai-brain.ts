@@ -1,5 +1,5 @@
 import type { Brain, BrainRequest, Context, Model } from "@x/llm-types";
-import { CallControl, describeError, settleCall, startTurn, type RepetitionGuardOptions, type TurnBuilder } from "@x/terminal-cause";
+import { CallControl, describeError, pumpCall, settleCall, startTurn, type RepetitionGuardOptions, type TurnBuilder } from "@x/terminal-cause";
 import { ChunkReader } from "./chunks";
 import { ClientCache } from "./clients";
 import { resolveCompat, type OpenAICompatOption } from "./compat";
@@ -52,25 +52,13 @@ export function createOpenAIBrain(options: OpenAIBrainOptions = {}): Brain {
     }
     const control = new CallControl(request.signal, request.timeoutMs, request.stallTimeoutMs ?? options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
     const reader = new ChunkReader(turn);
-    let error: unknown;
-    try {
-      const client = clients.get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch });
-      const chunks = await client.chat.completions.create(body, { signal: control.controller.signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 });
-      control.heartbeat();
-      for await (const chunk of chunks) {
-        control.heartbeat();
-        if (reader.read(chunk) === "cut") {
-          control.cut("guard");
-          return;
-        }
-      }
-    } catch (caught) {
-      error = caught;
-    } finally {
-      control.dispose();
-    }
+    const outcome = await pumpCall(
+      control,
+      (signal) => clients.get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch }).chat.completions.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 }),
+      (chunk) => reader.read(chunk),
+    );
     // A finish reason means the provider finished: a stall or drop before the usage chunk loses nothing.
-    settleCall(turn, control, { finish: reader.finishReason ? () => finish(turn, reader) : undefined, error, classify: classifyOpenAIError });
+    settleCall(turn, control, { ...outcome, finish: reader.finishReason ? () => finish(turn, reader) : undefined, classify: classifyOpenAIError });
   }
 }
 

@@ -1,6 +1,6 @@
 import { EventStream, defineModel, type AssistantMessage } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
-import { CallControl, settleCall, type CallOutcome } from "./call-control";
+import { CallControl, pumpCall, settleCall, type CallOutcome } from "./call-control";
 import type { ClassifiedError } from "./provider-errors";
 import { TurnBuilder } from "./turn-builder";
 
@@ -108,5 +108,44 @@ describe("settleCall", () => {
     settleCall(turn, new CallControl(undefined, undefined, 0), { finish: undefined, error: new SdkError("late"), classify });
     expect(turn.message).toBe(ended);
     expect(ended.errorKind).toBe("degenerate_repetition");
+  });
+});
+
+describe("pumpCall", () => {
+  async function* items(list: string[], failWith?: Error): AsyncGenerator<string> {
+    for (const item of list) yield item;
+    if (failWith) throw failWith;
+  }
+
+  it("feeds every item, hands the open the control's signal, and disposes the control", async () => {
+    const caller = new AbortController();
+    const control = new CallControl(caller.signal, undefined, 0);
+    const seen: string[] = [];
+    let signal: AbortSignal | undefined;
+    const outcome = await pumpCall(
+      control,
+      (s) => ((signal = s), Promise.resolve(items(["a", "b"]))),
+      (item) => (seen.push(item), "ok"),
+    );
+    expect(outcome).toEqual({});
+    expect(seen).toEqual(["a", "b"]);
+    expect(signal).toBe(control.controller.signal);
+    caller.abort();
+    expect(control.reason).toBeUndefined();
+  });
+
+  it("stops and cuts the request when the guard cut the turn", async () => {
+    const control = new CallControl(undefined, undefined, 0);
+    const seen: string[] = [];
+    await pumpCall(control, () => Promise.resolve(items(["a", "loop", "never"])), (item) => (seen.push(item), item === "loop" ? "cut" : "ok"));
+    expect(seen).toEqual(["a", "loop"]);
+    expect(control.reason).toBe("guard");
+    expect(control.controller.signal.aborted).toBe(true);
+  });
+
+  it("resolves with what the open or the stream threw, never rejects", async () => {
+    const boom = new Error("boom");
+    expect(await pumpCall(new CallControl(undefined, undefined, 0), () => Promise.reject(boom), () => "ok")).toEqual({ error: boom });
+    expect(await pumpCall(new CallControl(undefined, undefined, 0), () => Promise.resolve(items(["a"], boom)), () => "ok")).toEqual({ error: boom });
   });
 });

@@ -1,5 +1,5 @@
 import { describeError, isTransportError, type ClassifiedError } from "./provider-errors";
-import type { TurnBuilder } from "./turn-builder";
+import type { FeedResult, TurnBuilder } from "./turn-builder";
 
 /**
  * Why the brain itself stopped the HTTP call: the caller's signal, the whole-call deadline, the
@@ -51,6 +51,31 @@ export class CallControl {
     clearTimeout(this.deadline);
     clearTimeout(this.stallTimer);
     this.signal?.removeEventListener("abort", this.onCallerAbort);
+  }
+}
+
+/**
+ * Runs one streamed call under `control`: opens the provider stream with the control's signal,
+ * restarts the stall timer when it opens and on every item, feeds each item to `read`, and stops
+ * (cutting the request) when `read` says the repetition guard ended the turn. Resolves with what
+ * the call threw, if it threw; never rejects. Disposes the control.
+ */
+export async function pumpCall<T>(control: CallControl, open: (signal: AbortSignal) => Promise<AsyncIterable<T>>, read: (item: T) => FeedResult): Promise<{ error?: unknown }> {
+  try {
+    const items = await open(control.controller.signal);
+    control.heartbeat();
+    for await (const item of items) {
+      control.heartbeat();
+      if (read(item) === "cut") {
+        control.cut("guard");
+        break;
+      }
+    }
+    return {};
+  } catch (error) {
+    return { error };
+  } finally {
+    control.dispose();
   }
 }
 

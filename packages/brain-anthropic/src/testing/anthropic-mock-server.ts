@@ -1,4 +1,4 @@
-import { sseFrame, startScriptedServer, type RecordedRequest, type ScriptedServer, type WireReply } from "@x/terminal-cause/testing";
+import { sseFrame, startProviderMockServer, streamReply, type MockScript, type ProviderMockServer, type RecordedRequest, type StreamDelivery, type WireReply } from "@x/terminal-cause/testing";
 
 /** One content block of a scripted answer, streamed in this order. */
 export type AnthropicMockBlock =
@@ -13,21 +13,15 @@ export type AnthropicMockBlock =
  * input usage), a `ping`, per block `content_block_start` / `content_block_delta`* /
  * `content_block_stop`, then `message_delta` (stop reason, output usage) and `message_stop`.
  */
-export interface AnthropicMockTurn {
+export interface AnthropicMockTurn extends StreamDelivery {
   blocks: AnthropicMockBlock[];
   /** Default: `tool_use` when a block is a tool use, else `end_turn`. */
   stopReason?: "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "pause_turn" | "refusal" | "model_context_window_exceeded";
   usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
   /** The `model` of `message_start`. Default: the request's model. */
   model?: string;
-  delayMs?: number;
-  /** Send only the first N events, then end as `ending` says. */
-  cutAfter?: number;
-  /** `done` (all events, clean close — the default), `end` (clean close), `destroy` (socket reset), `hang` (stall). */
-  ending?: "done" | "end" | "destroy" | "hang";
   /** An `event: error` sent after the events sent, e.g. `{ type: "overloaded_error", message: "Overloaded" }`. */
   streamError?: { type: string; message: string };
-  headers?: Record<string, string>;
 }
 
 /** An HTTP error the way Anthropic sends it: `{ type: "error", error: { type, message }, request_id }`. */
@@ -45,15 +39,11 @@ export type AnthropicMockReply =
   | { kind: "hang" }
   | { kind: "wire"; reply: WireReply };
 
-export type AnthropicMockScript =
-  | AnthropicMockReply[]
-  | ((request: RecordedRequest, index: number) => AnthropicMockReply | Promise<AnthropicMockReply>);
+export type AnthropicMockScript = MockScript<AnthropicMockReply>;
 
-export interface AnthropicMockServer extends ScriptedServer {
+export interface AnthropicMockServer extends ProviderMockServer {
   /** Base URL to give the brain or the model: `http://127.0.0.1:<port>` (the SDK appends `/v1/messages`). */
   readonly baseUrl: string;
-  /** The JSON bodies of the message requests received so far. */
-  bodies(): Array<Record<string, unknown>>;
 }
 
 const list = (value: string | string[]) => (Array.isArray(value) ? value : [value]);
@@ -140,13 +130,8 @@ function toWire(reply: AnthropicMockReply, request: RecordedRequest): WireReply 
       return { kind: "hang" };
     case "wire":
       return reply.reply;
-    default: {
-      let frames = anthropicTurnFrames(reply, request);
-      if (reply.cutAfter !== undefined) frames = frames.slice(0, reply.cutAfter);
-      if (reply.streamError) frames.push(sseFrame({ type: "error", error: reply.streamError }, "error"));
-      const ending = reply.ending ?? "done";
-      return { kind: "sse", frames, delayMs: reply.delayMs, headers: reply.headers, ending: ending === "done" ? "end" : ending };
-    }
+    default:
+      return streamReply(anthropicTurnFrames(reply, request), reply, reply.streamError && sseFrame({ type: "error", error: reply.streamError }, "error"));
   }
 }
 
@@ -155,19 +140,11 @@ function toWire(reply: AnthropicMockReply, request: RecordedRequest): WireReply 
  * each request from `script`. Real node:http and real SSE, so the official SDK talks to it as to the API.
  */
 export async function startAnthropicMockServer(script: AnthropicMockScript): Promise<AnthropicMockServer> {
-  const server = await startScriptedServer(async (request, index) => {
-    if (request.method !== "POST" || !request.path.startsWith("/v1/messages")) {
-      return { kind: "json", status: 404, body: { type: "error", error: { type: "not_found_error", message: `no route ${request.method} ${request.path}` } } };
-    }
-    const reply = typeof script === "function" ? await script(request, index) : script[index];
-    if (!reply) return { kind: "json", status: 500, body: { type: "error", error: { type: "api_error", message: `script has no reply #${index + 1}` } } };
-    return toWire(reply, request);
+  const server = await startProviderMockServer({
+    route: (request) => request.method === "POST" && request.path.startsWith("/v1/messages"),
+    script,
+    toWire,
+    errorBody: (status, message) => ({ type: "error", error: { type: status === 404 ? "not_found_error" : "api_error", message } }),
   });
-  return {
-    origin: server.origin,
-    baseUrl: server.origin,
-    requests: server.requests,
-    bodies: () => server.requests.filter((r) => r.path.startsWith("/v1/messages")).map((r) => r.body as Record<string, unknown>),
-    close: () => server.close(),
-  };
+  return { ...server, baseUrl: server.origin };
 }

@@ -1,4 +1,4 @@
-import { sseFrame, startScriptedServer, type RecordedRequest, type ScriptedServer, type WireReply } from "@x/terminal-cause/testing";
+import { sseFrame, startProviderMockServer, streamReply, type MockScript, type ProviderMockServer, type RecordedRequest, type StreamDelivery, type WireReply } from "@x/terminal-cause/testing";
 
 /** A tool call the scripted model makes. `arguments` as a string is sent verbatim (may be malformed). */
 export interface OpenAIMockToolCall {
@@ -13,7 +13,7 @@ export interface OpenAIMockToolCall {
  * first carries id and name, the rest argument fragments), a finish chunk, a usage chunk with empty
  * `choices` (only when the request asked `stream_options.include_usage`), then `data: [DONE]`.
  */
-export interface OpenAIMockTurn {
+export interface OpenAIMockTurn extends StreamDelivery {
   /** Reasoning text, sent in `reasoningField` deltas. */
   reasoning?: string | string[];
   /** `reasoning_content` (vLLM, DeepSeek) or `reasoning` (OpenRouter, Ollama). Default `reasoning_content`. */
@@ -27,19 +27,8 @@ export interface OpenAIMockTurn {
   usage?: { prompt: number; completion: number; cached?: number; reasoning?: number };
   /** The `model` field of every chunk. Default: the request's model. */
   model?: string;
-  /** Milliseconds between events. */
-  delayMs?: number;
-  /** Send only the first N events (the `[DONE]` line counts as one), then end as `ending` says. */
-  cutAfter?: number;
-  /**
-   * How the stream ends: `done` (the full script incl. `[DONE]`, then a clean close — the default),
-   * `end` (clean close right after the events sent), `destroy` (socket reset), `hang` (silent, open).
-   */
-  ending?: "done" | "end" | "destroy" | "hang";
   /** An error object sent in the stream as `data: {"error": ...}` after the events sent. */
   streamError?: { message: string; type?: string; code?: string | null };
-  /** Extra response headers. */
-  headers?: Record<string, string>;
 }
 
 /** An HTTP error the way OpenAI sends it: `{ error: { message, type, param, code } }`. */
@@ -62,13 +51,11 @@ export type OpenAIMockReply =
   | { kind: "wire"; reply: WireReply };
 
 /** Replies consumed in order (a request past the end gets a 500), or a function of the request. */
-export type OpenAIMockScript = OpenAIMockReply[] | ((request: RecordedRequest, index: number) => OpenAIMockReply | Promise<OpenAIMockReply>);
+export type OpenAIMockScript = MockScript<OpenAIMockReply>;
 
-export interface OpenAIMockServer extends ScriptedServer {
+export interface OpenAIMockServer extends ProviderMockServer {
   /** Base URL to give the brain or the model: `http://127.0.0.1:<port>/v1`. */
   readonly baseUrl: string;
-  /** The JSON bodies of the chat-completion requests received so far. */
-  bodies(): Array<Record<string, unknown>>;
 }
 
 const roughTokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
@@ -136,11 +123,9 @@ function toWire(reply: OpenAIMockReply, request: RecordedRequest): WireReply {
     case "wire":
       return reply.reply;
     default: {
-      let frames = openAITurnFrames(reply, request);
-      if (reply.cutAfter !== undefined) frames = frames.slice(0, reply.cutAfter);
-      if (reply.streamError) frames.push(sseFrame({ error: { message: reply.streamError.message, type: reply.streamError.type ?? "server_error", param: null, code: reply.streamError.code ?? null } }));
-      const ending = reply.ending ?? "done";
-      return { kind: "sse", frames, delayMs: reply.delayMs, headers: reply.headers, ending: ending === "done" ? "end" : ending };
+      const error = reply.streamError;
+      const errorFrame = error && sseFrame({ error: { message: error.message, type: error.type ?? "server_error", param: null, code: error.code ?? null } });
+      return streamReply(openAITurnFrames(reply, request), reply, errorFrame);
     }
   }
 }
@@ -151,19 +136,11 @@ function toWire(reply: OpenAIMockReply, request: RecordedRequest): WireReply {
  * OpenAI-compatible client can talk to it.
  */
 export async function startOpenAIMockServer(script: OpenAIMockScript): Promise<OpenAIMockServer> {
-  const server = await startScriptedServer(async (request, index) => {
-    if (request.method !== "POST" || !request.path.startsWith("/v1/chat/completions")) {
-      return { kind: "json", status: 404, body: { error: { message: `no route ${request.method} ${request.path}`, type: "invalid_request_error", param: null, code: null } } };
-    }
-    const reply = typeof script === "function" ? await script(request, index) : script[index];
-    if (!reply) return { kind: "json", status: 500, body: { error: { message: `script has no reply #${index + 1}`, type: "server_error", param: null, code: null } } };
-    return toWire(reply, request);
+  const server = await startProviderMockServer({
+    route: (request) => request.method === "POST" && request.path.startsWith("/v1/chat/completions"),
+    script,
+    toWire,
+    errorBody: (status, message) => ({ error: { message, type: status === 404 ? "invalid_request_error" : "server_error", param: null, code: null } }),
   });
-  return {
-    origin: server.origin,
-    baseUrl: `${server.origin}/v1`,
-    requests: server.requests,
-    bodies: () => server.requests.filter((r) => r.path.startsWith("/v1/chat/completions")).map((r) => r.body as Record<string, unknown>),
-    close: () => server.close(),
-  };
+  return { ...server, baseUrl: `${server.origin}/v1` };
 }

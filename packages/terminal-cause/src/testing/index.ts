@@ -1,1 +1,2 @@
 export * from "./scripted-server";
+export * from "./provider-mock";

@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { sseFrame, startProviderMockServer, streamReply, type ProviderMockServer } from "@x/terminal-cause/testing";
+
+let server: ProviderMockServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("streamReply", () => {
+  const frames = ["a", "b", "c"].map((x) => sseFrame(x));
+
+  it("sends every frame and closes cleanly by default", () => {
+    expect(streamReply(frames, {})).toEqual({ kind: "sse", frames, delayMs: undefined, headers: undefined, ending: "end" });
+  });
+
+  it("cuts after N frames, appends the error frame, and ends as asked", () => {
+    expect(streamReply(frames, { cutAfter: 1, ending: "hang", delayMs: 5 }, sseFrame("oops", "error"))).toEqual({
+      kind: "sse",
+      frames: [frames[0], "event: error\ndata: oops\n\n"],
+      delayMs: 5,
+      headers: undefined,
+      ending: "hang",
+    });
+  });
+});
+
+describe("startProviderMockServer", () => {
+  it("answers its route from the script, 404s other paths, 500s past the end, and lists the routed bodies", async () => {
+    server = await startProviderMockServer<string>({
+      route: (request) => request.method === "POST" && request.path === "/v1/go",
+      script: ["first"],
+      toWire: (reply) => ({ kind: "json", status: 200, body: { reply } }),
+      errorBody: (status, message) => ({ status, message }),
+    });
+    const post = (path: string) => fetch(`${server!.origin}${path}`, { method: "POST", body: JSON.stringify({ path }) });
+    const first = await post("/v1/go");
+    expect(await first.json()).toEqual({ reply: "first" });
+    const lost = await post("/v1/elsewhere");
+    expect(lost.status).toBe(404);
+    expect(await lost.json()).toEqual({ status: 404, message: "no route POST /v1/elsewhere" });
+    const exhausted = await post("/v1/go");
+    expect(exhausted.status).toBe(500);
+    expect(await exhausted.json()).toEqual({ status: 500, message: "script has no reply #3" });
+    expect(server.bodies()).toEqual([{ path: "/v1/go" }, { path: "/v1/go" }]);
+  });
+});
