@@ -38,7 +38,6 @@ export type GateOutcome =
   | { park: Omit<PendingCall, "index"> }
   | { terminal: Terminal };
 
-
 /**
  * What a live approver may answer. It is host code: a decision outside the closed set is no answer,
  * never a yes. Extra keys (who approved, a ticket id) are the host's business and are dropped.
