@@ -221,6 +221,10 @@ describe("createAutoModeDecider", () => {
   it("refuses a bad knob or budget at arming, loudly and typed", () => {
     expect(() => ladder({ classifierFallback: "sometimes" })).toThrow(ClassifierConfigError);
     expect(() => ladder({ timeoutMs: 0 })).toThrow(ClassifierConfigError);
+    // A timer past 2^31 - 1 ms fires at once: every classification would time out.
+    expect(() => ladder({ timeoutMs: 2 ** 31 })).toThrow(ClassifierConfigError);
+    expect(() => ladder({ timeoutMs: "20000" as unknown as number })).toThrow(ClassifierConfigError);
+    expect(ladder({ timeoutMs: 2 ** 31 - 1 }).decider.timeoutMs).toBe(2 ** 31 - 1);
   });
 
   it("pre-flight swap: the ladder is the main model alone, announced once per run", async () => {

@@ -31,6 +31,8 @@ export interface AutoModeDecider {
 }
 
 export const DEFAULT_CLASSIFIER_TIMEOUT_MS = 20_000;
+/** The largest delay a Node timer can hold (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
 const DEFAULT_BLOCK_REASON = "the classifier blocked this call without stating a reason";
 
 export interface CreateAutoModeDeciderArgs {
@@ -72,8 +74,10 @@ type RungResult = { ruled: AutoModeVerdict; reasked: boolean } | { failed: Class
  */
 export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoModeDecider {
   const timeoutMs = args.timeoutMs ?? DEFAULT_CLASSIFIER_TIMEOUT_MS;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new ClassifierConfigError("config.auto_mode_classifier_timeout_invalid", `timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`, timeoutMs);
+  // Past the largest delay a timer can hold, Node fires it after 1 ms: every classification would
+  // time out, silently, so such a budget is refused like a negative one.
+  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
+    throw new ClassifierConfigError("config.auto_mode_classifier_timeout_invalid", `timeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`, timeoutMs);
   }
   const ids = { ...(args.sessionId !== undefined ? { sessionId: args.sessionId } : {}), ...(args.runId !== undefined ? { runId: args.runId } : {}) };
   const armed = armClassifierLadder({
