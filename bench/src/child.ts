@@ -62,7 +62,9 @@ const send = (m: ChildMessage) => new Promise<void>((resolve) => (process.send ?
  * alike instead of whichever ran during it.
  */
 async function serve(cfg: ChildConfig): Promise<ChildResult> {
-  const load = harnesses[cfg.harness];
+  // `ours@fixed`: a suffix after `@` is ignored here but lets a `--import` hook (NODE_OPTIONS) that
+  // reads it from argv load another build of the packages, for A/B runs of candidate fixes.
+  const load = harnesses[cfg.harness.split("@")[0]!];
   if (!load) throw new Error(`unknown harness ${cfg.harness}`);
   const h = await load();
   const base = { label: h.label, packages: h.packages };
