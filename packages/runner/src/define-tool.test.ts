@@ -25,4 +25,11 @@ describe("defineTool", () => {
   it("refuses an input schema with no JSON Schema form", () => {
     expect(() => defineTool({ name: "t", description: "", input: z.object({ when: z.date() }), execute: () => "" })).toThrow(/no JSON Schema form/);
   });
+
+  it("refuses a timeout a timer cannot hold and a permission outside the closed set", () => {
+    for (const timeoutMs of [0, -5, 1.5, 2 ** 31, Number.NaN]) {
+      expect(() => defineTool({ name: "t", description: "", input: z.object({}), timeoutMs, execute: () => "" }), String(timeoutMs)).toThrow(ToolDefinitionError);
+    }
+    expect(() => defineTool({ name: "t", description: "", input: z.object({}), permission: "Auto" as "auto", execute: () => "" })).toThrow(/permission/);
+  });
 });

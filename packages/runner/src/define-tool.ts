@@ -1,6 +1,7 @@
 import type { ToolSpec } from "@x/llm-types";
 import { z } from "zod";
-import type { Permission } from "./types";
+import { MAX_TIMER_MS } from "./schemas";
+import { PERMISSIONS, type Permission } from "./types";
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -59,6 +60,14 @@ const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Defines a tool. The JSON Schema the model sees comes from `z.toJSONSchema(input)`. */
 export function defineTool<S extends z.ZodType, R>(definition: ToolDefinition<S, R>): Tool {
   if (!NAME.test(definition.name)) throw new ToolDefinitionError(`tool name "${definition.name}" must be 1-64 chars of [a-zA-Z0-9_-]`);
+  const { timeoutMs } = definition;
+  // Past the largest timer delay Node fires at once: the tool would always "time out".
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
+    throw new ToolDefinitionError(`tool "${definition.name}": timeoutMs must be a whole number of ms from 1 to ${MAX_TIMER_MS}`);
+  }
+  if (definition.permission !== undefined && !(PERMISSIONS as readonly unknown[]).includes(definition.permission)) {
+    throw new ToolDefinitionError(`tool "${definition.name}": permission must be one of ${PERMISSIONS.join(", ")}`);
+  }
   let parameters: Record<string, unknown>;
   try {
     parameters = z.toJSONSchema(definition.input, { target: "draft-2020-12", io: "input" });

@@ -47,6 +47,8 @@ describe("runTask basics", () => {
     // A misspelt permission key must not silently leave every tool on `allow`.
     await expect(runner.runTask({ objective: "x", defaultPermision: "auto" } as never)).rejects.toThrow(SchemaValidationError);
     await expect(runner.runTask({ objective: "x", permissions: { shell: "Auto" } } as never)).rejects.toThrow(SchemaValidationError);
+    // A timer past 2^31 - 1 ms fires at once: every tool would "time out".
+    await expect(runner.runTask({ objective: "x", toolTimeoutMs: 2 ** 31 })).rejects.toThrow(SchemaValidationError);
     expect(brain.calls).toHaveLength(0);
   });
 

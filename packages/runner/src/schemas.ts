@@ -10,6 +10,9 @@ export const ApprovalDecisionSchema = z.strictObject({ decision: z.enum(["approv
 
 const ModelRefSchema = z.union([z.string().min(1), ModelSchema]);
 const positiveInt = z.number().int().positive();
+/** The largest delay a Node timer holds; past it a timer fires after 1 ms. */
+export const MAX_TIMER_MS = 2_147_483_647;
+const timerMs = positiveInt.max(MAX_TIMER_MS);
 
 /**
  * The JSON-safe fields of a TaskSpec, shared by the spec a caller hands in and the spec a park
@@ -26,8 +29,8 @@ export const taskSpecFields = {
   reasoning: z.enum(["off", "minimal", "low", "medium", "high"]).optional(),
   budget: z.strictObject({ tokens: z.number().nonnegative().optional(), microUsd: z.number().int().nonnegative().optional() }).optional(),
   maxRepeatedCalls: positiveInt.optional(),
-  toolTimeoutMs: positiveInt.optional(),
-  modelTimeoutMs: positiveInt.optional(),
+  toolTimeoutMs: timerMs.optional(),
+  modelTimeoutMs: timerMs.optional(),
   sessionId: z.string().min(1).optional(),
   runId: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/).optional(),
 };
