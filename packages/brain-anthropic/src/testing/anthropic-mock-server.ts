@@ -1,4 +1,4 @@
-import { sseFrame, startProviderMockServer, streamReply, type MockScript, type ProviderMockServer, type RecordedRequest, type StreamDelivery, type WireReply } from "@x/terminal-cause/testing";
+import { sseFrame, startProviderMockServer, streamReply, type MockReply, type MockScript, type ProviderMockServer, type RecordedRequest, type StreamDelivery, type WireReply } from "@x/terminal-cause/testing";
 
 /** One content block of a scripted answer, streamed in this order. */
 export type AnthropicMockBlock =
@@ -32,12 +32,7 @@ export interface AnthropicMockError {
   headers?: Record<string, string>;
 }
 
-export type AnthropicMockReply =
-  | ({ kind?: "turn" } & AnthropicMockTurn)
-  | { kind: "error"; error: AnthropicMockError }
-  | { kind: "drop" }
-  | { kind: "hang" }
-  | { kind: "wire"; reply: WireReply };
+export type AnthropicMockReply = MockReply<AnthropicMockTurn, AnthropicMockError>;
 
 export type AnthropicMockScript = MockScript<AnthropicMockReply>;
 
@@ -115,24 +110,13 @@ export function anthropicTurnFrames(turn: AnthropicMockTurn, request?: RecordedR
   return frames;
 }
 
-function toWire(reply: AnthropicMockReply, request: RecordedRequest): WireReply {
-  switch (reply.kind) {
-    case "error":
-      return {
-        kind: "json",
-        status: reply.error.status,
-        headers: { "request-id": "req_mock", ...reply.error.headers },
-        body: { type: "error", error: { type: reply.error.type, message: reply.error.message }, request_id: "req_mock" },
-      };
-    case "drop":
-      return { kind: "destroy" };
-    case "hang":
-      return { kind: "hang" };
-    case "wire":
-      return reply.reply;
-    default:
-      return streamReply(anthropicTurnFrames(reply, request), reply, reply.streamError && sseFrame({ type: "error", error: reply.streamError }, "error"));
-  }
+function errorReply(error: AnthropicMockError): WireReply {
+  return {
+    kind: "json",
+    status: error.status,
+    headers: { "request-id": "req_mock", ...error.headers },
+    body: { type: "error", error: { type: error.type, message: error.message }, request_id: "req_mock" },
+  };
 }
 
 /**
@@ -143,7 +127,8 @@ export async function startAnthropicMockServer(script: AnthropicMockScript): Pro
   const server = await startProviderMockServer({
     route: (request) => request.method === "POST" && request.path.startsWith("/v1/messages"),
     script,
-    toWire,
+    turn: (turn, request) => streamReply(anthropicTurnFrames(turn, request), turn, turn.streamError && sseFrame({ type: "error", error: turn.streamError }, "error")),
+    error: errorReply,
     errorBody: (status, message) => ({ type: "error", error: { type: status === 404 ? "not_found_error" : "api_error", message } }),
   });
   return { ...server, baseUrl: server.origin };

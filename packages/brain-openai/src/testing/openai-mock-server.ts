@@ -1,4 +1,4 @@
-import { sseFrame, startProviderMockServer, streamReply, type MockScript, type ProviderMockServer, type RecordedRequest, type StreamDelivery, type WireReply } from "@x/terminal-cause/testing";
+import { sseFrame, startProviderMockServer, streamReply, type MockReply, type MockScript, type ProviderMockServer, type RecordedRequest, type StreamDelivery, type WireReply } from "@x/terminal-cause/testing";
 
 /** A tool call the scripted model makes. `arguments` as a string is sent verbatim (may be malformed). */
 export interface OpenAIMockToolCall {
@@ -40,15 +40,8 @@ export interface OpenAIMockError {
   headers?: Record<string, string>;
 }
 
-export type OpenAIMockReply =
-  | ({ kind?: "turn" } & OpenAIMockTurn)
-  | { kind: "error"; error: OpenAIMockError }
-  /** Reset the connection before any response byte. */
-  | { kind: "drop" }
-  /** Never answer. */
-  | { kind: "hang" }
-  /** Anything at the wire level. */
-  | { kind: "wire"; reply: WireReply };
+/** A streamed turn, an HTTP error, `drop` (reset before any response byte), `hang` (never answer), or `wire` (anything at the wire level). */
+export type OpenAIMockReply = MockReply<OpenAIMockTurn, OpenAIMockError>;
 
 /** Replies consumed in order (a request past the end gets a 500), or a function of the request. */
 export type OpenAIMockScript = MockScript<OpenAIMockReply>;
@@ -107,27 +100,19 @@ export function openAITurnFrames(turn: OpenAIMockTurn, request?: RecordedRequest
   return frames;
 }
 
-function toWire(reply: OpenAIMockReply, request: RecordedRequest): WireReply {
-  switch (reply.kind) {
-    case "error":
-      return {
-        kind: "json",
-        status: reply.error.status,
-        headers: reply.error.headers,
-        body: { error: { message: reply.error.message, type: reply.error.type ?? "invalid_request_error", param: null, code: reply.error.code ?? null } },
-      };
-    case "drop":
-      return { kind: "destroy" };
-    case "hang":
-      return { kind: "hang" };
-    case "wire":
-      return reply.reply;
-    default: {
-      const error = reply.streamError;
-      const errorFrame = error && sseFrame({ error: { message: error.message, type: error.type ?? "server_error", param: null, code: error.code ?? null } });
-      return streamReply(openAITurnFrames(reply, request), reply, errorFrame);
-    }
-  }
+function errorReply(error: OpenAIMockError): WireReply {
+  return {
+    kind: "json",
+    status: error.status,
+    headers: error.headers,
+    body: { error: { message: error.message, type: error.type ?? "invalid_request_error", param: null, code: error.code ?? null } },
+  };
+}
+
+function turnReply(turn: OpenAIMockTurn, request: RecordedRequest): WireReply {
+  const error = turn.streamError;
+  const errorFrame = error && sseFrame({ error: { message: error.message, type: error.type ?? "server_error", param: null, code: error.code ?? null } });
+  return streamReply(openAITurnFrames(turn, request), turn, errorFrame);
 }
 
 /**
@@ -139,7 +124,8 @@ export async function startOpenAIMockServer(script: OpenAIMockScript): Promise<O
   const server = await startProviderMockServer({
     route: (request) => request.method === "POST" && request.path.startsWith("/v1/chat/completions"),
     script,
-    toWire,
+    turn: turnReply,
+    error: errorReply,
     errorBody: (status, message) => ({ error: { message, type: status === 404 ? "invalid_request_error" : "server_error", param: null, code: null } }),
   });
   return { ...server, baseUrl: `${server.origin}/v1` };

@@ -27,10 +27,11 @@ describe("streamReply", () => {
 
 describe("startProviderMockServer", () => {
   it("answers its route from the script, 404s other paths, 500s past the end, and lists the routed bodies", async () => {
-    server = await startProviderMockServer<string>({
+    server = await startProviderMockServer<{ text: string }, string>({
       route: (request) => request.method === "POST" && request.path === "/v1/go",
-      script: ["first"],
-      toWire: (reply) => ({ kind: "json", status: 200, body: { reply } }),
+      script: [{ text: "first" }],
+      turn: (turn) => ({ kind: "json", status: 200, body: { reply: turn.text } }),
+      error: (message) => ({ kind: "json", status: 400, body: { message } }),
       errorBody: (status, message) => ({ status, message }),
     });
     const post = (path: string) => fetch(`${server!.origin}${path}`, { method: "POST", body: JSON.stringify({ path }) });
@@ -43,5 +44,21 @@ describe("startProviderMockServer", () => {
     expect(exhausted.status).toBe(500);
     expect(await exhausted.json()).toEqual({ status: 500, message: "script has no reply #3" });
     expect(server.bodies()).toEqual([{ path: "/v1/go" }, { path: "/v1/go" }]);
+  });
+});
+
+describe("startProviderMockServer replies", () => {
+  it("plays an error, a drop and a raw wire reply as scripted", async () => {
+    server = await startProviderMockServer<{ text: string }, string>({
+      route: () => true,
+      script: [{ kind: "error", error: "bad" }, { kind: "drop" }, { kind: "wire", reply: { kind: "json", status: 418, body: "teapot" } }],
+      turn: () => ({ kind: "hang" }),
+      error: (message) => ({ kind: "json", status: 400, body: { message } }),
+      errorBody: (status, message) => ({ status, message }),
+    });
+    const first = await fetch(server.origin, { method: "POST" });
+    expect([first.status, await first.json()]).toEqual([400, { message: "bad" }]);
+    await expect(fetch(server.origin, { method: "POST" })).rejects.toThrow();
+    expect((await fetch(server.origin, { method: "POST" })).status).toBe(418);
   });
 });
