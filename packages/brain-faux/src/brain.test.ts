@@ -1,4 +1,4 @@
-import { AssistantMessageSchema, assistantText, assistantToolCalls, type BrainEvent, type BrainStream, type Context } from "@x/llm-types";
+import { AssistantMessageSchema, assistantText, assistantToolCalls, type BrainEvent, type BrainStream, type Context, type Model } from "@x/llm-types";
 import { isDegenerateCutMessage, isLengthEmpty, isPartialToolCallCut, terminalCodeOf } from "@x/terminal-cause";
 import { describe, expect, it } from "vitest";
 import { createFauxBrain } from "./brain";
@@ -207,11 +207,20 @@ describe("faux brain abort and timeout", () => {
     expect(message).toMatchObject({ stopReason: "error", errorKind: "timeout", content: [] });
   });
 
-  it("honours request.timeoutMs mid-stream", async () => {
-    const brain = createFauxBrain([fauxText("slow words ".repeat(100))], { chunkDelayMs: 5 });
+  it("honours request.timeoutMs mid-stream, keeping what arrived (partialFinalized) as the real brains do", async () => {
+    // The first chunk goes out at once; the second waits 60 s, so only the deadline can end the call.
+    const brain = createFauxBrain([fauxText("slow words")], { chunkSize: 5, chunkDelayMs: 60_000 });
     const message = await brain.stream(model, context, { timeoutMs: 30 }).result();
-    expect(message.errorKind).toBe("timeout");
-    expect(assistantText(message).length).toBeLessThan("slow words ".repeat(100).length);
+    expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" });
+    expect(assistantText(message)).toBe("slow ");
+  });
+
+  it("a malformed call ends as bad_request instead of throwing, and is not recorded", async () => {
+    const brain = createFauxBrain([fauxText("never")]);
+    const stream = brain.stream(undefined as unknown as Model, context);
+    expect(await stream.result()).toMatchObject({ stopReason: "error", errorKind: "bad_request", api: "faux" });
+    expect(brain.calls).toHaveLength(0);
+    expect(brain.pending).toBe(1);
   });
 });
 

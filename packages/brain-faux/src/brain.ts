@@ -1,5 +1,4 @@
 import {
-  EventStream,
   type Brain,
   type BrainRequest,
   type BrainStream,
@@ -7,7 +6,7 @@ import {
   type Model,
   type ReasoningLevel,
 } from "@x/llm-types";
-import { TurnBuilder, type RepetitionGuardOptions } from "@x/terminal-cause";
+import { startTurn, type RepetitionGuardOptions, type TurnBuilder } from "@x/terminal-cause";
 import { Interrupt, play } from "./play";
 import type { FauxResponder, FauxResponse, FauxScriptItem } from "./response";
 
@@ -85,8 +84,11 @@ class FauxBrainImpl implements FauxBrain {
     return this;
   }
 
-  stream(model: Model, context: Context, request: BrainRequest = {}): BrainStream {
-    const stream = new EventStream();
+  stream(model: Model, context: Context, request?: BrainRequest): BrainStream {
+    return startTurn(model, context, request, { api: this.api, guard: this.options.guard }, (turn, call) => this.run(turn, model, context, call));
+  }
+
+  private async run(turn: TurnBuilder, model: Model, context: Context, request: BrainRequest): Promise<void> {
     const callIndex = this.calls.length;
     const maxTokens = request.maxTokens ?? model.maxTokens;
     this.calls.push({
@@ -101,19 +103,7 @@ class FauxBrainImpl implements FauxBrain {
       headers: request.headers ? { ...request.headers } : undefined,
       stop: request.stop ? [...request.stop] : undefined,
     });
-    const turn = new TurnBuilder({ model, stream, maxTokens, context, guard: this.options.guard });
     const item = this.queue.shift() ?? this.fallback;
-    void this.run(item, turn, { model, context, request, callIndex }, maxTokens);
-    return stream;
-  }
-
-  private async run(
-    item: FauxScriptItem | undefined,
-    turn: TurnBuilder,
-    ctx: { model: Model; context: Context; request: BrainRequest; callIndex: number },
-    maxTokens: number,
-  ): Promise<void> {
-    const { request } = ctx;
     const interrupt = new Interrupt();
     const onAbort = () => interrupt.abort();
     request.signal?.addEventListener("abort", onAbort, { once: true });
@@ -121,14 +111,19 @@ class FauxBrainImpl implements FauxBrain {
     const deadline = request.timeoutMs === undefined ? undefined : setTimeout(() => interrupt.timeout(), request.timeoutMs);
     try {
       if (item === undefined) {
-        turn.fail("provider", `faux script exhausted: no scripted reply left for call #${ctx.callIndex}`);
+        turn.fail("provider", `faux script exhausted: no scripted reply left for call #${callIndex}`);
         return;
       }
-      let response: FauxResponse;
+      let response: FauxResponse | undefined;
       try {
-        response = typeof item === "function" ? await item(ctx) : item;
+        const ctx = { model, context, request, callIndex };
+        response = typeof item === "function" ? await interrupt.until(Promise.resolve().then(() => item(ctx))) : item;
       } catch (error) {
         turn.fail("provider", `faux responder threw: ${error instanceof Error ? error.message : String(error)}`);
+        return;
+      }
+      if (response === undefined || interrupt.stopped) {
+        interrupt.stop(turn, request.timeoutMs);
         return;
       }
       await play(response, turn, interrupt, {
@@ -137,16 +132,11 @@ class FauxBrainImpl implements FauxBrain {
         stallTimeoutMs: request.stallTimeoutMs ?? this.options.stallTimeoutMs ?? 1000,
         timeoutMs: request.timeoutMs,
         budgetChars: maxTokens * 4,
-        callIndex: ctx.callIndex,
+        callIndex,
       });
-    } catch (error) {
-      // The Brain contract: never throw, never reject. A bug here still ends the turn as data.
-      turn.fail("provider", `faux brain failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       clearTimeout(deadline);
       request.signal?.removeEventListener("abort", onAbort);
-      // A path that forgot its ender must not leave the caller waiting.
-      if (!turn.isEnded) turn.fail("provider", "faux reply ended without a terminal event");
     }
   }
 }

@@ -92,9 +92,23 @@ describe("faux interruptions while waiting", () => {
     expect(assistantText(message)).toBe("half");
   });
 
-  it("the request deadline beats a longer stall timer", async () => {
+  it("the request deadline beats a longer stall timer, keeping what arrived as the real brains do", async () => {
     const stream = createFauxBrain([fauxStall("half")]).stream(model, context, { timeoutMs: 20, stallTimeoutMs: 60_000 });
-    expect(await stream.result()).toMatchObject({ stopReason: "error", errorKind: "timeout" });
+    const message = await stream.result();
+    expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" });
+    expect(assistantText(message)).toBe("half");
+  });
+
+  it("the deadline ends a call whose async responder never answers", async () => {
+    const stream = createFauxBrain([() => new Promise<FauxResponse>(() => undefined)]).stream(model, context, { timeoutMs: 20 });
+    expect(await stream.result()).toMatchObject({ stopReason: "error", errorKind: "timeout", content: [] });
+  });
+
+  it("an abort ends a call whose async responder never answers", async () => {
+    const controller = new AbortController();
+    const stream = createFauxBrain([() => new Promise<FauxResponse>(() => undefined)]).stream(model, context, { signal: controller.signal });
+    controller.abort();
+    expect(await stream.result()).toMatchObject({ stopReason: "aborted", errorKind: "aborted" });
   });
 
   it("abort during an initial delay ends aborted with nothing streamed", async () => {

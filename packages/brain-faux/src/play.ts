@@ -26,6 +26,21 @@ export class Interrupt {
     this.wake?.();
   }
 
+  /** Waits for `promise`, or until interrupted (then `undefined`): a slow responder cannot outlive the deadline. */
+  async until<T>(promise: Promise<T>): Promise<T | undefined> {
+    if (this.stopped) return undefined;
+    return Promise.race([promise, this.woken.then(() => undefined)]);
+  }
+
+  /**
+   * Ends the turn for the interruption, as the real brains do: an abort is `aborted`; a deadline
+   * keeps what arrived (`partialFinalized`, `timeout`), or is an `error`/`timeout` when nothing did.
+   */
+  stop(turn: TurnBuilder, timeoutMs: number | undefined): void {
+    if (this.aborted) turn.abort();
+    else turn.cutShort("timeout", `no complete reply within ${timeoutMs ?? 0} ms`);
+  }
+
   /** Sleeps `ms`, or less when interrupted. */
   async sleep(ms: number): Promise<void> {
     if (this.stopped) return;
@@ -54,10 +69,7 @@ export async function play(response: FauxResponse, turn: TurnBuilder, interrupt:
   let chunks = 0;
   let toolCalls = 0;
 
-  const stop = (): void => {
-    if (interrupt.aborted) turn.abort();
-    else turn.fail("timeout", `no complete reply within ${settings.timeoutMs ?? 0} ms`);
-  };
+  const stop = (): void => interrupt.stop(turn, settings.timeoutMs);
   const tick = async (): Promise<void> => {
     chunks++;
     if (settings.chunkDelayMs > 0) await interrupt.sleep(settings.chunkDelayMs);
