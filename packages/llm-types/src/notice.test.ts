@@ -19,9 +19,11 @@ describe("safeObserve", () => {
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on("unhandledRejection", onUnhandled);
     try {
-      safeObserve(async () => {
+      // An async sink, as a host may write one; typed as the void observer it is passed as.
+      const asyncSink = (async () => {
         throw new Error("async sink down");
-      }, 1);
+      }) as unknown as (value: number) => void;
+      safeObserve(asyncSink, 1);
       await new Promise((resolve) => setImmediate(resolve));
       await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
