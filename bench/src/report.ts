@@ -44,7 +44,8 @@ function table(rows: Row[], mode: Mode): string {
   ];
   for (const r of mine) {
     const res = r.result;
-    const label = res.label || r.harness;
+    const tag = r.harness.includes("@") ? ` [${r.harness.split("@")[1]}]` : "";
+    const label = (res.label || r.harness) + tag;
     if (res.status !== "ok") {
       out.push(`| ${label} | ${r.concurrency} | ${r.tasks} × ${r.turnsPerTask} | ${res.status}: ${res.reason.replace(/\|/g, "/")} | | | | |`);
       continue;
