@@ -101,6 +101,18 @@ describe("auto mode", () => {
     expect(notices.find((n) => n.code === "classifier.unavailable")).toMatchObject({ audience: "user", detail: { cause: "error", disposition: "asked" } });
   });
 
+  it("a failed classifier call's usage is counted in the run's stats, like any failed model call", async () => {
+    const { tool } = recorder("shell");
+    const { runner } = autoSetup(
+      [fauxToolCall("shell", { text: "a" }, { usage: { input: 10, output: 2 } }), { ...ALLOW, usage: { input: 7, output: 1 } }, fauxText("done", { usage: { input: 20, output: 3 } })],
+      [{ ...fauxError("overloaded", "busy"), usage: { input: 300, output: 0 } }],
+    );
+    const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
+    expect(result.status).toBe("completed");
+    // 12 + 23 from the agent's turns, 300 from the failed seat call, 8 from the main rung's allow.
+    expect(result.stats).toMatchObject({ tokens: 12 + 23 + 300 + 8, classifierCalls: 2, modelCalls: 2 });
+  });
+
   it("unavailable falls back to the main model first (classifierFallback: main)", async () => {
     const { tool, calls } = recorder("shell");
     const { runner, brain, notices } = autoSetup([fauxToolCall("shell", { text: "a" }), ALLOW, fauxText("done")], [fauxError("auth", "bad key")]);
