@@ -88,3 +88,36 @@ function floorWith(signal: boolean): Harness {
     },
   };
 }
+
+/**
+ * Diagnostic row (`--only=floor-json`): the same turns without streaming (`stream: false`), i.e. what
+ * `generateText` puts on the wire: one JSON body per turn instead of ~10–40 SSE events.
+ */
+export const floorJson: Harness = {
+  label: "floor, non-streaming (stream: false)",
+  packages: ["openai"],
+  async setup(mode, { baseURL }) {
+    if (mode === "inproc") return { unavailable: "n/a: the in-process floor is the streaming hand loop" };
+    const client = new OpenAI({ baseURL, apiKey: API_KEY, maxRetries: 0 });
+    const task: TaskFn = async (i) => {
+      const messages: ChatCompletionMessageParam[] = [
+        { role: "system", content: SYSTEM_PROMPT },
+        { role: "user", content: objectiveFor(i) },
+      ];
+      for (let turn = 1; turn <= TURNS; turn++) {
+        const res = await client.chat.completions.create({ model: MODEL_ID, messages, tools });
+        const msg = res.choices[0]?.message;
+        if (!msg || !res.usage) throw new Error("no message or usage");
+        const calls = (msg.tool_calls ?? []).filter((c) => c.type === "function");
+        if (calls.length === 0) return msg.content ?? "";
+        messages.push({ role: "assistant", content: msg.content, tool_calls: calls });
+        for (const c of calls) {
+          const { key } = JSON.parse(c.function.arguments) as { key: string };
+          messages.push({ role: "tool", tool_call_id: c.id, content: lookup(key) });
+        }
+      }
+      throw new Error(`no final answer after ${TURNS} turns`);
+    };
+    return task;
+  },
+};

@@ -10,6 +10,7 @@ export const harnesses: Record<string, () => Promise<Harness>> = {
   agents: async () => (await import("./agents")).agents,
   "ours-noguard": async () => (await import("./ours")).oursNoGuard,
   "floor-signal": async () => (await import("./floor")).floorSignal,
+  "floor-json": async () => (await import("./floor")).floorJson,
 };
 
 /** Rows of a default run; other keys are diagnostics to ask for with `--only`. */
