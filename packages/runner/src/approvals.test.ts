@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "./define-tool";
 import { ParkedRunError } from "./park";
-import type { ParkLedger } from "./park-ledger";
+import { createMemoryParkLedger, type ParkLedger } from "./park-ledger";
 import type { ParkedRun } from "./park-schema";
-import { recorder, roles, setup, texts } from "../test/harness";
+import { main, recorder, roles, setup, texts } from "../test/harness";
 
 const KEY = "a-test-key-of-enough-length-000";
 
@@ -143,6 +143,20 @@ describe("parking without a live approver", () => {
       expect(resumed.status).toBe("completed");
       expect(deploy.calls).toEqual([{ text: "x" }]);
     }
+  });
+
+  it("a park whose model no longer resolves is not claimed: it fails typed, and resumes once the catalog is fixed", async () => {
+    const deploy = recorder("deploy");
+    const before = setup([fauxToolCall("deploy", { text: "x" })], { parkKey: KEY });
+    const parked = await before.runner.runTask({ objective: "x", tools: [deploy.tool], defaultPermission: "ask", model: "backup" });
+    const ledger = createMemoryParkLedger();
+    const renamed = setup([], { parkKey: KEY, parkLedger: ledger, models: { main } });
+    const failed = await renamed.runner.resume(parked.parked, { decision: "approve" }, { tools: [deploy.tool] });
+    expect(failed).toMatchObject({ status: "failed", terminal: { code: "no_model" } });
+    expect(failed.parked).toEqual(parked.parked);
+    const fixed = setup([fauxText("done")], { parkKey: KEY, parkLedger: ledger });
+    expect((await fixed.runner.resume(failed.parked, { decision: "approve" }, { tools: [deploy.tool] })).status).toBe("completed");
+    expect(deploy.calls).toEqual([{ text: "x" }]);
   });
 
   it("the same park twice ⇒ replayed; the call ran once", async () => {

@@ -14,8 +14,8 @@ import type { ResumeDecision, ResumeOptions, TaskResult } from "./types";
 
 /**
  * Continues a parked run: verify (schema, signature, expiry), claim the park id in the ledger, and
- * only then decide the pending call and run on. Every refusal of the park itself (and an abort)
- * comes before the claim, so it spends nothing.
+ * only then decide the pending call and run on. Every refusal of the park itself, an abort, and a
+ * model that no longer resolves come before the claim, so they spend nothing.
  */
 export async function resumeRun(deps: ResolvedDeps, raw: unknown, decision: ResumeDecision, options: ResumeOptions, emit: (event: RunEvent) => void): Promise<TaskResult> {
   parseWith(ApprovalDecisionSchema, decision, "resume decision");
@@ -41,9 +41,6 @@ export async function resumeRun(deps: ResolvedDeps, raw: unknown, decision: Resu
     emit({ type: "run_end", result });
     return result;
   }
-  if (!(await deps.parkLedger.claim(park.parkId))) {
-    throw new ParkedRunError("replayed", `parked run ${park.parkId} was already resumed`, { parkId: park.parkId });
-  }
   const ctx = buildContext(deps, {
     spec: park.spec,
     tools,
@@ -55,7 +52,12 @@ export async function resumeRun(deps: ResolvedDeps, raw: unknown, decision: Resu
     ...(options.output ? { output: options.output } : {}),
     ...(options.onToolResult ? { onToolResult: options.onToolResult } : {}),
   });
-  if (!("deps" in ctx)) return failedBeforeStart(ctx, park.spec, park.messages, emit);
+  // A park whose model no longer resolves (the catalog changed) is not claimed either: fix the
+  // configuration and the same park resumes.
+  if (!("deps" in ctx)) return failedBeforeStart(ctx, park.spec, park.messages, emit, park);
+  if (!(await deps.parkLedger.claim(park.parkId))) {
+    throw new ParkedRunError("replayed", `parked run ${park.parkId} was already resumed`, { parkId: park.parkId });
+  }
   if (park.spec.hasOutput && !options.output) {
     ctx.notice({ code: "config.resume_output_missing", audience: "operator", message: "The parked run had an output schema, but resume was given none: the final answer will not be parsed, and the system prompt differs from the parked run's.", detail: { parkId: park.parkId } });
   }

@@ -8,7 +8,7 @@ import type { LoopEnd } from "./loop";
 import { createLoopGuard } from "./loop-guard";
 import { outputInstruction } from "./output";
 import { signParkedRun } from "./park";
-import type { ParkedSpec, RunState } from "./park-schema";
+import type { ParkedRun, ParkedSpec, RunState } from "./park-schema";
 import { ModelResolutionError, resolveTaskModel } from "./resolve";
 import type { ResolvedDeps, RunContext } from "./run-context";
 import { emptyStats, toRunStats } from "./stats";
@@ -122,8 +122,17 @@ function finish(ctx: RunContext, end: LoopEnd): TaskResult {
   return result;
 }
 
-export function failedBeforeStart(terminal: Terminal, spec: ParkedSpec, messages: Message[], emit: (e: RunEvent) => void): TaskResult {
-  const result: TaskResult = { status: "failed", terminal, output: "", messages, stats: toRunStats(emptyStats()), runId: spec.runId, ...(spec.sessionId !== undefined ? { sessionId: spec.sessionId } : {}) };
+export function failedBeforeStart(terminal: Terminal, spec: ParkedSpec, messages: Message[], emit: (e: RunEvent) => void, parked?: ParkedRun): TaskResult {
+  const result: TaskResult = {
+    status: "failed",
+    terminal,
+    output: "",
+    messages,
+    stats: toRunStats(emptyStats()),
+    runId: spec.runId,
+    ...(spec.sessionId !== undefined ? { sessionId: spec.sessionId } : {}),
+    ...(parked ? { parked } : {}),
+  };
   emit({ type: "run_end", result });
   return result;
 }
