@@ -38,6 +38,9 @@ describe("content_block_stop closes the block", () => {
     expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "network" });
     expect(assistantToolCalls(message)).toEqual([{ type: "toolCall", id: "toolu_1", name: "write", arguments: { path: "a.txt", text: "hello" } }]);
     expect(isPartialToolCallCut(message)).toBe(false);
+    // No message_delta came: the output count is estimated, not message_start's placeholder 1.
+    expect(message.usage).toMatchObject({ estimated: true });
+    expect(message.usage.output).toBeGreaterThan(1);
   });
 
   it("a tool call whose block never stopped is still truncated when the stream drops", async () => {
@@ -46,6 +49,13 @@ describe("content_block_stop closes the block", () => {
     const message = await createAnthropicBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), ask()).result();
     expect(assistantToolCalls(message)[0]).toMatchObject({ arguments: {}, argumentsError: "truncated", rawArguments: '{"path":"a.txt","text":"hello"}' });
     expect(isPartialToolCallCut(message)).toBe(true);
+  });
+
+  it("a tool call the output cap cut is truncated even though its block stop arrived (max_tokens)", async () => {
+    server = await startAnthropicMockServer([{ blocks: [{ type: "tool_use", id: "toolu_1", name: "write", input: '{"path": "a.txt", "te' }], stopReason: "max_tokens" }]);
+    const message = await createAnthropicBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), ask()).result();
+    expect(message.stopReason).toBe("length");
+    expect(assistantToolCalls(message)[0]).toMatchObject({ arguments: {}, rawArguments: '{"path": "a.txt", "te', argumentsError: "truncated" });
   });
 
   it("two thinking blocks in a row (interleaved thinking) stay two, each with its signature, and both go back on the next turn", async () => {

@@ -29,7 +29,9 @@ export class EventReader {
     switch (event.type) {
       case "message_start":
         this.turn.responseId(event.message.id);
-        this.usage(event.message.usage);
+        // Its `output_tokens` is a placeholder (1) that `message_delta` replaces; a stream that
+        // drops before then gets an estimate of what arrived instead of a reported 1.
+        this.usage({ ...event.message.usage, output_tokens: undefined });
         return "ok";
       case "content_block_start":
         // A new block means the one before is over, even if its stop never came.

@@ -146,6 +146,25 @@ describe("TurnBuilder explicit block boundaries (closeBlock)", () => {
     expect(isPartialToolCallCut(message)).toBe(false);
   });
 
+  it("a tool call whose JSON does not parse stays open at closeBlock: the ending says truncated or malformed", () => {
+    const atCap = setup().turn;
+    atCap.toolCallStart("c1", "write");
+    atCap.toolCallDelta('{"path": "/a", "te');
+    atCap.closeBlock();
+    expect(atCap.finish("length").content[0]).toMatchObject({ arguments: {}, rawArguments: '{"path": "/a", "te', argumentsError: "truncated" });
+    const broken = setup().turn;
+    broken.toolCallStart("c1", "write");
+    broken.toolCallDelta("{oops}");
+    broken.closeBlock();
+    expect(broken.finish("toolUse").content[0]).toMatchObject({ arguments: {}, rawArguments: "{oops}", argumentsError: "malformed_json" });
+    const followed = setup().turn;
+    followed.toolCallStart("c1", "write");
+    followed.toolCallDelta("{oops}");
+    followed.closeBlock();
+    followed.textDelta("and more");
+    expect(followed.finish("length").content[0]).toMatchObject({ argumentsError: "malformed_json" });
+  });
+
   it("an open (unclosed) tool call cut short is still truncated", () => {
     const { turn } = setup();
     turn.toolCallStart("c1", "write");

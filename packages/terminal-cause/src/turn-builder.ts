@@ -198,9 +198,14 @@ export class TurnBuilder {
    * settled now, so a stream that drops later does not mark it `truncated`, and the next delta of
    * the same kind opens a new block instead of merging into this one (two thinking blocks keep
    * their own signatures). A no-op when no block is open.
+   *
+   * A tool call whose JSON does not parse stays open: Anthropic closes a block the output cap cut
+   * too, so only the turn's ending can say whether it was `truncated` (a `length` stop, a dropped
+   * stream) or `malformed_json` (any other ending, or another block after it).
    */
   closeBlock(): FeedResult {
     if (this.ended) return "ended";
+    if (this.open?.kind === "tool" && parseArguments(this.open.raw) === undefined) return "ok";
     this.closeOpen(undefined);
     return "ok";
   }
@@ -352,30 +357,28 @@ function estimateSafely(estimate: () => number): number {
   }
 }
 
-/** Parses a tool call's streamed JSON into `arguments`, or records why it cannot be trusted. */
-function settleToolCall(block: ToolCall, raw: string, cut: "truncated" | undefined): void {
-  if (cut) {
-    block.arguments = {};
-    block.rawArguments = raw;
-    block.argumentsError = "truncated";
-    return;
-  }
-  if (raw.trim() === "") {
-    block.arguments = {};
-    return;
-  }
+/** A tool call's streamed JSON as its arguments: `{}` for none, undefined when it is not a JSON object. */
+function parseArguments(raw: string): Record<string, unknown> | undefined {
+  if (raw.trim() === "") return {};
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
-      block.arguments = parsed as Record<string, unknown>;
-      return;
-    }
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
   } catch {
-    // Falls through: kept raw, flagged malformed.
+    // Not JSON: the caller flags it.
+  }
+  return undefined;
+}
+
+/** Parses a tool call's streamed JSON into `arguments`, or records why it cannot be trusted. */
+function settleToolCall(block: ToolCall, raw: string, cut: "truncated" | undefined): void {
+  const parsed = cut ? undefined : parseArguments(raw);
+  if (parsed) {
+    block.arguments = parsed;
+    return;
   }
   block.arguments = {};
   block.rawArguments = raw;
-  block.argumentsError = "malformed_json";
+  block.argumentsError = cut ?? "malformed_json";
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {
