@@ -34,33 +34,51 @@ export type RunEvent =
 /** An unbounded single-consumer queue of events; iterating late loses nothing. */
 export class EventChannel<T> implements AsyncIterable<T> {
   private readonly queue: T[] = [];
-  private waiting: ((result: IteratorResult<T>) => void) | undefined;
+  private waiting: { resolve: (result: IteratorResult<T>) => void; reject: (error: unknown) => void } | undefined;
   private closed = false;
+  /** Set when the producer failed: iteration ends by throwing it, once the queue is drained. */
+  private failure: { error: unknown } | undefined;
 
   push(value: T): void {
     if (this.closed) return;
     const waiting = this.waiting;
     if (waiting) {
       this.waiting = undefined;
-      waiting({ value, done: false });
+      waiting.resolve({ value, done: false });
     } else {
       this.queue.push(value);
     }
   }
 
   close(): void {
+    if (this.closed) return;
     this.closed = true;
     const waiting = this.waiting;
     this.waiting = undefined;
-    waiting?.({ value: undefined, done: true });
+    waiting?.resolve({ value: undefined, done: true });
+  }
+
+  /** Ends the stream with an error: a consumer reading only events still learns the run failed. */
+  fail(error: unknown): void {
+    if (this.closed) return;
+    this.failure = { error };
+    this.closed = true;
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.reject(error);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
     return {
       next: () => {
         if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift() as T, done: false });
+        if (this.failure) {
+          const { error } = this.failure;
+          this.failure = undefined;
+          return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+        }
         if (this.closed) return Promise.resolve({ value: undefined, done: true });
-        return new Promise((resolve) => (this.waiting = resolve));
+        return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
       },
       return: () => {
         this.close();

@@ -108,6 +108,30 @@ describe("streamTask", () => {
   });
 });
 
+describe("streamTask that fails", () => {
+  it("ends its events by throwing the error, and leaves nothing unhandled when only events are read", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const { runner } = setup([fauxText("x")]);
+      const stream = runner.streamTask({ objective: "x", maxTurns: 0 });
+      const seen: string[] = [];
+      await expect(
+        (async () => {
+          for await (const event of stream) seen.push(event.type);
+        })(),
+      ).rejects.toThrow(SchemaValidationError);
+      expect(seen).toEqual([]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+      await expect(stream.result).rejects.toThrow(SchemaValidationError);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+});
+
 describe("observers never change an outcome", () => {
   it("a throwing notice sink, tracer and tool-result observer leave the result as it was", async () => {
     const { tool } = recorder();

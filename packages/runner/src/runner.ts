@@ -116,7 +116,16 @@ export function createRunner(deps: RunnerDeps): Runner {
   const resolved = resolveDeps(deps);
   const stream = (start: (emit: (event: RunEvent) => void) => Promise<TaskResult>): TaskStream => {
     const channel = new EventChannel<RunEvent>();
-    const result = start((event) => channel.push(event)).finally(() => channel.close());
+    const result = start((event) => channel.push(event)).then(
+      (value) => (channel.close(), value),
+      (error: unknown) => {
+        channel.fail(error);
+        throw error;
+      },
+    );
+    // The failure reaches the event iterator too, so a host that only reads events is not left
+    // with an unhandled rejection (a process crash) on `result`; awaiting `result` still rejects.
+    result.catch(() => undefined);
     return { result, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
   };
   return {
