@@ -202,8 +202,10 @@ describe("auto mode", () => {
 
   it("a classification whose re-ask would overrun the budget is cut before that call; the run ends budget_exhausted", async () => {
     const { tool, calls } = recorder("shell");
-    const { runner, classifier } = autoSetup([fauxToolCall("shell", { text: "a" }, { usage: { input: 60, output: 10 } })], [fauxText("Let me think.", { usage: { input: 30, output: 10 } }), ALLOW]);
+    const { runner, classifier, notices } = autoSetup([fauxToolCall("shell", { text: "a" }, { usage: { input: 60, output: 10 } })], [fauxText("Let me think.", { usage: { input: 30, output: 10 } }), ALLOW]);
     const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto", budget: { tokens: 100 }, model: "main" });
+    // Nobody is asked, so the user is not told a person will decide.
+    expect(notices.map((n) => n.code)).not.toContain("classifier.unavailable");
     expect(result).toMatchObject({ status: "budget_exhausted", terminal: { code: "budget_tokens" } });
     expect(classifier.calls).toHaveLength(1);
     expect(calls).toEqual([]);
