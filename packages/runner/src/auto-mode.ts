@@ -109,9 +109,9 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
           ...(outcome.fallback ? { fallback: true } : {}),
         },
       });
-      // A classification cut by the spent budget is not handed to anyone: the gate ends the run
-      // `budget_exhausted`, so telling the user "a person decides" would be untrue.
-      if (outcome.verdict === "unavailable" && !runBudgetExceeded(ctx)) {
+      // A classification cut by the spent budget or an abort is not handed to anyone: the gate ends
+      // the run, so telling the user "a person decides" would be untrue.
+      if (outcome.verdict === "unavailable" && !runBudgetExceeded(ctx) && !signal.aborted) {
         // Whoever answers the ask path is a person: a live approver, or the park.
         classifierUnavailableSeat({ station: "leg", approvalSeat: true, budgetMs: active.timeoutMs, onNotice: (n) => ctx.notice(n), runId: ctx.runId, ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) }).fork({
           toolName: call.name,

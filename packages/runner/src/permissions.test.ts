@@ -150,9 +150,10 @@ describe("auto mode fails closed", () => {
       const controller = new AbortController();
       // The host aborts while the classifier is thinking; the faux brain honours the signal.
       const classifier = createFauxBrain([() => (controller.abort(), fauxDelay(60_000, ALLOW))], { api: "faux-cls" });
-      const { runner } = gated([fauxToolCall("shell", { text: "a" }), fauxText("never")], classifier, approver ? { approver } : {});
+      const { runner, notices } = gated([fauxToolCall("shell", { text: "a" }), fauxText("never")], classifier, approver ? { approver } : {});
       const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" }, { signal: controller.signal });
       expect(result.status).toBe("aborted");
+      expect(notices.map((n) => n.code)).not.toContain("classifier.unavailable");
       expect(result.parked).toBeUndefined();
       expect(result.messages.at(-1)).toMatchObject({ role: "toolResult", isError: true, details: { error: "not_run" } });
     }
