@@ -41,6 +41,12 @@ describe("startTurn", () => {
     expect(ran).toBe(false);
   });
 
+  it("a builder that cannot be made (guard options that throw when read) ends as bad_request, no throw", async () => {
+    const guard = Object.defineProperty({}, "minPeriod", { enumerable: true, get: () => { throw new Error("bad option"); } });
+    const stream = startTurn(model, context, {}, { api: "a", guard }, () => Promise.resolve());
+    expect(await stream.result()).toMatchObject({ stopReason: "error", errorKind: "bad_request", errorMessage: "invalid call: the turn could not start: bad option" });
+  });
+
   it("a run that throws or rejects ends the turn as a provider failure, keeping what arrived, key scrubbed", async () => {
     const sync = startTurn(model, context, undefined, { api: "a", apiKey: KEY }, () => {
       throw new Error(`bug with ${KEY}`);

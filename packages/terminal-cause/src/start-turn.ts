@@ -37,14 +37,20 @@ export function startTurn(
     return stream;
   }
   const call = request ?? {};
-  const turn = new TurnBuilder({
-    model,
-    stream,
-    guard: options.guard,
-    maxTokens: call.maxTokens,
-    context,
-    secrets: credentialsIn(options.apiKey, options.headers, model.headers, call.headers),
-  });
+  let turn: TurnBuilder;
+  try {
+    turn = new TurnBuilder({
+      model,
+      stream,
+      guard: options.guard,
+      maxTokens: call.maxTokens,
+      context,
+      secrets: credentialsIn(options.apiKey, options.headers, model.headers, call.headers),
+    });
+  } catch (error) {
+    refuse(stream, options, model, `the turn could not start: ${describeError(error)}`);
+    return stream;
+  }
   const crashed = (error: unknown) => turn.fail("provider", `internal error: ${describeError(error)}`);
   try {
     run(turn, call).then(() => {
