@@ -91,6 +91,11 @@ describe("transport failures", () => {
     expect(message).toMatchObject({ stopReason: "error", errorKind: "timeout" });
   });
 
+  it("a server that never answers is cut by the stall timer when there is no deadline ⇒ timeout", async () => {
+    const { message } = await turn([{ kind: "hang" }], { stallTimeoutMs: 300 });
+    expect(message).toMatchObject({ stopReason: "error", errorKind: "timeout", errorMessage: expect.stringContaining("stall") });
+  });
+
   it("a deadline passing mid-stream keeps what arrived, stamped timeout", async () => {
     // message_start, ping, block start, two deltas — then silence; the deadline comes long before the stall timer.
     const { message } = await turn([{ blocks: [{ type: "text", text: ["part0 ", "part1 ", "part2 "] }], cutAfter: 5, ending: "hang" }], { timeoutMs: 500, stallTimeoutMs: 60_000 });

@@ -94,6 +94,11 @@ describe("transport failures", () => {
     expect(message).toMatchObject({ stopReason: "error", errorKind: "timeout" });
   });
 
+  it("a server that never answers is cut by the stall timer when there is no deadline ⇒ timeout", async () => {
+    const { message } = await turn([{ kind: "hang" }], { stallTimeoutMs: 300 });
+    expect(message).toMatchObject({ stopReason: "error", errorKind: "timeout", errorMessage: expect.stringContaining("stall") });
+  });
+
   it("a deadline passing mid-stream keeps what arrived, stamped timeout", async () => {
     // The role chunk and two text chunks, then silence; the deadline comes long before the stall timer.
     const { message } = await turn([{ text: ["part0 ", "part1 ", "part2 "], cutAfter: 3, ending: "hang" }], { timeoutMs: 500, stallTimeoutMs: 60_000 });

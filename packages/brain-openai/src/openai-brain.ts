@@ -13,7 +13,7 @@ export interface OpenAIBrainOptions {
   baseUrl?: string;
   /** Headers on every request; the model's `headers` and the request's go over them. */
   headers?: Record<string, string>;
-  /** No bytes for this long mid-stream ⇒ keep what arrived, `partialFinalized`. Default 120 000 ms. */
+  /** No bytes for this long (from the request on) ⇒ keep what arrived, `partialFinalized`. Default 120 000 ms. */
   stallTimeoutMs?: number;
   /** A `fetch` to use instead of the global one (proxies, instrumentation). */
   fetch?: typeof globalThis.fetch;

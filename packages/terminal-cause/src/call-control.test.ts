@@ -143,6 +143,14 @@ describe("pumpCall", () => {
     expect(control.controller.signal.aborted).toBe(true);
   });
 
+  it("runs the stall timer while waiting for the provider to answer at all", async () => {
+    const control = new CallControl(undefined, undefined, 10);
+    const never = (signal: AbortSignal) => new Promise<AsyncIterable<string>>((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted"))));
+    const outcome = await pumpCall(control, never, () => "ok");
+    expect(control.reason).toBe("stall");
+    expect(outcome.error).toBeInstanceOf(Error);
+  });
+
   it("resolves with what the open or the stream threw, never rejects", async () => {
     const boom = new Error("boom");
     expect(await pumpCall(new CallControl(undefined, undefined, 0), () => Promise.reject(boom), () => "ok")).toEqual({ error: boom });

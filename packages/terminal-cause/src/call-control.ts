@@ -56,14 +56,15 @@ export class CallControl {
 
 /**
  * Runs one streamed call under `control`: opens the provider stream with the control's signal,
- * restarts the stall timer when it opens and on every item, feeds each item to `read`, and stops
+ * runs the stall timer from the moment the request goes out (a server that never answers is a
+ * stall too, deadline or not) and restarts it on every item, feeds each item to `read`, and stops
  * (cutting the request) when `read` says the repetition guard ended the turn. Resolves with what
  * the call threw, if it threw; never rejects. Disposes the control.
  */
 export async function pumpCall<T>(control: CallControl, open: (signal: AbortSignal) => Promise<AsyncIterable<T>>, read: (item: T) => FeedResult): Promise<{ error?: unknown }> {
   try {
-    const items = await open(control.controller.signal);
     control.heartbeat();
+    const items = await open(control.controller.signal);
     for await (const item of items) {
       control.heartbeat();
       if (read(item) === "cut") {
