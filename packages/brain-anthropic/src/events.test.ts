@@ -2,7 +2,7 @@ import { assistantToolCalls, defineModel, type Context, type Model } from "@x/ll
 import { isPartialToolCallCut } from "@x/terminal-cause";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAnthropicBrain } from "./anthropic-brain";
-import { anthropicTurnFrames, startAnthropicMockServer, type AnthropicMockServer, type AnthropicMockTurn } from "./testing";
+import { anthropicTurnFrames, sseFrame, startAnthropicMockServer, type AnthropicMockServer, type AnthropicMockTurn } from "./testing";
 
 const KEY = "sk-ant-test-0123456789";
 let server: AnthropicMockServer | undefined;
@@ -89,6 +89,24 @@ describe("content_block_stop closes the block", () => {
         { type: "tool_use", id: "toolu_1", name: "write", input: { path: "a.txt" } },
       ],
     });
+  });
+
+  it("a server-side tool block's input does not leak into the client tool call before it", async () => {
+    const event = (type: string, data: Record<string, unknown>) => sseFrame({ type, ...data }, type);
+    const frames = [
+      event("message_start", { message: { id: "msg_1", type: "message", role: "assistant", content: [], model: "m", stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } } }),
+      event("content_block_start", { index: 0, content_block: { type: "tool_use", id: "toolu_1", name: "write", input: {} } }),
+      event("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: '{"path": "a.txt"}' } }),
+      event("content_block_stop", { index: 0 }),
+      event("content_block_start", { index: 1, content_block: { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: {} } }),
+      event("content_block_delta", { index: 1, delta: { type: "input_json_delta", partial_json: '{"query": "weather"}' } }),
+      event("content_block_stop", { index: 1 }),
+      event("message_delta", { delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 20 } }),
+      event("message_stop", {}),
+    ];
+    server = await startAnthropicMockServer([{ kind: "wire", reply: { kind: "sse", frames, ending: "end" } }]);
+    const message = await createAnthropicBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), ask()).result();
+    expect(message.content).toEqual([{ type: "toolCall", id: "toolu_1", name: "write", arguments: { path: "a.txt" } }]);
   });
 
   it("two text blocks in a row stay two blocks", async () => {
