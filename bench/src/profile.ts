@@ -35,7 +35,8 @@ export function saveProfile(path: string, profile: CpuProfile) {
 /** Where a frame's code lives: one of our packages, an npm package, node itself, or V8's buckets. */
 export function areaOf(url: string, fn: string): string {
   if (!url) return fn.startsWith("(") ? fn : "(native/builtin)";
-  const ours = /\/packages\/([^/]+)\//.exec(url);
+  // Our packages, built or from source, or their copies for A/B runs (bench/ab).
+  const ours = /\/packages\/([^/]+)\//.exec(url) ?? /\/results\/exp\/[a-z]+\/([^/]+)\/dist\//.exec(url);
   if (ours && !url.includes("node_modules")) return `@x/${ours[1]}`;
   const nm = url.lastIndexOf("node_modules/");
   if (nm >= 0) {
