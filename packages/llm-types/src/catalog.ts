@@ -25,7 +25,8 @@ export function defineModel(model: ModelInput): Model {
  */
 export function resolveModelRef(catalog: ModelCatalog, ref: ModelRef): Model | undefined {
   if (typeof ref !== "string") return ref;
-  const byKey = catalog[ref];
+  // Own keys only: a ref spelled like a prototype member ("constructor") is not a model.
+  const byKey = Object.hasOwn(catalog, ref) ? catalog[ref] : undefined;
   if (byKey) return byKey;
   const models = Object.values(catalog);
   const slash = ref.indexOf("/");

@@ -32,6 +32,8 @@ describe("catalog", () => {
     const ambiguous = defineCatalog({ a: m("dup"), b: m("dup", { provider: "q" }) });
     expect(resolveModelRef(ambiguous, "dup")).toBeUndefined();
     expect(resolveModelRef(models, "nope")).toBeUndefined();
+    expect(resolveModelRef(models, "constructor")).toBeUndefined();
+    expect(resolveModelRef(models, "__proto__")).toBeUndefined();
   });
 
   it("names the catalog key and field of a bad entry", () => {
