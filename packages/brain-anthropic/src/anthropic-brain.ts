@@ -1,5 +1,5 @@
 import type { Brain, BrainRequest, Context, Model } from "@x/llm-types";
-import { CallControl, describeError, pumpCall, settleCall, startTurn, type RepetitionGuardOptions, type TurnBuilder } from "@x/terminal-cause";
+import { CallControl, describeError, headerLines, pumpCall, settleCall, startTurn, type RepetitionGuardOptions, type TurnBuilder } from "@x/terminal-cause";
 import { ClientCache } from "./clients";
 import { classifyAnthropicError } from "./errors";
 import { EventReader } from "./events";
@@ -43,7 +43,8 @@ function sdkBaseUrl(url: string): string {
 export function createAnthropicBrain(options: AnthropicBrainOptions = {}): Brain {
   const clients = new ClientCache();
   const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY;
-  const settings = { api: ANTHROPIC_MESSAGES_API, apiKey, headers: options.headers, guard: options.guard };
+  // The SDK adds the headers in ANTHROPIC_CUSTOM_HEADERS to every request: scrub their credentials too.
+  const settings = { api: ANTHROPIC_MESSAGES_API, apiKey, headers: { ...headerLines(process.env.ANTHROPIC_CUSTOM_HEADERS), ...options.headers }, guard: options.guard };
   return {
     api: ANTHROPIC_MESSAGES_API,
     stream: (model, context, request) => startTurn(model, context, request, settings, (turn, call) => run(model, context, call, turn)),

@@ -11,7 +11,8 @@ export interface ClientSettings {
  * One SDK client per base URL + key, reused across calls. Retries are off (the runner owns retry
  * policy), the SDK's logging and its own OpenTelemetry spans are off (nothing it emits can carry
  * request data), and the key is always passed explicitly so the SDK never goes looking for
- * credentials in the environment or on disk.
+ * credentials in the environment or on disk. It still adds `ANTHROPIC_CUSTOM_HEADERS` (no option
+ * turns that off), so the brain scrubs those too.
  */
 export class ClientCache {
   private readonly clients = new Map<string, Anthropic>();

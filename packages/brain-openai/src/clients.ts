@@ -10,8 +10,9 @@ export interface ClientSettings {
 /**
  * One SDK client per base URL + key, reused across calls (keeps connection pools warm). Retries are
  * off — the runner owns retry policy — and the SDK's own logging is silenced so nothing it prints
- * can carry request data. Every ambient-environment default the SDK would read (org, project,
- * custom headers) is pinned, so a call goes exactly where the model says.
+ * can carry request data. The ambient-environment defaults the SDK would read (admin key, org,
+ * project) are pinned, so a call goes exactly where the model says with exactly our key; the SDK
+ * still adds `OPENAI_CUSTOM_HEADERS` (no option turns that off), so the brain scrubs those too.
  */
 export class ClientCache {
   private readonly clients = new Map<string, OpenAI>();
@@ -25,6 +26,7 @@ export class ClientCache {
         // A keyless local gateway (vLLM, Ollama) gets no Authorization header at all.
         apiKey: settings.apiKey ?? "unused",
         defaultHeaders: settings.apiKey ? settings.headers : { ...settings.headers, Authorization: null },
+        adminAPIKey: null,
         organization: null,
         project: null,
         webhookSecret: null,

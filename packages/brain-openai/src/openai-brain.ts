@@ -1,5 +1,5 @@
 import type { Brain, BrainRequest, Context, Model } from "@x/llm-types";
-import { CallControl, describeError, pumpCall, settleCall, startTurn, type RepetitionGuardOptions, type TurnBuilder } from "@x/terminal-cause";
+import { CallControl, describeError, headerLines, pumpCall, settleCall, startTurn, type RepetitionGuardOptions, type TurnBuilder } from "@x/terminal-cause";
 import { ChunkReader } from "./chunks";
 import { ClientCache } from "./clients";
 import { resolveCompat, type OpenAICompatOption } from "./compat";
@@ -35,7 +35,8 @@ export const DEFAULT_STALL_TIMEOUT_MS = 120_000;
 export function createOpenAIBrain(options: OpenAIBrainOptions = {}): Brain {
   const clients = new ClientCache();
   const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
-  const settings = { api: OPENAI_COMPLETIONS_API, apiKey, headers: options.headers, guard: options.guard };
+  // The SDK adds the headers in OPENAI_CUSTOM_HEADERS to every request: scrub their credentials too.
+  const settings = { api: OPENAI_COMPLETIONS_API, apiKey, headers: { ...headerLines(process.env.OPENAI_CUSTOM_HEADERS), ...options.headers }, guard: options.guard };
   return {
     api: OPENAI_COMPLETIONS_API,
     stream: (model, context, request) => startTurn(model, context, request, settings, (turn, call) => run(model, context, call, turn)),

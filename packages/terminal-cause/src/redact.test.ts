@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { credentialsIn, redactSecrets } from "./redact";
+import { credentialsIn, headerLines, redactSecrets } from "./redact";
 
 describe("redactSecrets", () => {
   it("replaces every occurrence of each secret", () => {
@@ -25,5 +25,12 @@ describe("credentialsIn", () => {
     const secrets = credentialsIn("sk-1", { Authorization: "Bearer tok-2", "x-trace": "t" }, undefined, { "x-api-key": "k-3", Cookie: "c=4" });
     expect(secrets).toEqual(["sk-1", "Bearer tok-2", "tok-2", "k-3", "k-3", "c=4", "c=4"]);
     expect(credentialsIn(undefined, { accept: "json" })).toEqual([]);
+  });
+});
+
+describe("headerLines", () => {
+  it("reads `Name: value` lines, keeping colons inside values and skipping other lines", () => {
+    expect(headerLines("X-Proxy-Token: abc:def\nnot a header\n  Accept : json  ")).toEqual({ "X-Proxy-Token": "abc:def", Accept: "json" });
+    expect(headerLines(undefined)).toEqual({});
   });
 });

@@ -29,3 +29,17 @@ export function credentialsIn(apiKey: string | undefined, ...headerSets: Array<R
   }
   return secrets;
 }
+
+/**
+ * Headers written one per line as `Name: value` — the format of the SDKs' `OPENAI_CUSTOM_HEADERS` /
+ * `ANTHROPIC_CUSTOM_HEADERS` environment variables, which they add to every request on their own —
+ * so a brain can count them among the credentials it scrubs.
+ */
+export function headerLines(text: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of (text ?? "").split("\n")) {
+    const colon = line.indexOf(":");
+    if (colon > 0) out[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return out;
+}
