@@ -1,11 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import type { AppEvent } from "../src/render/events";
-import { cleanEnv, ofType, REPO_ROOT, spawnCollect } from "./cli-helpers";
+import { cleanEnv, ofType, removeTempDirs, REPO_ROOT, spawnCollect, tempDir } from "./cli-helpers";
+
+afterAll(removeTempDirs);
 
 describe("pnpm example (the root script, from sources, no build)", { timeout: 180_000 }, () => {
   it("runs the demo through the app's start script and prints commands a user can paste back", async () => {
     // A fixed key keeps the run from writing .x-agent/park.key into the repository.
-    const env = cleanEnv({ X_AGENT_PARK_KEY: "start-script-test-key" });
+    // The demo's own temp folder goes under one of ours, removed afterwards.
+    const env = cleanEnv({ X_AGENT_PARK_KEY: "start-script-test-key", TMPDIR: await tempDir("x-agent-test-start-") });
     const run = await spawnCollect("pnpm", ["example", "demo", "approval", "--park-only", "--json"], { cwd: REPO_ROOT, env });
     expect(run.code).toBe(0);
     // pnpm echoes the scripts it runs; the events are the JSON lines.
@@ -16,5 +20,6 @@ describe("pnpm example (the root script, from sources, no build)", { timeout: 18
     expect(events[0]).toMatchObject({ type: "banner" });
     const parked = ofType(events, "parked")[0]!;
     expect(parked.resume).toMatch(/^pnpm example resume \S+ --approve/);
+    expect(parked.file.startsWith(join(env.TMPDIR!, "x-agent-demo-"))).toBe(true);
   });
 });
