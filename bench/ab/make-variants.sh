@@ -43,5 +43,9 @@ patch("""    clearTimeout(this.stallTimer);
     else this.stallTimer = setTimeout(() => this.cut("stall"), this.stallTimeoutMs);""")
 # 4. runTask has no listener: await the final message instead of an async iteration step per event.
 patch("    for await (const event of stream) {\n      if (event.type === \"text_delta\")", "    if (ctx.emit !== noop) for await (const event of stream) {\n      if (event.type === \"text_delta\")")
+# 5. No zod pass over every returned AssistantMessage. (The real fix keeps the check for foreign
+#    brains: messages built by terminal-cause's TurnBuilder carry a brand, e.g. a module WeakSet,
+#    and only unbranded ones are parsed.)
+patch("const checked = AssistantMessageSchema.safeParse(returned);", "const checked = { success: true, data: returned };")
 PY
 echo "made $(pwd)/base and $(pwd)/fixed"
