@@ -1,23 +1,15 @@
 import type { Brain, BrainRequest, Context, Model } from "@x/llm-types";
-import { CallControl, describeError, headerLines, pumpCall, settleCall, startTurn, type RepetitionGuardOptions, type TurnBuilder } from "@x/terminal-cause";
+import { CallControl, DEFAULT_STALL_TIMEOUT_MS, describeError, headerLines, pumpCall, settleCall, startTurn, type HttpBrainOptions, type TurnBuilder } from "@x/terminal-cause";
 import { ClientCache } from "./clients";
 import { classifyAnthropicError } from "./errors";
 import { EventReader } from "./events";
 import { buildAnthropicRequest, type AnthropicRequestBody, type AnthropicThinkingStyle } from "./request";
 
-export interface AnthropicBrainOptions {
+export interface AnthropicBrainOptions extends HttpBrainOptions {
   /** API key. Default: `ANTHROPIC_API_KEY`. Without one every call ends as `auth` (no disk or profile lookup). */
   apiKey?: string;
   /** Used for models whose `baseUrl` is not an http(s) URL. Default `https://api.anthropic.com`. */
   baseUrl?: string;
-  /** Headers on every request (e.g. `anthropic-beta`); the model's `headers` and the request's go over them. */
-  headers?: Record<string, string>;
-  /** No bytes for this long (from the request on) ⇒ keep what arrived, `partialFinalized`. Default 120 000 ms. */
-  stallTimeoutMs?: number;
-  /** A `fetch` to use instead of the global one. */
-  fetch?: typeof globalThis.fetch;
-  /** Repetition-guard tuning, or `false` to turn the guard off. */
-  guard?: RepetitionGuardOptions | false;
   /**
    * How a reasoning level is spelled, fixed or per model: `budget` (default) sends
    * `thinking.budget_tokens`; `adaptive` sends `thinking: { type: "adaptive" }` with
@@ -28,7 +20,6 @@ export interface AnthropicBrainOptions {
 
 export const ANTHROPIC_MESSAGES_API = "anthropic-messages";
 export const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com";
-export const DEFAULT_STALL_TIMEOUT_MS = 120_000;
 
 /** The SDK appends `/v1/messages`; a base URL written with `/v1` would double it. */
 function sdkBaseUrl(url: string): string {

@@ -1,31 +1,22 @@
 import type { Brain, BrainRequest, Context, Model } from "@x/llm-types";
-import { CallControl, describeError, headerLines, pumpCall, settleCall, startTurn, type RepetitionGuardOptions, type TurnBuilder } from "@x/terminal-cause";
+import { CallControl, DEFAULT_STALL_TIMEOUT_MS, describeError, headerLines, pumpCall, settleCall, startTurn, type HttpBrainOptions, type TurnBuilder } from "@x/terminal-cause";
 import { ChunkReader } from "./chunks";
 import { ClientCache } from "./clients";
 import { resolveCompat, type OpenAICompatOption } from "./compat";
 import { classifyOpenAIError } from "./errors";
 import { buildOpenAIRequest, type OpenAIRequestBody } from "./request";
 
-export interface OpenAIBrainOptions {
+export interface OpenAIBrainOptions extends HttpBrainOptions {
   /** API key. Default: `OPENAI_API_KEY`. Without one, no Authorization header is sent (local gateways). */
   apiKey?: string;
   /** Used for models whose `baseUrl` is not an http(s) URL. Default `https://api.openai.com/v1`. */
   baseUrl?: string;
-  /** Headers on every request; the model's `headers` and the request's go over them. */
-  headers?: Record<string, string>;
-  /** No bytes for this long (from the request on) ⇒ keep what arrived, `partialFinalized`. Default 120 000 ms. */
-  stallTimeoutMs?: number;
-  /** A `fetch` to use instead of the global one (proxies, instrumentation). */
-  fetch?: typeof globalThis.fetch;
-  /** Repetition-guard tuning, or `false` to turn the guard off. */
-  guard?: RepetitionGuardOptions | false;
   /** How the endpoint spells reasoning control and the output cap; fixed or per model. */
   compat?: OpenAICompatOption;
 }
 
 export const OPENAI_COMPLETIONS_API = "openai-completions";
 export const DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1";
-export const DEFAULT_STALL_TIMEOUT_MS = 120_000;
 
 /**
  * A {@link Brain} for OpenAI Chat Completions and OpenAI-compatible gateways (vLLM, Ollama,

@@ -1,6 +1,9 @@
 import { describeError, isTransportError, type ClassifiedError } from "./provider-errors";
 import type { FeedResult, TurnBuilder } from "./turn-builder";
 
+/** The stall timeout a brain uses when neither its options nor the request set one. */
+export const DEFAULT_STALL_TIMEOUT_MS = 120_000;
+
 /**
  * Why the brain itself stopped the HTTP call: the caller's signal, the whole-call deadline, the
  * stall timer, or the repetition guard (the turn is over and the request no longer needed).

@@ -4,6 +4,22 @@ import { credentialsIn, redactSecrets } from "./redact";
 import type { RepetitionGuardOptions } from "./repetition-guard";
 import { TurnBuilder } from "./turn-builder";
 
+/** The options every HTTP brain takes (each brain adds its own and documents its key's default). */
+export interface HttpBrainOptions {
+  /** API key; each brain documents its environment default. Never appears in any message. */
+  apiKey?: string;
+  /** Used for models whose `baseUrl` is not an http(s) URL. */
+  baseUrl?: string;
+  /** Headers on every request; the model's `headers` and the request's go over them. */
+  headers?: Record<string, string>;
+  /** No bytes for this long (from the request on) ⇒ keep what arrived, `partialFinalized`. Default 120 000 ms; `request.stallTimeoutMs` wins. */
+  stallTimeoutMs?: number;
+  /** A `fetch` to use instead of the global one (proxies, instrumentation). */
+  fetch?: typeof globalThis.fetch;
+  /** Repetition-guard tuning, or `false` to turn the guard off. */
+  guard?: RepetitionGuardOptions | false;
+}
+
 export interface StartTurnOptions {
   /** The wire the brain speaks, stamped on a turn refused before a model could be read. */
   api: string;
