@@ -49,7 +49,7 @@ const scale = Number(args.get("scale") ?? (quick ? 0.25 : 1));
  * two idle cores: at 256 one pass is one full wave of tasks; per-turn numbers are what compare across
  * concurrencies.
  */
-const sizing = (mode: Mode, c: number) => {
+const sizing = (c: number) => {
   const base = c === 1 ? 32 : c <= 32 ? 128 : 256;
   const tasks = Math.max(Math.min(c, 256), Math.round(base * scale), 8);
   return { tasks, warmup: Math.min(tasks, Math.max(16, c)) };
@@ -88,7 +88,7 @@ for (const mode of modes) {
  * rounds of one measured pass each, the order rotated every round.
  */
 async function measureCell(mode: Mode, concurrency: number): Promise<Row[]> {
-  const { tasks, warmup } = sizing(mode, concurrency);
+  const { tasks, warmup } = sizing(concurrency);
   const baseURL = server?.baseURL ?? "";
   const children: MeasuringChild[] = [];
   for (const harness of only) {
@@ -132,7 +132,7 @@ if (autoProfile && modes.includes("http") && missesTarget(rows)) ["ours", "floor
 const profiles: { harness: string; mode: Mode; concurrency: number; summary: NonNullable<Extract<ChildResult, { status: "ok" }>["profile"]> }[] = [];
 if (toProfile.size > 0 && (server || profileMode === "inproc")) {
   const concurrency = Math.max(...concurrencyFor(profileMode));
-  const { tasks, warmup } = sizing(profileMode, concurrency);
+  const { tasks, warmup } = sizing(concurrency);
   mkdirSync(join(resultsDir, "profiles"), { recursive: true });
   for (const harness of toProfile) {
     const path = join(resultsDir, "profiles", `${harness}-${profileMode}-c${concurrency}.cpuprofile`);
@@ -161,6 +161,7 @@ process.stdout.write(renderReport(rows, meta));
 if (profiles.length > 0) {
   process.stdout.write("\n### Where the time goes (CPU profile of one measured pass, in its own child)\n\n");
   for (const p of profiles) process.stdout.write(`${renderSummary(`${p.harness}, ${p.mode}, concurrency ${p.concurrency}`, p.summary)}\n\n`);
+  process.stdout.write("What would fix it, with each fix measured against the build as it is: bench/README.md, \"Findings\" (re-run them with bench/ab/).\n");
 }
 writeFileSync(join(resultsDir, "latest.json"), `${JSON.stringify({ meta, rows, profiles }, null, 2)}\n`);
 process.stdout.write(`\nJSON: ${join("bench", "results", "latest.json")}\n`);
