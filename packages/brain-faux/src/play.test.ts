@@ -2,7 +2,7 @@ import { assistantText, type BrainEvent, type BrainStream, type Context } from "
 import { describe, expect, it } from "vitest";
 import { createFauxBrain } from "./brain";
 import { fauxModel } from "./model";
-import { fauxDelay, fauxStall, fauxText, fauxThinking, fauxToolCall, type FauxResponse } from "./response";
+import { fauxDelay, fauxLoop, fauxStall, fauxText, fauxThinking, fauxToolCall, type FauxResponse } from "./response";
 
 const model = fauxModel();
 const context: Context = { messages: [{ role: "user", content: "go" }] };
@@ -36,6 +36,30 @@ describe("faux streaming details", () => {
     expect(JSON.parse(joined("toolcall_delta"))).toEqual({ body: "x".repeat(30) });
     expect(message.stopReason).toBe("toolUse");
     expect(message.content.map((b) => b.type)).toEqual(["thinking", "text", "toolCall"]);
+  });
+
+  it("each scripted block is its own content block: two thinking blocks keep their own signatures", async () => {
+    const reply: FauxResponse = {
+      content: [
+        { type: "thinking", thinking: "First.", signature: "sig-1" },
+        { type: "thinking", thinking: "Second.", signature: "sig-2" },
+        { type: "text", text: "one" },
+        { type: "text", text: "two" },
+      ],
+    };
+    const message = await createFauxBrain([reply]).stream(model, context).result();
+    expect(message.content).toEqual([
+      { type: "thinking", thinking: "First.", signature: "sig-1" },
+      { type: "thinking", thinking: "Second.", signature: "sig-2" },
+      { type: "text", text: "one" },
+      { type: "text", text: "two" },
+    ]);
+  });
+
+  it("fauxLoop's prefix and loop stream as one text block", async () => {
+    const message = await createFauxBrain([fauxLoop("I will check again. ", { prefix: "Let me look. " })]).stream(model, context).result();
+    expect(message.content).toHaveLength(1);
+    expect(assistantText(message).startsWith("Let me look. I will check again.")).toBe(true);
   });
 
   it("never splits a surrogate pair across deltas", async () => {

@@ -103,6 +103,8 @@ export async function play(response: FauxResponse, turn: TurnBuilder, interrupt:
 
   for (const block of response.content ?? []) {
     if (!(await playBlock(block))) return;
+    // Each scripted block is its own content block, as a provider's block stop makes it.
+    turn.closeBlock();
   }
   if (interrupt.stopped) return stop();
   if (response.usage) turn.usage(response.usage);
@@ -131,6 +133,7 @@ export async function play(response: FauxResponse, turn: TurnBuilder, interrupt:
   async function playBlock(block: FauxBlock): Promise<boolean> {
     switch (block.type) {
       case "text": {
+        if (block.prefix && !(await feed(block.prefix, (piece) => turn.textDelta(piece)))) return false;
         const repeat = block.text === "" ? 0 : (block.repeat ?? 1);
         for (let i = 0; i < repeat; i++) {
           if (!(await feed(block.text, (piece) => turn.textDelta(piece)))) return false;

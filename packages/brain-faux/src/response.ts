@@ -1,13 +1,15 @@
 import type { Context, ErrorKind, Model, BrainRequest } from "@x/llm-types";
 import type { UsageCounts } from "@x/terminal-cause";
 
-/** One block of a scripted reply, streamed in small chunks. */
+/** One block of a scripted reply, streamed in small chunks; each is its own content block (two of a kind stay two). */
 export type FauxBlock =
   | {
       type: "text";
       text: string;
       /** Stream the text this many times; `Infinity` loops until the guard or the output cap cuts it. */
       repeat?: number;
+      /** Streamed once, in the same block, before `text` (and its repeats). */
+      prefix?: string;
     }
   | { type: "thinking"; thinking: string; signature?: string }
   | {
@@ -115,9 +117,9 @@ export function fauxEmptyAtCap(): FauxResponse {
 
 /** A degenerate loop: `prefix`, then `unit` forever, until the repetition guard (or the cap) cuts it. */
 export function fauxLoop(unit: string, options: { prefix?: string } = {}): FauxResponse {
-  const content: FauxBlock[] = options.prefix ? [{ type: "text", text: options.prefix }] : [];
-  content.push({ type: "text", text: unit, repeat: Infinity });
-  return { content, end: { type: "stop" } };
+  const block: FauxBlock = { type: "text", text: unit, repeat: Infinity };
+  if (options.prefix) block.prefix = options.prefix;
+  return { content: [block], end: { type: "stop" } };
 }
 
 /** Streams `partialText` (and an optional partial tool call), then goes silent until the stall timeout. */
