@@ -38,16 +38,9 @@ cat > "$dir/tsconfig.json" <<JSON
 { "extends": "../../tsconfig.base.json", "include": ["src", "test", "*.config.ts"] }
 JSON
 cat > "$dir/tsup.config.ts" <<TS
-import { defineConfig } from "tsup";
+import { packageBuild } from "../../tsup.shared.ts";
 
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: "node20",
-});
+export default packageBuild(["src/index.ts"]);
 TS
 cat > "$dir/vitest.config.ts" <<TS
 export { default } from "../../vitest.shared.ts";
