@@ -25,6 +25,14 @@ describe("classifierRoundObserver", () => {
     expect(frames[1]!.data).toMatchObject({ verdict: "unavailable", cause: "timeout", model: "cheap" });
   });
 
+  it("a block's frame carries its reason; other verdicts carry none", () => {
+    const { frames, observe } = harness();
+    observe({ ...base, verdict: "block", reason: "deletes the repo" });
+    observe(allow);
+    expect(frames[0]!.data).toMatchObject({ verdict: "block", reason: "deletes the repo" });
+    expect(frames[1]!.data).not.toHaveProperty("reason");
+  });
+
   it("throttles classifier.fallback to the 1st, 10th, 100th occurrence", () => {
     const { notices, observe } = harness();
     for (let i = 0; i < 100; i++) observe(fellBack);

@@ -10,7 +10,8 @@ function isThrottleStep(count: number): boolean {
 }
 
 /**
- * The per-classification read, as one observer: the `auto_mode.classified` trace frame, the
+ * The per-classification read, as one observer: the `auto_mode.classified` trace frame (a block
+ * carries its `reason`), the
  * throttled `classifier.fallback` notice, and the per-model `classifier.contract_broken` streak (a
  * model whose replies keep missing the format: a `parse_error`, or a verdict only after a re-ask).
  * Every sink is called through {@link safeObserve}: an observer never reaches the verdict.
@@ -45,6 +46,7 @@ export function classifierRoundObserver(args: {
       costMicros: info.usage.cost.total,
       reasked: info.reasked,
     };
+    if (info.verdict === "block") data.reason = info.reason;
     if (info.verdict === "unavailable") data.cause = info.cause;
     if (info.verdict === "parse_error") data.form = info.form;
     if (info.fallback) data.fallback = info.fallback;
