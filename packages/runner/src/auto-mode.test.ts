@@ -54,11 +54,14 @@ describe("auto mode", () => {
 
   it("block ⇒ an error result with the reason; the model reacts", async () => {
     const { tool, calls } = recorder("shell");
-    const { runner } = autoSetup([fauxToolCall("shell", { text: "rm -rf /" }), fauxText("ok, I will not")], [BLOCK("destroys the disk")]);
+    const { runner, frames } = autoSetup([fauxToolCall("shell", { text: "rm -rf /" }), fauxText("ok, I will not")], [BLOCK("destroys the disk")]);
     const result = await runner.runTask({ objective: "clean up", tools: [tool], defaultPermission: "auto" });
     expect(calls).toEqual([]);
     expect(result.status).toBe("completed");
     expect(result.messages[2]).toMatchObject({ role: "toolResult", isError: true, details: { error: "blocked", reason: "destroys the disk" } });
+    // Both frames a tracer sees for the classification name why it blocked.
+    expect(frames.find((f) => f.name === "auto_mode.classified")?.data).toMatchObject({ verdict: "block", reason: "destroys the disk" });
+    expect(frames.find((f) => f.name === "classification" && f.phase === "end")?.data).toMatchObject({ verdict: "block", reason: "destroys the disk" });
   });
 
   it("the denial limit with no live approver stops the run blocked", async () => {

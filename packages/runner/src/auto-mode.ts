@@ -88,6 +88,7 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
           toolCallId: call.id,
           model: outcome.model,
           verdict: outcome.verdict,
+          ...(outcome.verdict === "block" ? { reason: outcome.reason } : {}),
           calls: outcome.calls,
           inputTokens: outcome.usage.input + outcome.usage.cacheRead + outcome.usage.cacheWrite,
           outputTokens: outcome.usage.output,
