@@ -32,10 +32,36 @@ export interface TeacherStats {
   humanReview?: { count: number; totalWaitMs: number; gates: TeacherReviewGate[] };
 }
 
+/** A strategy retrieved from the store and put ahead of the student's objective. */
+export interface RecalledStrategy {
+  id: string;
+  /** The store's relevance score for this objective. */
+  score: number;
+  strategy: string;
+}
+
+/** The strategy a run stored after its success (as the store saved it). */
+export interface StoredStrategy {
+  id: string;
+  strategy: string;
+  /** The teacher's confidence in it, 1–3. */
+  confidence: number;
+}
+
+/** What the run did with strategy memory. */
+export interface TeacherStrategies {
+  /** Best first; empty when memory is off, `injectStrategies` is false, nothing matched or the store failed. */
+  recalled: RecalledStrategy[];
+  /** Absent when nothing was stored: no success after an escalation, too little confidence, no memory, or a failed write. */
+  stored?: StoredStrategy;
+}
+
 /** The student's (or, after a takeover, the teacher's) result, plus the escalation trail. */
 export interface TeacherRunResult extends TaskResult {
   /** Empty when the student succeeded alone. */
   escalations: EscalationRecord[];
   /** The teacher's spend. `stats` stays the student's, helper monitor/verifier calls included. */
   teacherStats: TeacherStats;
+  /** Which strategies were retrieved for this run and which one it stored. */
+  strategies: TeacherStrategies;
 }

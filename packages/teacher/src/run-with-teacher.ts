@@ -4,7 +4,7 @@ import type { ObserverStop, Runner, RunStats, TaskResult, TaskSpec, ToolResultIn
 import { formatAdviceForStudent, type TeacherAdvice } from "./advice";
 import { resolveTeacherConfig, type EscalationPolicyInfo, type ResolvedTeacherConfig, type TeacherConfig } from "./config";
 import { checkGuards } from "./guards";
-import type { EscalationRecord, EscalationTrigger, TeacherRunResult } from "./result";
+import type { EscalationRecord, EscalationTrigger, TeacherRunResult, TeacherStrategies } from "./result";
 import { askMonitor, askTeacher, askVerifier, clip, helperSeat, teacherBrief, teacherSeat } from "./seats";
 import { emptyRunStats, sumRunStats, toTeacherStats } from "./stats";
 import { recallStrategies, rememberStrategy, reportOutcome, withStrategies } from "./strategy-memory";
@@ -44,9 +44,11 @@ export async function runWithTeacher(runner: Runner, studentSpec: TaskSpec, teac
   const sessionId = studentSpec.sessionId ?? `student-${randomUUID()}`;
 
   const finish = async (result: TaskResult, messages: Message[], resolved: boolean): Promise<TeacherRunResult> => {
-    if (resolved) await rememberStrategy(config, task, escalations.at(-1));
+    const stored = resolved ? await rememberStrategy(config, task, escalations.at(-1)) : undefined;
     await reportOutcome(config, recalled, resolved);
-    return { ...result, messages, stats: studentStats, escalations, teacherStats: toTeacherStats(teacherRunStats) };
+    const strategies: TeacherStrategies = { recalled: recalled.map(({ record, score }) => ({ id: record.id, score, strategy: record.strategy })) };
+    if (stored) strategies.stored = stored;
+    return { ...result, messages, stats: studentStats, escalations, teacherStats: toTeacherStats(teacherRunStats), strategies };
   };
 
   for (;;) {

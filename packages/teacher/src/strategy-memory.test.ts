@@ -75,16 +75,19 @@ describe("strategy memory", () => {
       verifier: [fail(), pass()],
       teacher: [advice({ strategy: "Posts are gaps plus one.", correction: "forgot the end post", confidence: 2 })],
     });
-    await runWithTeacher(runner, { objective: "How many fence posts?" }, { strategyStore: store, scope: "team-a" });
+    const first = await runWithTeacher(runner, { objective: "How many fence posts?" }, { strategyStore: store, scope: "team-a" });
     const { records } = await store.list({ scope: "team-a" });
     expect(records).toMatchObject([{ problem: "How many fence posts?", strategy: "Posts are gaps plus one.", correction: "forgot the end post", confidence: 2, source: "teacher", tags: ["verify-fail"] }]);
     expect((await store.list({ scope: "team-b" })).records).toEqual([]);
+    // The result names what was stored (and that nothing was there to recall).
+    expect(first.strategies).toEqual({ recalled: [], stored: { id: records[0]!.id, strategy: "Posts are gaps plus one.", confidence: 2 } });
 
-    // The next similar task gets it without a teacher.
+    // The next similar task gets it without a teacher, and its result says which strategy it was given.
     const next = setup({ student: [fauxText("21")], verifier: [pass()] });
     const again = await runWithTeacher(next.runner, { objective: "How many fence posts for 200 m?" }, { strategyStore: store, scope: "team-a" });
     expect(next.calls("student")[0]!.context.messages[0]!.content).toContain("Posts are gaps plus one.");
     expect(again.escalations).toEqual([]);
+    expect(again.strategies).toEqual({ recalled: [{ id: records[0]!.id, score: expect.any(Number), strategy: "Posts are gaps plus one." }] });
     expect((await store.list({ scope: "team-a" })).records[0]).toMatchObject({ uses: 1, successes: 1 });
   });
 
@@ -101,8 +104,9 @@ describe("strategy memory", () => {
   it("does not store below minConfidenceToStore, nor after an unresolved run", async () => {
     const store = new MemoryStrategyStore();
     const low = setup({ student: [fauxText("10"), fauxText("11")], verifier: [fail(), pass()], teacher: [advice({ strategy: "S", confidence: 1 })] });
-    await runWithTeacher(low.runner, { objective: "q" }, { strategyStore: store, scope: "s" });
+    const notConfident = await runWithTeacher(low.runner, { objective: "q" }, { strategyStore: store, scope: "s" });
     expect((await store.list({ scope: "s" })).records).toEqual([]);
+    expect(notConfident.strategies).toEqual({ recalled: [] });
 
     const unresolved = setup({ student: [fauxText("10"), fauxText("12")], verifier: [fail(), fail()], teacher: [advice({ strategy: "S", confidence: 3 })] });
     await runWithTeacher(unresolved.runner, { objective: "q" }, { strategyStore: store, scope: "s", maxEscalations: 1 });
@@ -141,5 +145,7 @@ describe("strategy memory", () => {
     await expect(closed.search({ scope: "s", query: "q" })).rejects.toThrow();
     expect(result.status).toBe("completed");
     expect(result.output).toBe("11");
+    // Neither the failed search nor the failed write is reported as a strategy.
+    expect(result.strategies).toEqual({ recalled: [] });
   });
 });

@@ -1,6 +1,6 @@
 import { LIMITS, type StrategyHit, type StrategyStore } from "@x/strategy-store-core";
 import type { ResolvedTeacherConfig } from "./config";
-import type { EscalationRecord } from "./result";
+import type { EscalationRecord, StoredStrategy } from "./result";
 import { clip } from "./seats";
 
 /** The store and scope when both are set; strategy memory is off otherwise (no scope, no store use). */
@@ -37,13 +37,13 @@ export function withStrategies(objective: string, hits: readonly StrategyHit[]):
   return `Approaches that worked on similar tasks before (use them if they fit):\n${lines.join("\n")}\n\n${objective}`;
 }
 
-/** Stores the final escalation's strategy after a success, when the teacher was confident enough. */
-export async function rememberStrategy(config: ResolvedTeacherConfig, problem: string, last: EscalationRecord | undefined): Promise<void> {
+/** Stores the final escalation's strategy after a success, when the teacher was confident enough; returns what was stored. */
+export async function rememberStrategy(config: ResolvedTeacherConfig, problem: string, last: EscalationRecord | undefined): Promise<StoredStrategy | undefined> {
   const mem = memory(config);
   const advice = last?.teacher;
-  if (!mem || !last || !advice?.strategy || advice.confidence < config.minConfidenceToStore) return;
+  if (!mem || !last || !advice?.strategy || advice.confidence < config.minConfidenceToStore) return undefined;
   try {
-    await mem.store.put({
+    const record = await mem.store.put({
       scope: mem.scope,
       problem: clip(problem, LIMITS.text - 1),
       strategy: clip(advice.strategy, LIMITS.text - 1),
@@ -53,8 +53,10 @@ export async function rememberStrategy(config: ResolvedTeacherConfig, problem: s
       source: "teacher",
       tags: [last.trigger],
     });
+    return { id: record.id, strategy: record.strategy, confidence: record.confidence };
   } catch {
     // See above: a failed write costs a future teacher call, nothing more.
+    return undefined;
   }
 }
 
