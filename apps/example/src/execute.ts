@@ -2,7 +2,7 @@ import type { TaskResult, TaskSpec } from "@x/runner";
 import { runWithTeacher, type TeacherRunResult } from "@x/teacher";
 import type { AppEvent } from "./render/events";
 import type { Runtime } from "./runtime";
-import { observedStore, openStrategyStore, type MemoryTally } from "./store";
+import { openStrategyStore } from "./store";
 
 export interface TeacherSetup {
   /** SQLite path or postgres:// URL, opened for this run and closed after it. */
@@ -12,23 +12,23 @@ export interface TeacherSetup {
 
 /**
  * Runs one task: in teacher mode (student, escalation to the teacher, strategy memory in the
- * store under `scope`) when `teacher` is given, else on the runner alone.
+ * store under `scope`) when `teacher` is given, else on the runner alone. A teacher-mode run
+ * reports the strategies it was given and the one it stored when it ends.
  */
 export async function executeTask(
   runtime: Runtime,
   spec: TaskSpec,
   emit: (event: AppEvent) => void,
   teacher: TeacherSetup | undefined,
-): Promise<{ result: TaskResult | TeacherRunResult; memory: MemoryTally }> {
-  const memory: MemoryTally = { used: 0, stored: 0 };
+): Promise<TaskResult | TeacherRunResult> {
   const observed: TaskSpec = { ...spec, onToolResult: runtime.observer.onToolResult };
-  if (!teacher) return { result: await runtime.runner.runTask(observed), memory };
+  if (!teacher) return runtime.runner.runTask(observed);
   const { store, describe } = await openStrategyStore(teacher.storeTarget);
   emit({ type: "note", text: `strategy store: ${describe}, scope "${teacher.scope}"` });
   try {
     const result = await runWithTeacher(runtime.runner, observed, {
       model: runtime.seats.teacher,
-      strategyStore: observedStore(store, emit, memory),
+      strategyStore: store,
       scope: teacher.scope,
       onEscalation: (e) => {
         const event: AppEvent = { type: "escalation", attempt: e.attempt, trigger: e.trigger, confidence: e.teacher.confidence, takeover: e.tookOver };
@@ -38,7 +38,10 @@ export async function executeTask(
         emit(event);
       },
     });
-    return { result, memory };
+    const { recalled, stored } = result.strategies;
+    emit({ type: "strategies_retrieved", scope: teacher.scope, query: spec.objective, hits: recalled });
+    if (stored) emit({ type: "strategy_stored", scope: teacher.scope, ...stored });
+    return result;
   } finally {
     await store.close();
   }

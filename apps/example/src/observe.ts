@@ -1,4 +1,4 @@
-import { CLASSIFIER_SYSTEM_PROMPT, readClassifierVerdict } from "@x/classifier-ladder";
+import { CLASSIFIER_SYSTEM_PROMPT } from "@x/classifier-ladder";
 import {
   assistantText,
   assistantToolCalls,
@@ -27,8 +27,6 @@ export class RunObserver {
   private readonly defaultSeat: Seat;
   /** Whose turn the agent loop is on: tool results belong to the last agent seat that called. */
   private agentSeat: Seat;
-  /** The last classifier reply's reason, by the time its verdict frame arrives. */
-  private lastClassifierReason: string | undefined;
 
   constructor(
     private readonly emit: (event: AppEvent) => void,
@@ -90,16 +88,13 @@ export class RunObserver {
     const end: AppEvent = { type: "model_call", phase: "end", seat, model: model.id, tokens: message.usage.totalTokens, stopReason: message.stopReason };
     if (message.errorKind) end.errorKind = message.errorKind;
     this.emit(end);
-    const text = assistantText(message);
-    if (seat === "classifier") {
-      const verdict = readClassifierVerdict(text, { complete: true });
-      this.lastClassifierReason = verdict.kind === "verdict" ? verdict.reason : undefined;
-      return;
-    }
+    // A classifier's reply is reported by its verdict frame.
+    if (seat === "classifier") return;
     if (message.stopReason === "error" || message.stopReason === "aborted") {
       this.emit({ type: "notice", code: `model.${message.errorKind ?? message.stopReason}`, audience: "user", message: message.errorMessage ?? `${model.id} failed` });
       return;
     }
+    const text = assistantText(message);
     if (text.trim() !== "") this.emit({ type: "turn", seat, model: model.id, text });
     for (const call of assistantToolCalls(message)) this.emit({ type: "tool_call", seat, id: call.id, name: call.name, arguments: call.arguments });
   }
@@ -112,8 +107,7 @@ export class RunObserver {
       const event: AppEvent = { type: "verdict", tool: String(data.toolName), verdict };
       if (typeof data.toolCallId === "string") event.id = data.toolCallId;
       if (typeof data.model === "string") event.model = data.model;
-      if (verdict === "block" && this.lastClassifierReason) event.reason = this.lastClassifierReason;
-      this.lastClassifierReason = undefined;
+      if (typeof data.reason === "string") event.reason = data.reason;
       this.emit(event);
     },
   };

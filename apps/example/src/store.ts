@@ -1,7 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import type { StrategyRecord, StrategyStore } from "@x/strategy-store-core";
-import type { AppEvent } from "./render/events";
+import type { StrategyStore } from "@x/strategy-store-core";
 
 export function isPostgresUrl(target: string): boolean {
   return /^postgres(ql)?:\/\//i.test(target);
@@ -48,44 +47,4 @@ export function redactUrl(url: string): string {
   } catch {
     return "(unparseable URL)";
   }
-}
-
-/** What a run did with strategy memory, counted by {@link observedStore}. */
-export interface MemoryTally {
-  used: number;
-  stored: number;
-}
-
-/**
- * The store, reporting what teacher mode does with it: each search (what was retrieved into the
- * objective) and each put (what was learned). Reads and writes pass through unchanged.
- */
-export function observedStore(store: StrategyStore, emit: (event: AppEvent) => void, tally: MemoryTally): StrategyStore {
-  return {
-    get vectorSearch() {
-      return store.vectorSearch;
-    },
-    async search(query) {
-      const hits = await store.search(query);
-      tally.used += hits.length;
-      emit({
-        type: "strategies_retrieved",
-        scope: query.scope,
-        query: query.query,
-        hits: hits.map((hit) => ({ id: hit.record.id, strategy: hit.record.strategy, score: hit.score })),
-      });
-      return hits;
-    },
-    async put(input) {
-      const record: StrategyRecord = await store.put(input);
-      tally.stored += 1;
-      emit({ type: "strategy_stored", scope: record.scope, id: record.id, strategy: record.strategy, confidence: record.confidence });
-      return record;
-    },
-    recordOutcome: (scope, id, success) => store.recordOutcome(scope, id, success),
-    get: (scope, id) => store.get(scope, id),
-    list: (query) => store.list(query),
-    delete: (scope, id) => store.delete(scope, id),
-    close: () => store.close(),
-  };
 }

@@ -57,8 +57,8 @@ async function runWith(
   };
   const teacher = command.teacher ? { storeTarget: command.store ?? join(state, "strategies.db"), scope: command.scope ?? "default" } : undefined;
   if (teacher) await checkStrategyStore(teacher.storeTarget);
-  const { result, memory } = await executeTask(runtime, spec, io.emit, teacher);
-  const done = resultEvent("run", result, memory);
+  const result = await executeTask(runtime, spec, io.emit, teacher);
+  const done = resultEvent("run", result);
   io.emit(done);
   await saveParked(io, result, join(state, "parked"), {
     label: "run",

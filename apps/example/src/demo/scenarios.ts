@@ -8,7 +8,6 @@ import { saveParked } from "../parking";
 import type { RunSummary } from "../render/events";
 import { AGENT_SYSTEM_PROMPT, createRuntime } from "../runtime";
 import { SANDBOX_PERMISSIONS, sandboxTools } from "../sandbox/tools";
-import type { MemoryTally } from "../store";
 import { resultEvent, summarize } from "../summary";
 
 /** What every scenario gets: where the sandbox and the stores are, and how to report. */
@@ -52,14 +51,13 @@ function studentSpec(ctx: DemoContext, objective: string): TaskSpec {
 /** A plain runner run (no teacher): what auto mode and approvals need. */
 async function plainRun(ctx: DemoContext, objective: string): Promise<TaskResult> {
   const runtime = await createRuntime({ mode: "demo", thinkMs: ctx.thinkMs }, { emit: ctx.io.emit, teacherMode: false, cwd: ctx.io.cwd, env: ctx.io.env });
-  return (await executeTask(runtime, studentSpec(ctx, objective), ctx.io.emit, undefined)).result;
+  return executeTask(runtime, studentSpec(ctx, objective), ctx.io.emit, undefined);
 }
 
 /** A teacher-mode run with strategy memory, on a store connection of its own. */
-async function teacherRun(ctx: DemoContext, objective: string): Promise<{ result: TeacherRunResult; memory: MemoryTally }> {
+async function teacherRun(ctx: DemoContext, objective: string): Promise<TeacherRunResult> {
   const runtime = await createRuntime({ mode: "demo", thinkMs: ctx.thinkMs }, { emit: ctx.io.emit, teacherMode: true, cwd: ctx.io.cwd, env: ctx.io.env });
-  const { result, memory } = await executeTask(runtime, studentSpec(ctx, objective), ctx.io.emit, { storeTarget: ctx.storeTarget, scope: ctx.scope });
-  return { result: result as TeacherRunResult, memory };
+  return (await executeTask(runtime, studentSpec(ctx, objective), ctx.io.emit, { storeTarget: ctx.storeTarget, scope: ctx.scope })) as TeacherRunResult;
 }
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -80,9 +78,9 @@ export const SCENARIOS: readonly Scenario[] = [
     about:
       "A cheap student model does the work. It guesses file paths and fails the same way three times; a stuck check confirms it, so the strong teacher model is consulted — once — and answers with a correction, a general strategy and a next step. The student finishes on its own, a verifier checks the answer, and the strategy is stored in the strategy store.",
     async run(ctx) {
-      const { result, memory } = await teacherRun(ctx, "Find the file settings.json in the sandbox and report its port value.");
-      ctx.io.emit(resultEvent("teacher", result, memory));
-      return { rows: [summarize("teacher", result, memory)], ok: result.status === "completed" && result.escalations.length > 0 && memory.stored > 0 };
+      const result = await teacherRun(ctx, "Find the file settings.json in the sandbox and report its port value.");
+      ctx.io.emit(resultEvent("teacher", result));
+      return { rows: [summarize("teacher", result)], ok: result.status === "completed" && result.escalations.length > 0 && result.strategies.stored !== undefined };
     },
   },
   {
@@ -91,12 +89,12 @@ export const SCENARIOS: readonly Scenario[] = [
     about:
       "A new task of the same kind, on a fresh connection to the same store. The strategy the teacher taught is retrieved for this tenant's scope and put ahead of the objective; the student follows it and succeeds without a single teacher call.",
     async run(ctx) {
-      const { result, memory } = await teacherRun(ctx, "Find the file logging.json in the sandbox and report its level value.");
-      ctx.io.emit(resultEvent("memory", result, memory));
-      if (memory.used === 0) {
+      const result = await teacherRun(ctx, "Find the file logging.json in the sandbox and report its level value.");
+      ctx.io.emit(resultEvent("memory", result));
+      if (result.strategies.recalled.length === 0) {
         ctx.io.emit({ type: "note", text: 'Nothing was stored for this scope yet, so the student needed the teacher. Run "demo teacher" first with the same --store and --scope.' });
       }
-      return { rows: [summarize("memory", result, memory)], ok: result.status === "completed" };
+      return { rows: [summarize("memory", result)], ok: result.status === "completed" };
     },
   },
   {
