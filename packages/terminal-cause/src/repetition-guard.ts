@@ -115,131 +115,142 @@ const NOT_CUT: GuardVerdict = Object.freeze({ cut: false });
  * The verdict does not depend on how the text was split into deltas.
  */
 export function createRepetitionGuard(options: RepetitionGuardOptions = {}): RepetitionGuard {
+  return repetitionGuardMaker(options)();
+}
+
+/**
+ * Reads `options` now (what is wrong with them throws here) and returns a function that makes
+ * guards with them, each one like {@link createRepetitionGuard}'s. For a caller that needs a
+ * guard only once text arrives: a guard allocates its buffers when made.
+ */
+export function repetitionGuardMaker(options: RepetitionGuardOptions = {}): () => RepetitionGuard {
   const o = { ...DEFAULT_REPETITION_GUARD_OPTIONS, ...stripUndefined(options) };
   const rec = options.recurrence === false ? undefined : { ...DEFAULT_RECURRENCE_OPTIONS, ...stripUndefined(options.recurrence ?? {}) };
   // The window must hold `minRepeats` copies of the longest block, or that block could never be cut.
   const window = Math.max(o.window, o.maxPeriod * o.minRepeats + o.checkEvery, PROBE * 4);
-  const canon = new Canonicalizer(window);
-  const recurrence = rec ? new RecurrenceTracker(rec) : undefined;
-  // Deltas are joined only when `text` is read: a string built by `+=` per small delta is a
-  // chain of rope nodes that costs more in GC than the detection itself.
-  let parts: string[] = [];
-  let textLength = 0;
-  const text = (): string => {
-    if (parts.length > 1) parts = [parts.join("")];
-    return parts[0] ?? "";
-  };
-  /** Canonical length at the last periodic check. */
-  let checkedAt = 0;
-  let verdict: GuardVerdict = NOT_CUT;
+  return () => {
+    const canon = new Canonicalizer(window);
+    const recurrence = rec ? new RecurrenceTracker(rec) : undefined;
+    // Deltas are joined only when `text` is read: a string built by `+=` per small delta is a
+    // chain of rope nodes that costs more in GC than the detection itself.
+    let parts: string[] = [];
+    let textLength = 0;
+    const text = (): string => {
+      if (parts.length > 1) parts = [parts.join("")];
+      return parts[0] ?? "";
+    };
+    /** Canonical length at the last periodic check. */
+    let checkedAt = 0;
+    let verdict: GuardVerdict = NOT_CUT;
 
-  canon.onSegment = (segment) => {
-    if (verdict.cut || !recurrence) return;
-    const hit = recurrence.add(segment);
-    if (hit) verdict = { cut: true, keep: hit.keep, period: hit.period, reason: "recurring" };
-  };
-  canon.onFence = () => recurrence?.reset();
+    canon.onSegment = (segment) => {
+      if (verdict.cut || !recurrence) return;
+      const hit = recurrence.add(segment);
+      if (hit) verdict = { cut: true, keep: hit.keep, period: hit.period, reason: "recurring" };
+    };
+    canon.onFence = () => recurrence?.reset();
 
-  const checkPeriodic = (): GuardVerdict => {
-    const n = canon.length;
-    const lo = Math.max(canon.floor, n - window);
-    if (n - lo < Math.min(o.minCoveredChars, o.structuredMinCoveredChars) || n - lo < PROBE * 2) return NOT_CUT;
-    const probeStart = n - PROBE;
-    // A candidate period is the distance back to an earlier copy of the probe; only copies that
-    // start within `maxPeriod` of it count.
-    const lowest = Math.max(lo, probeStart - o.maxPeriod);
-    let from = probeStart - 1;
-    for (let k = 0; k < MAX_CANDIDATES; k++) {
-      const at = canon.lastCopyOf(probeStart, from, lowest);
-      if (at < lo) break;
-      const period = probeStart - at;
-      if (period > o.maxPeriod) break;
-      if (period >= o.minPeriod) {
-        const hit = verifyPeriod(period, lo);
-        if (hit) return hit;
-      }
-      from = at - 1;
-    }
-    return NOT_CUT;
-  };
-
-  const verifyPeriod = (p: number, lo: number): GuardVerdict | undefined => {
-    const n = canon.length;
-    const structured = canon.isStructured(n - p, n);
-    const exact = structured || p < DRIFT_MIN_PERIOD || !canon.isProse(n - p, n);
-    const allowed = exact ? 0 : Math.floor(p * o.maxDrift);
-    // Walk back comparing each character with the one a period earlier, a block of p at a time;
-    // a block may hold `allowed` drifted characters. Mismatches not separated by a clean run of
-    // matches form one streak; the region starts just past the streak the walk died in, so a
-    // boundary with the text before the loop is never mistaken for drift, and `keep` lands on a
-    // copy boundary rather than mid-word.
-    let mismatches = 0;
-    let inBlock = 0;
-    let streak = -1;
-    let clean = 0;
-    let i = n - 1;
-    for (; i - p >= lo; i--) {
-      if (!canon.same(i, i - p, exact)) {
-        if (streak < 0) streak = i;
-        clean = 0;
-        if (++mismatches > allowed) break;
-      } else if (streak >= 0 && ++clean >= CLEAN_RUN) {
-        streak = -1;
-        clean = 0;
-      }
-      if (++inBlock === p) {
-        inBlock = 0;
-        mismatches = 0;
-      }
-    }
-    const start = (streak >= 0 ? streak : i) + 1 - p;
-    const covered = n - start;
-    const needRepeats = structured ? o.structuredMinRepeats : o.minRepeats;
-    const needCovered = structured ? o.structuredMinCoveredChars : o.minCoveredChars;
-    if (covered < p * needRepeats || covered < needCovered) return undefined;
-    return { cut: true, keep: snapToBoundary(canon.originalIndex(start + p), canon.originalIndex(start + 2 * p)), period: p, reason: "periodic" };
-  };
-
-  // The region may start mid-sentence (its rotation is arbitrary); finishing the sentence or line
-  // that the first copy ends in keeps the prefix readable.
-  const snapToBoundary = (keep: number, limit: number): number => {
-    const all = text();
-    for (let i = keep; i < limit && i < all.length; i++) {
-      const ch = all.charCodeAt(i);
-      if (ch === 10) return i;
-      if (ch === 46 || ch === 33 || ch === 63) return i + 1;
-    }
-    return keep;
-  };
-
-  /** The kept prefix ends on its last non-space character. */
-  const trimKeep = (found: GuardVerdict): GuardVerdict => {
-    if (!found.cut) return found;
-    const all = text();
-    let keep = found.keep;
-    while (keep > 0 && /\s/.test(all[keep - 1]!)) keep--;
-    return { ...found, keep };
-  };
-
-  return {
-    push(delta: string): GuardVerdict {
-      if (verdict.cut) return verdict;
-      const offset = textLength;
-      parts.push(delta);
-      textLength += delta.length;
-      for (let i = 0; i < delta.length; i++) {
-        canon.feed(delta.charCodeAt(i), offset + i);
-        if (!verdict.cut && canon.length - checkedAt >= o.checkEvery && !canon.inFence) {
-          checkedAt = canon.length;
-          verdict = checkPeriodic();
+    const checkPeriodic = (): GuardVerdict => {
+      const n = canon.length;
+      const lo = Math.max(canon.floor, n - window);
+      if (n - lo < Math.min(o.minCoveredChars, o.structuredMinCoveredChars) || n - lo < PROBE * 2) return NOT_CUT;
+      const probeStart = n - PROBE;
+      // A candidate period is the distance back to an earlier copy of the probe; only copies that
+      // start within `maxPeriod` of it count.
+      const lowest = Math.max(lo, probeStart - o.maxPeriod);
+      let from = probeStart - 1;
+      for (let k = 0; k < MAX_CANDIDATES; k++) {
+        const at = canon.lastCopyOf(probeStart, from, lowest);
+        if (at < lo) break;
+        const period = probeStart - at;
+        if (period > o.maxPeriod) break;
+        if (period >= o.minPeriod) {
+          const hit = verifyPeriod(period, lo);
+          if (hit) return hit;
         }
-        if (verdict.cut) return (verdict = trimKeep(verdict));
+        from = at - 1;
       }
-      return verdict;
-    },
-    get text() {
-      return text();
-    },
+      return NOT_CUT;
+    };
+
+    const verifyPeriod = (p: number, lo: number): GuardVerdict | undefined => {
+      const n = canon.length;
+      const structured = canon.isStructured(n - p, n);
+      const exact = structured || p < DRIFT_MIN_PERIOD || !canon.isProse(n - p, n);
+      const allowed = exact ? 0 : Math.floor(p * o.maxDrift);
+      // Walk back comparing each character with the one a period earlier, a block of p at a time;
+      // a block may hold `allowed` drifted characters. Mismatches not separated by a clean run of
+      // matches form one streak; the region starts just past the streak the walk died in, so a
+      // boundary with the text before the loop is never mistaken for drift, and `keep` lands on a
+      // copy boundary rather than mid-word.
+      let mismatches = 0;
+      let inBlock = 0;
+      let streak = -1;
+      let clean = 0;
+      let i = n - 1;
+      for (; i - p >= lo; i--) {
+        if (!canon.same(i, i - p, exact)) {
+          if (streak < 0) streak = i;
+          clean = 0;
+          if (++mismatches > allowed) break;
+        } else if (streak >= 0 && ++clean >= CLEAN_RUN) {
+          streak = -1;
+          clean = 0;
+        }
+        if (++inBlock === p) {
+          inBlock = 0;
+          mismatches = 0;
+        }
+      }
+      const start = (streak >= 0 ? streak : i) + 1 - p;
+      const covered = n - start;
+      const needRepeats = structured ? o.structuredMinRepeats : o.minRepeats;
+      const needCovered = structured ? o.structuredMinCoveredChars : o.minCoveredChars;
+      if (covered < p * needRepeats || covered < needCovered) return undefined;
+      return { cut: true, keep: snapToBoundary(canon.originalIndex(start + p), canon.originalIndex(start + 2 * p)), period: p, reason: "periodic" };
+    };
+
+    // The region may start mid-sentence (its rotation is arbitrary); finishing the sentence or line
+    // that the first copy ends in keeps the prefix readable.
+    const snapToBoundary = (keep: number, limit: number): number => {
+      const all = text();
+      for (let i = keep; i < limit && i < all.length; i++) {
+        const ch = all.charCodeAt(i);
+        if (ch === 10) return i;
+        if (ch === 46 || ch === 33 || ch === 63) return i + 1;
+      }
+      return keep;
+    };
+
+    /** The kept prefix ends on its last non-space character. */
+    const trimKeep = (found: GuardVerdict): GuardVerdict => {
+      if (!found.cut) return found;
+      const all = text();
+      let keep = found.keep;
+      while (keep > 0 && /\s/.test(all[keep - 1]!)) keep--;
+      return { ...found, keep };
+    };
+
+    return {
+      push(delta: string): GuardVerdict {
+        if (verdict.cut) return verdict;
+        const offset = textLength;
+        parts.push(delta);
+        textLength += delta.length;
+        for (let i = 0; i < delta.length; i++) {
+          canon.feed(delta.charCodeAt(i), offset + i);
+          if (!verdict.cut && canon.length - checkedAt >= o.checkEvery && !canon.inFence) {
+            checkedAt = canon.length;
+            verdict = checkPeriodic();
+          }
+          if (verdict.cut) return (verdict = trimKeep(verdict));
+        }
+        return verdict;
+      },
+      get text() {
+        return text();
+      },
+    };
   };
 }
 

@@ -12,7 +12,7 @@ import {
 } from "@x/llm-types";
 import { estimateContextTokens, estimateOutputTokens } from "./estimate";
 import { redactSecrets } from "./redact";
-import { createRepetitionGuard, type RepetitionGuard, type RepetitionGuardOptions } from "./repetition-guard";
+import { repetitionGuardMaker, type RepetitionGuard, type RepetitionGuardOptions } from "./repetition-guard";
 
 /** Where the builder pushes events: an `EventStream` from `@x/llm-types`, or anything with `push`. */
 export interface BrainEventSink {
@@ -65,8 +65,11 @@ export class TurnBuilder {
   private readonly sink: BrainEventSink;
   private readonly options: TurnBuilderOptions;
   private readonly msg: AssistantMessage;
-  private readonly textGuard: RepetitionGuard | undefined;
-  private readonly thinkingGuard: RepetitionGuard | undefined;
+  // Made on the first delta of their kind: each holds typed arrays, and most turns (tool calls)
+  // never stream text or thinking at all.
+  private textGuard: RepetitionGuard | undefined;
+  private thinkingGuard: RepetitionGuard | undefined;
+  private readonly newGuard: () => RepetitionGuard | undefined;
   private counts: UsageCounts = {};
   private open: OpenBlock | undefined;
   private started = false;
@@ -87,10 +90,8 @@ export class TurnBuilder {
       stopReason: "stop",
       timestamp: (options.now ?? Date.now)(),
     };
-    if (options.guard !== false) {
-      this.textGuard = createRepetitionGuard(options.guard);
-      this.thinkingGuard = createRepetitionGuard(options.guard);
-    }
+    // Options are read (and bad ones throw) here, as when the guards were made up front.
+    this.newGuard = options.guard === false ? () => undefined : repetitionGuardMaker(options.guard);
   }
 
   /** The turn as built so far; the final message once ended. */
@@ -130,7 +131,7 @@ export class TurnBuilder {
     }
     open.block.text += delta;
     this.sink.push({ type: "text_delta", contentIndex: open.index, delta });
-    return this.guardDelta(this.textGuard, delta, open.block);
+    return this.guardDelta((this.textGuard ??= this.newGuard()), delta, open.block);
   }
 
   thinkingDelta(delta: string, signature?: string): FeedResult {
@@ -148,7 +149,7 @@ export class TurnBuilder {
     if (delta === "") return "ok";
     open.block.thinking += delta;
     this.sink.push({ type: "thinking_delta", contentIndex: open.index, delta });
-    return this.guardDelta(this.thinkingGuard, delta, open.block);
+    return this.guardDelta((this.thinkingGuard ??= this.newGuard()), delta, open.block);
   }
 
   /** Sets the signature of the open thinking block, or of the last (not redacted) one when none is open. */
