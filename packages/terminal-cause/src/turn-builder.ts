@@ -112,7 +112,10 @@ export class TurnBuilder {
   start(): this {
     if (!this.started && !this.ended) {
       this.started = true;
-      this.sink.push({ type: "start", partial: structuredClone(this.msg) });
+      // A copy, so a consumer that edits the event cannot reach the message being built. Every
+      // feeder calls start() before it adds a block, so there is no content to copy yet.
+      const msg = this.msg;
+      this.sink.push({ type: "start", partial: { ...msg, content: [], usage: { ...msg.usage, cost: { ...msg.usage.cost } } } });
     }
     return this;
   }
@@ -311,7 +314,7 @@ export class TurnBuilder {
       this.sink.push({ type: "thinking_end", contentIndex: open.index, thinking: open.block.thinking });
     } else {
       settleToolCall(open.block, open.raw, toolCut);
-      this.sink.push({ type: "toolcall_end", contentIndex: open.index, toolCall: structuredClone(open.block) });
+      this.sink.push({ type: "toolcall_end", contentIndex: open.index, toolCall: copyToolCall(open.block, open.raw) });
     }
   }
 
@@ -380,6 +383,15 @@ function settleToolCall(block: ToolCall, raw: string, cut: "truncated" | undefin
   block.arguments = {};
   block.rawArguments = raw;
   block.argumentsError = cut ?? "malformed_json";
+}
+
+/**
+ * The settled tool call for its `toolcall_end` event, sharing nothing mutable with the message:
+ * the arguments are parsed again from the streamed JSON (a fresh object, far cheaper than
+ * `structuredClone`); a call whose JSON was not trusted has `{}`.
+ */
+function copyToolCall(block: ToolCall, raw: string): ToolCall {
+  return { ...block, arguments: block.argumentsError === undefined ? (parseArguments(raw) ?? {}) : {} };
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {
