@@ -62,6 +62,24 @@ describe("CallControl", () => {
     await new Promise((resolve) => setTimeout(resolve, 40));
     expect(control.reason).toBeUndefined();
   });
+
+  it("a heartbeat re-arms the stall timer: after several, it still fires once the beats stop", async () => {
+    const stall = new CallControl(undefined, undefined, 10);
+    for (let i = 0; i < 5; i++) stall.heartbeat();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(stall.reason).toBe("stall");
+    stall.heartbeat();
+    stall.dispose();
+  });
+
+  it("a heartbeat after dispose does not bring the stall timer back", async () => {
+    const control = new CallControl(undefined, undefined, 10);
+    control.heartbeat();
+    control.dispose();
+    control.heartbeat();
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(control.reason).toBeUndefined();
+  });
 });
 
 describe("settleCall", () => {

@@ -21,6 +21,7 @@ export class CallControl {
   private why: CutReason | undefined;
   private deadline: ReturnType<typeof setTimeout> | undefined;
   private stallTimer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
   private readonly onCallerAbort = () => this.cut("aborted");
 
   constructor(
@@ -39,9 +40,10 @@ export class CallControl {
 
   /** (Re)starts the stall timer: call when the stream opens and on every chunk. */
   heartbeat(): void {
-    if (this.why || this.stallTimeoutMs <= 0) return;
-    clearTimeout(this.stallTimer);
-    this.stallTimer = setTimeout(() => this.cut("stall"), this.stallTimeoutMs);
+    if (this.why || this.disposed || this.stallTimeoutMs <= 0) return;
+    // Called on every chunk: re-arming the one timer costs far less than clearing and making one.
+    if (this.stallTimer) this.stallTimer.refresh();
+    else this.stallTimer = setTimeout(() => this.cut("stall"), this.stallTimeoutMs);
   }
 
   cut(reason: CutReason): void {
@@ -51,6 +53,7 @@ export class CallControl {
   }
 
   dispose(): void {
+    this.disposed = true;
     clearTimeout(this.deadline);
     clearTimeout(this.stallTimer);
     this.signal?.removeEventListener("abort", this.onCallerAbort);
