@@ -29,6 +29,12 @@ export interface ResolvedDeps {
   tools: readonly Tool[];
 }
 
+/**
+ * The `emit` of a run nobody listens to (`runTask`, `resume`): model calls then skip the brain's
+ * deltas, which only a listener would see.
+ */
+export const noListener: (event: RunEvent) => void = () => undefined;
+
 /** Everything one run carries while it runs. Lives for one runTask/resume call only. */
 export interface RunContext {
   deps: ResolvedDeps;

@@ -12,7 +12,7 @@ import type { ParkedSpec, RunState } from "./park-schema";
 import { resolveTaskModel } from "./resolve";
 import { resumeRun } from "./resume";
 import { resolveRetry } from "./retry";
-import type { ResolvedDeps } from "./run-context";
+import { noListener, type ResolvedDeps } from "./run-context";
 import { buildContext, drive, failedBeforeStart } from "./run-lifecycle";
 import { TaskSpecSchema } from "./schemas";
 import { emptyStats } from "./stats";
@@ -105,8 +105,6 @@ async function execute(deps: ResolvedDeps, rawSpec: TaskSpec, signal: AbortSigna
   return drive(ctx, () => runTurns(ctx));
 }
 
-const noop = () => undefined;
-
 /**
  * The runner: stateless between calls. `runTask` takes a spec and returns a result; `streamTask`
  * does the same with typed events; `resume` continues a parked run in any process that has the
@@ -129,9 +127,9 @@ export function createRunner(deps: RunnerDeps): Runner {
     return { result, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
   };
   return {
-    runTask: (spec, options) => execute(resolved, spec, options?.signal, noop),
+    runTask: (spec, options) => execute(resolved, spec, options?.signal, noListener),
     streamTask: (spec, options) => stream((emit) => execute(resolved, spec, options?.signal, emit)),
     resolveModel: (spec) => resolveTaskModel(resolved.routing, spec),
-    resume: (parked, decision, options = {}) => resumeRun(resolved, parked, decision, options, noop),
+    resume: (parked, decision, options = {}) => resumeRun(resolved, parked, decision, options, noListener),
   };
 }

@@ -1,7 +1,8 @@
-import { fauxError, fauxText, fauxToolCall } from "@x/brain-faux";
-import { emptyUsage } from "@x/llm-types";
+import { createFauxBrain, fauxError, fauxText, fauxToolCall, type FauxScriptItem } from "@x/brain-faux";
+import { emptyUsage, type Brain } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { recorder, setup } from "../test/harness";
+import type { RunEvent } from "./events";
 
 describe("retries", () => {
   it("retries a retryable failure after the provider's retry-after, counting the failed call's usage", async () => {
@@ -128,5 +129,51 @@ describe("budget", () => {
     const result = await runner.runTask({ objective: "x", budget: { tokens: 250 } });
     expect(result.status).toBe("budget_exhausted");
     expect(brain.calls).toHaveLength(3);
+  });
+});
+
+/** The faux brain, counting how many events the runner pulls from its streams. */
+function countingBrain(script: FauxScriptItem[]): { brain: Brain; pulled: () => number } {
+  const inner = createFauxBrain(script);
+  let pulled = 0;
+  const brain: Brain = {
+    api: inner.api,
+    stream: (model, context, request) => {
+      const stream = inner.stream(model, context, request);
+      return {
+        result: () => stream.result(),
+        [Symbol.asyncIterator]: () => {
+          const events = stream[Symbol.asyncIterator]();
+          return { next: () => (pulled++, events.next()) };
+        },
+      };
+    },
+  };
+  return { brain, pulled: () => pulled };
+}
+
+describe("brain events", () => {
+  it("runTask, with nothing listening, takes each turn from result() without reading the events", async () => {
+    const { tool, calls } = recorder();
+    const { brain, pulled } = countingBrain([fauxToolCall("echo", { text: "a" }), fauxText("all done here")]);
+    const { runner } = setup([], { brains: [brain] });
+    const result = await runner.runTask({ objective: "go", tools: [tool] });
+    expect(result).toMatchObject({ status: "completed", output: "all done here", stats: { modelCalls: 2 } });
+    expect(calls).toEqual([{ text: "a" }]);
+    expect(pulled()).toBe(0);
+  });
+
+  it("streamTask reads every event and passes the deltas on", async () => {
+    const { tool } = recorder();
+    const { brain, pulled } = countingBrain([fauxToolCall("echo", { text: "a" }), fauxText("all done here")]);
+    const { runner } = setup([], { brains: [brain] });
+    const stream = runner.streamTask({ objective: "go", tools: [tool] });
+    const events: RunEvent[] = [];
+    for await (const event of stream) events.push(event);
+    expect((await stream.result).status).toBe("completed");
+    const text = events.flatMap((e) => (e.type === "text_delta" ? [e.delta] : []));
+    expect(text.join("")).toBe("all done here");
+    expect(events.some((e) => e.type === "toolcall_delta")).toBe(true);
+    expect(pulled()).toBeGreaterThan(text.length);
   });
 });

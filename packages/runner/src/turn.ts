@@ -2,7 +2,7 @@ import { AssistantMessageSchema, emptyUsage, type AssistantMessage, type Brain, 
 import { runBudgetExceeded } from "./budget";
 import { issuesLine } from "./issues";
 import { backoffMs, failureAction, isFailedCall } from "./retry";
-import type { RunContext } from "./run-context";
+import { noListener, type RunContext } from "./run-context";
 import { addModelCall } from "./stats";
 import { SPAN_NAMES } from "./tracer";
 import type { Terminal } from "./types";
@@ -48,10 +48,15 @@ async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: nu
   let message: AssistantMessage;
   try {
     const stream = brain.stream(model, context, request);
-    for await (const event of stream) {
-      if (event.type === "text_delta") ctx.emit({ type: "text_delta", turn, delta: event.delta });
-      else if (event.type === "thinking_delta") ctx.emit({ type: "thinking_delta", turn, delta: event.delta });
-      else if (event.type === "toolcall_delta") ctx.emit({ type: "toolcall_delta", turn, delta: event.delta });
+    // The events are read only to pass deltas on. With no listener, `result()` alone is enough
+    // (the Brain contract: iterate for events, or await the final turn) and saves an async
+    // iteration step per event.
+    if (ctx.emit !== noListener) {
+      for await (const event of stream) {
+        if (event.type === "text_delta") ctx.emit({ type: "text_delta", turn, delta: event.delta });
+        else if (event.type === "thinking_delta") ctx.emit({ type: "thinking_delta", turn, delta: event.delta });
+        else if (event.type === "toolcall_delta") ctx.emit({ type: "toolcall_delta", turn, delta: event.delta });
+      }
     }
     const returned: unknown = await stream.result();
     // The turn joins the history a park signs and a host stores: a brain that breaks the message
