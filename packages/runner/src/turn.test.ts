@@ -1,5 +1,5 @@
 import { createFauxBrain, fauxError, fauxText, fauxToolCall, type FauxScriptItem } from "@x/brain-faux";
-import { emptyUsage, type Brain } from "@x/llm-types";
+import { emptyUsage, type AssistantMessage, type Brain } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { recorder, setup } from "../test/harness";
 import type { RunEvent } from "./events";
@@ -78,6 +78,38 @@ describe("a brain that breaks its contract", () => {
       const result = await runner.runTask({ objective: "x" });
       expect(result, JSON.stringify(bad)).toMatchObject({ status: "failed", terminal: { code: "model_error", errorKind: "provider", message: expect.stringContaining("malformed message") } });
     }
+  });
+});
+
+describe("the message check", () => {
+  it("a brain's own copy of a built turn is checked again: only the builder's message skips the parse", async () => {
+    const inner = createFauxBrain([fauxText("hi")]);
+    const copying: Brain = {
+      api: inner.api,
+      stream: (model, context, request) => {
+        const stream = inner.stream(model, context, request);
+        return { result: async () => ({ ...(await stream.result()), extra: true }) as never, [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator]() };
+      },
+    };
+    const { runner } = setup([], { brains: [copying] });
+    const result = await runner.runTask({ objective: "x" });
+    expect(result).toMatchObject({ status: "failed", terminal: { code: "model_error", errorKind: "provider", message: expect.stringContaining("malformed message") } });
+  });
+
+  it("a built turn passes through as the very message the brain returned", async () => {
+    const inner = createFauxBrain([fauxText("hi")]);
+    let returned: AssistantMessage | undefined;
+    const keeping: Brain = {
+      api: inner.api,
+      stream: (model, context, request) => {
+        const stream = inner.stream(model, context, request);
+        return { result: async () => (returned = await stream.result()), [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator]() };
+      },
+    };
+    const { runner } = setup([], { brains: [keeping] });
+    const result = await runner.runTask({ objective: "x" });
+    expect(result.status).toBe("completed");
+    expect(result.messages.at(-1)).toBe(returned);
   });
 });
 

@@ -1,4 +1,5 @@
 import { AssistantMessageSchema, emptyUsage, type AssistantMessage, type Brain, type BrainRequest, type Model } from "@x/llm-types";
+import { isBuiltTurn } from "@x/terminal-cause";
 import { runBudgetExceeded } from "./budget";
 import { issuesLine } from "./issues";
 import { backoffMs, failureAction, isFailedCall } from "./retry";
@@ -61,9 +62,18 @@ async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: nu
     const returned: unknown = await stream.result();
     // The turn joins the history a park signs and a host stores: a brain that breaks the message
     // contract is caught here, as a provider failure, not later as a park that cannot be resumed.
-    const checked = AssistantMessageSchema.safeParse(returned);
-    if (!checked.success) throw new Error(`it returned a malformed message (${issuesLine(checked.error)})`);
-    message = checked.data;
+    // A message a TurnBuilder ended (every brain on @x/terminal-cause) is schema-valid by
+    // construction, which terminal-cause's tests assert for every ender, so only other brains'
+    // messages are parsed. The brand is on the object, not its content: a brain that edits a built
+    // message (or lets its own consumers edit it) before returning it answers for the edit, as any
+    // brain answers for its message.
+    if (isBuiltTurn(returned)) {
+      message = returned as AssistantMessage;
+    } else {
+      const checked = AssistantMessageSchema.safeParse(returned);
+      if (!checked.success) throw new Error(`it returned a malformed message (${issuesLine(checked.error)})`);
+      message = checked.data;
+    }
   } catch (error) {
     // A brain that breaks its never-throw contract is read as a provider failure, not a crash.
     message = brokenBrainTurn(model, error, ctx.deps.clock.now());

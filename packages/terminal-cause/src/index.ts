@@ -2,6 +2,7 @@ export * from "./cause";
 export * from "./terminal-code";
 export * from "./repetition-guard";
 export * from "./turn-builder";
+export { isBuiltTurn } from "./built-turn";
 export * from "./start-turn";
 export * from "./call-control";
 export * from "./provider-errors";

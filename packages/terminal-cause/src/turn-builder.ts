@@ -10,6 +10,7 @@ import {
   type ThinkingContent,
   type ToolCall,
 } from "@x/llm-types";
+import { markBuiltTurn } from "./built-turn";
 import { estimateContextTokens, estimateOutputTokens } from "./estimate";
 import { redactSecrets } from "./redact";
 import { repetitionGuardMaker, type RepetitionGuard, type RepetitionGuardOptions } from "./repetition-guard";
@@ -321,6 +322,7 @@ export class TurnBuilder {
   private endDone(): AssistantMessage {
     this.ended = true;
     this.msg.usage = this.finalUsage();
+    markBuiltTurn(this.msg);
     this.sink.push({ type: "done", message: this.msg });
     return this.msg;
   }
@@ -331,6 +333,7 @@ export class TurnBuilder {
     this.msg.errorKind = errorKind;
     this.msg.errorMessage = this.redact(errorMessage);
     this.msg.usage = this.finalUsage();
+    markBuiltTurn(this.msg);
     this.sink.push({ type: "error", message: this.msg });
     return this.msg;
   }
