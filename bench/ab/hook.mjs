@@ -1,11 +1,10 @@
 // Loaded with NODE_OPTIONS=--import=.../bench/ab/hook.mjs: in a bench child whose harness is named
-// `<name>@base` or `<name>@fixed`, resolves @x/* to the copies that ab/make-variants.sh made under
-// bench/results/exp/<variant>. Every other process (and every other harness) is left alone.
+// `<name>@<tag>`, resolves @x/* to the build that ab/snapshot.sh copied to bench/results/exp/<tag>. Every other process (and every other harness) is left alone.
 import { register } from "node:module";
 
 let variant;
 try {
-  variant = /@(base|fixed)$/.exec(JSON.parse(process.argv[2] ?? "{}").harness ?? "")?.[1];
+  variant = /@([a-z0-9-]+)$/.exec(JSON.parse(process.argv[2] ?? "{}").harness ?? "")?.[1];
 } catch {
   // Not a bench child (its argv[2] is not the JSON config).
 }

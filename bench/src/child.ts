@@ -63,7 +63,7 @@ const send = (m: ChildMessage) => new Promise<void>((resolve) => (process.send ?
  */
 async function serve(cfg: ChildConfig): Promise<ChildResult> {
   // `ours@fixed`: a suffix after `@` is ignored here but lets a `--import` hook (NODE_OPTIONS) that
-  // reads it from argv load another build of the packages, for A/B runs of candidate fixes.
+  // reads it from argv load another build of the packages (bench/ab), for A/B runs of two builds.
   const load = harnesses[cfg.harness.split("@")[0]!];
   if (!load) throw new Error(`unknown harness ${cfg.harness}`);
   const h = await load();

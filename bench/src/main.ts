@@ -161,7 +161,7 @@ process.stdout.write(renderReport(rows, meta));
 if (profiles.length > 0) {
   process.stdout.write("\n### Where the time goes (CPU profile of one measured pass, in its own child)\n\n");
   for (const p of profiles) process.stdout.write(`${renderSummary(`${p.harness}, ${p.mode}, concurrency ${p.concurrency}`, p.summary)}\n\n`);
-  process.stdout.write("What would fix it, with each fix measured against the build as it is: bench/README.md, \"Findings\" (re-run them with bench/ab/).\n");
+  process.stdout.write("What has been fixed and what remains: bench/README.md, \"Findings\" (compare two builds with bench/ab/).\n");
 }
 writeFileSync(join(resultsDir, "latest.json"), `${JSON.stringify({ meta, rows, profiles }, null, 2)}\n`);
 process.stdout.write(`\nJSON: ${join("bench", "results", "latest.json")}\n`);
