@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -41,5 +42,49 @@ describe("sandbox files", () => {
     expect(await readFile(join(root, "notes", "NOTES.md"), "utf8")).toBe("# Notes\n");
     await expect(writeTextFile(root, "../evil.txt", "x")).rejects.toMatchObject({ code: "path_escape" });
     await expect(writeTextFile(root, ".", "x")).rejects.toMatchObject({ code: "not_a_file" });
+  });
+
+  describe("adversarial paths: every tool refuses to reach outside, and nothing outside changes", () => {
+    let outside: string;
+    beforeEach(async () => {
+      outside = await realpath(await mkdtemp(join(tmpdir(), "x-agent-outside-")));
+      await writeFile(join(outside, "secret.txt"), "top secret");
+      await symlink(outside, join(root, "out-dir"));
+      await symlink(join(outside, "secret.txt"), join(root, "secret-link.txt"));
+      await symlink(join(outside, "planted.txt"), join(root, "dangling.txt"));
+      await symlink(join(outside, "nowhere"), join(root, "dangling-dir"));
+    });
+    afterEach(async () => {
+      await rm(outside, { recursive: true, force: true });
+    });
+
+    const escapes = [
+      "../secret.txt",
+      "config/../../secret.txt",
+      "/etc/passwd",
+      "out-dir/secret.txt",
+      "out-dir/new.txt",
+      "out-dir/deep/new.txt",
+      "secret-link.txt",
+      "dangling.txt",
+      "dangling-dir/new.txt",
+      "config/\u0000../../x",
+    ];
+
+    it.each(escapes)("refuses %j for read, write and list", async (path) => {
+      const code = path.includes("\u0000") ? "bad_path" : "path_escape";
+      await expect(readTextFile(root, path)).rejects.toMatchObject({ code });
+      await expect(writeTextFile(root, path, "pwned")).rejects.toMatchObject({ code });
+      await expect(listFiles(root, path, 1)).rejects.toMatchObject({ code });
+      expect((await readdir(outside)).sort()).toEqual(["secret.txt"]);
+      expect(await readFile(join(outside, "secret.txt"), "utf8")).toBe("top secret");
+      expect(existsSync("/etc/passwd") && (await readFile("/etc/passwd", "utf8")).includes("pwned")).toBe(false);
+    });
+
+    it("does not follow links out when listing the sandbox", async () => {
+      const listing = await listFiles(root, ".", 5);
+      expect(listing).toContain("out-dir");
+      expect(listing).not.toContain("secret.txt");
+    });
   });
 });

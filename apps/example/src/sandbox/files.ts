@@ -1,3 +1,4 @@
+import { constants } from "node:fs";
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { displayPath, resolveInside, SandboxError } from "./paths";
@@ -60,6 +61,12 @@ export async function writeTextFile(root: string, path: string, content: string)
   await mkdir(dirname(target), { recursive: true });
   // The parent may have been created through a link that resolves elsewhere: check again.
   await resolveInside(root, displayPath(root, target));
-  await writeFile(target, content, "utf8");
+  // O_NOFOLLOW: a symlink put in place since the check is refused rather than followed.
+  try {
+    await writeFile(target, content, { encoding: "utf8", flag: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw new SandboxError("path_escape", `"${path}" is a symlink`);
+    throw error;
+  }
   return `wrote ${bytes} bytes to ${displayPath(root, target)}`;
 }

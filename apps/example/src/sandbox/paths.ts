@@ -1,4 +1,4 @@
-import { realpath } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 export type SandboxErrorCode = "path_escape" | "not_found" | "not_a_file" | "not_a_directory" | "too_large" | "bad_path";
@@ -37,6 +37,10 @@ export async function resolveInside(root: string, path: string): Promise<string>
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      // realpath says ENOENT for a dangling symlink too; writing through it would create its target, wherever that is.
+      if (await lstat(existing).then((info) => info.isSymbolicLink(), () => false)) {
+        throw new SandboxError("path_escape", `"${path}" goes through a symlink that points to nothing`);
+      }
       const parent = dirname(existing);
       missing.unshift(existing.slice(parent.length + 1));
       existing = parent;
