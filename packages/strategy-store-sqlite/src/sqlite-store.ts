@@ -37,6 +37,7 @@ import type {
 import { migrate } from "./migrations";
 import { encodeEmbedding, rowToRecord } from "./rows";
 import type { StrategyRow } from "./rows";
+import { scopeBm25, scoringTerms } from "./scope-bm25";
 
 export interface SqliteStrategyStoreOptions extends StrategyStoreOptions {
   /** A database file path (":memory:" for a private in-memory database), or an open connection. */
@@ -45,7 +46,7 @@ export interface SqliteStrategyStoreOptions extends StrategyStoreOptions {
   busyTimeoutMs?: number;
 }
 
-/** StrategyStore on one SQLite file: WAL, FTS5 with bm25, atomic counters, versioned migrations. */
+/** StrategyStore on one SQLite file: WAL, FTS5 matching with scope-local BM25, atomic counters, versioned migrations. */
 export class SqliteStrategyStore implements StrategyStore {
   readonly vectorSearch: boolean;
   private readonly db: Database.Database;
@@ -201,15 +202,26 @@ export class SqliteStrategyStore implements StrategyStore {
     if (words.length === 0) return [];
     // Every word becomes a quoted FTS5 string, so no FTS5 operator or column filter can get in.
     const match = words.map((word) => `"${word.replaceAll('"', '""')}"`).join(" OR ");
+    // All of the scope's matches, unranked: ranking must use this scope's statistics only.
     const rows = this.db
       .prepare(
-        `SELECT s.*, -bm25(strategies_fts, 2.0, 1.0, 1.0) AS lexical_score
-         FROM strategies_fts JOIN strategies s ON s.seq = strategies_fts.rowid
-         WHERE strategies_fts MATCH ? AND s.scope = ?
-         ORDER BY bm25(strategies_fts, 2.0, 1.0, 1.0) LIMIT ?`,
+        `SELECT s.* FROM strategies_fts JOIN strategies s ON s.seq = strategies_fts.rowid
+         WHERE strategies_fts MATCH ? AND s.scope = ?`,
       )
-      .all(match, scope, pool) as Array<StrategyRow & { lexical_score: number }>;
-    return rows.map((row) => ({ record: rowToRecord(row), score: row.lexical_score }));
+      .all(match, scope) as StrategyRow[];
+    if (rows.length === 0) return [];
+    const stats = this.db
+      .prepare(
+        `SELECT COUNT(*) AS n, AVG(length(problem)) AS problem, AVG(length(strategy)) AS strategy, AVG(length(tags)) AS tags
+         FROM strategies WHERE scope = ?`,
+      )
+      .get(scope) as { n: number; problem: number; strategy: number; tags: number };
+    const terms = words.flatMap(scoringTerms);
+    return scopeBm25(terms, rows, { n: stats.n, avg: stats })
+      .filter((scored) => scored.score > 0)
+      .sort((a, b) => b.score - a.score || a.doc.seq - b.doc.seq)
+      .slice(0, pool)
+      .map((scored) => ({ record: rowToRecord(scored.doc), score: scored.score }));
   }
 
   // Brute force over the scope's vectors: SQLite has no vector index without an extension.

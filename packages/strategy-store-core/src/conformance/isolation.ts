@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { StrategyRecord } from "../record";
 import type { StrategyStore } from "../store";
 import type { ConformanceHarness } from "./harness";
-import { expectStoreError, listAll, withStore } from "./harness";
+import { expectStoreError, listAll, uniqueScope, withStore } from "./harness";
 
 const VOCAB = ["deploy", "timeout", "retry", "cache", "index", "merge", "token", "parser", "socket", "quota", "tenant", "secret"];
 
@@ -54,6 +54,26 @@ export function isolationSuite(h: ConformanceHarness): void {
           ),
           { numRuns: h.propertyRuns ?? 15 },
         );
+      }));
+
+    // Corpus statistics (IDF, average length) taken over the whole table would let one tenant
+    // read how often a word occurs in other tenants' records from its own scores and order.
+    it("scores and order in a scope do not move when another scope's records change", () =>
+      withStore(h, async (store) => {
+        const mine = uniqueScope("stats-mine");
+        const other = uniqueScope("stats-other");
+        const put = (scope: string, problem: string, strategy: string) =>
+          store.put({ scope, problem, strategy, confidence: 1, source: "stats" });
+        await put(mine, "kettle descaling routine", "soak the kettle in vinegar overnight");
+        await put(mine, "printer jams on thick paper", "feed the printer one sheet at a time");
+        await put(mine, "garden hose leaks", "replace the washer in the hose coupling");
+        const query = "kettle printer hose";
+        const snapshot = async () =>
+          (await store.search({ scope: mine, query, k: 10 })).map((hit) => [hit.record.id, hit.score]);
+        const before = await snapshot();
+        expect(before).toHaveLength(3);
+        for (let i = 0; i < 25; i++) await put(other, `kettle problem ${i}`, `kettle fix ${i} with a longer description of steps`);
+        expect(await snapshot()).toEqual(before);
       }));
   });
 }
