@@ -29,4 +29,21 @@ describe("runShell", () => {
     controller.abort();
     expect((await pending).aborted).toBe(true);
   });
+
+  it("passes the command no API key, park key or other secret from the CLI's environment", async () => {
+    const secrets = { OPENAI_API_KEY: "sk-leak-openai", ANTHROPIC_API_KEY: "sk-leak-anthropic", X_AGENT_PARK_KEY: "leak-park", PG_URL: "postgres://u:leak-pw@h/db" };
+    const saved = Object.fromEntries(Object.keys(secrets).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, secrets);
+    try {
+      const result = await runShell("env", { cwd: tmpdir(), timeoutMs: 5_000 });
+      expect(result.exitCode).toBe(0);
+      expect(result.output).toMatch(/^PATH=/m);
+      expect(result.output).not.toMatch(/leak/);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
 });

@@ -11,6 +11,15 @@ export interface ShellResult {
   output: string;
 }
 
+/** The only variables a command inherits: the model must not be able to `env` its way to an API key or the park key. */
+const INHERITED = /^(PATH|HOME|USER|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z_]+|TERM|TMPDIR|TZ)$/;
+
+function shellBaseEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && INHERITED.test(name)) out[name] = value;
+  return out;
+}
+
 /**
  * Runs one command with `/bin/sh -c` in `cwd`. The command gets its own process group so a timeout
  * or an abort kills everything it started, not just the shell. Never rejects for a failing command:
@@ -22,7 +31,7 @@ export function runShell(command: string, options: { cwd: string; timeoutMs: num
       cwd: options.cwd,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, ...options.env, PWD: options.cwd },
+      env: { ...shellBaseEnv(process.env), ...options.env, PWD: options.cwd },
     });
     let output = "";
     let cut = false;
