@@ -68,16 +68,18 @@ export function executorFor(client: PgClient): Executor {
       },
     };
   }
-  // One plain connection: transactions must not interleave on it, so they take turns.
+  // One plain connection: a statement sent while a transaction is open would join it (and roll
+  // back with it), so every call, plain query or transaction, takes its turn.
   const db = client;
   let tail: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = tail.then(work);
+    tail = run.catch(() => undefined);
+    return run;
+  };
   return {
-    query: (text, params) => queryRows(db, text, params),
-    transaction: (body) => {
-      const run = tail.then(() => inTransaction(db, body));
-      tail = run.catch(() => undefined);
-      return run;
-    },
+    query: (text, params) => inTurn(() => queryRows(db, text, params)),
+    transaction: (body) => inTurn(() => inTransaction(db, body)),
   };
 }
 
