@@ -1,8 +1,23 @@
-import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeShellResult, runShell } from "./shell";
+
+/** The process exists and is not a zombie waiting to be reaped. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
 
 describe("runShell", () => {
   it("runs in the sandbox folder and reports the exit code", async () => {
@@ -16,11 +31,17 @@ describe("runShell", () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it("kills the whole process group at the timeout", async () => {
-    const result = await runShell("sleep 30 & sleep 30; echo never", { cwd: tmpdir(), timeoutMs: 300 });
+  it("kills the whole process group at the timeout, the command's background children included", async () => {
+    const root = await realpath(await mkdtemp(join(tmpdir(), "x-agent-shell-")));
+    const result = await runShell("sleep 30 & echo $! > bg.pid; sleep 30; echo never", { cwd: root, timeoutMs: 300 });
     expect(result.timedOut).toBe(true);
     expect(result.output).not.toContain("never");
     expect(describeShellResult(result, 300)).toMatch(/^timed out after 0.3s/);
+    const pid = Number((await readFile(join(root, "bg.pid"), "utf8")).trim());
+    expect(pid).toBeGreaterThan(0);
+    // SIGKILL is delivered at once, but the zombie is reaped by init a moment later.
+    await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
+    await rm(root, { recursive: true, force: true });
   });
 
   it("stops when the signal aborts", async () => {
