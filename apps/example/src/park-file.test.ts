@@ -1,0 +1,49 @@
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parkKey, stateDir, writeParkFile } from "./park-file";
+
+let cwd: string;
+let umask: number;
+
+beforeEach(async () => {
+  cwd = await mkdtemp(join(tmpdir(), "x-agent-park-"));
+  // The most permissive umask: the 0600 must come from the code, not from the machine's default.
+  umask = process.umask(0);
+});
+
+afterEach(async () => {
+  process.umask(umask);
+  await rm(cwd, { recursive: true, force: true });
+});
+
+describe("park key and park files", () => {
+  it("creates .x-agent/park.key readable and writable by its owner only, and reuses it", async () => {
+    const key = await parkKey(cwd, {});
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    const file = join(stateDir(cwd), "park.key");
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await readFile(file, "utf8")).trim()).toBe(key);
+    expect(await parkKey(cwd, {})).toBe(key);
+  });
+
+  it("prefers X_AGENT_PARK_KEY and then writes no key file", async () => {
+    expect(await parkKey(cwd, { X_AGENT_PARK_KEY: "  from-env  " })).toBe("from-env");
+    await expect(stat(join(stateDir(cwd), "park.key"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("writes a park file readable by its owner only", async () => {
+    const path = await writeParkFile(join(cwd, "parked", "run.json"), {
+      kind: "x-agent.parked",
+      version: 1,
+      createdAt: new Date(0).toISOString(),
+      label: "t",
+      sandbox: cwd,
+      shellTimeoutMs: 1000,
+      run: { mode: "demo", scope: "demo" },
+      parked: {},
+    });
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+  });
+});
