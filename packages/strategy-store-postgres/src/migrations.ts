@@ -42,6 +42,21 @@ const MIGRATIONS: ReadonlyArray<{ version: number; sql: (t: Tables) => string[] 
       `CREATE INDEX strategies_tsv ON ${t.strategies} USING gin (tsv)`,
     ],
   },
+  {
+    // Tags join the text search (weight C), as they do on the other backends. array_to_string is
+    // only STABLE, so a generated column reaches it through an IMMUTABLE wrapper.
+    version: 2,
+    sql: (t) => [
+      `CREATE OR REPLACE FUNCTION ${t.schema}.strategy_tags_text(tags text[]) RETURNS text
+         LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT pg_catalog.array_to_string(tags, ' ') $$`,
+      `ALTER TABLE ${t.strategies} DROP COLUMN tsv`,
+      `ALTER TABLE ${t.strategies} ADD COLUMN tsv tsvector GENERATED ALWAYS AS (
+          setweight(to_tsvector('english', problem), 'A') || setweight(to_tsvector('english', strategy), 'B') ||
+          setweight(to_tsvector('english', ${t.schema}.strategy_tags_text(tags)), 'C')
+        ) STORED`,
+      `CREATE INDEX strategies_tsv ON ${t.strategies} USING gin (tsv)`,
+    ],
+  },
 ];
 
 /**

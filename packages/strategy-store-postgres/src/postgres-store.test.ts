@@ -45,8 +45,27 @@ describe("postgres (PGlite + pgvector) specifics", () => {
   it("records its migrations in the schema-version table", async () => {
     const store = await PostgresStrategyStore.open({ client: pglite, schema: pgliteSchema });
     const { rows } = await pglite.query<{ version: number }>(`SELECT version FROM "${pgliteSchema}".strategy_schema_version ORDER BY version`);
-    expect(rows.map((row) => row.version)).toEqual([SCHEMA_VERSION]);
+    expect(rows.map((row) => row.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
     await store.close();
+  });
+
+  it("migration 2 makes the tags of records written at version 1 searchable", async () => {
+    const schema = runSchema("upgrade");
+    const scope = "upgrade";
+    const store = await PostgresStrategyStore.open({ client: pglite, schema });
+    const tagged = await store.put({ scope, problem: "disk fills up", strategy: "rotate the logs", confidence: 1, source: "t", tags: ["logrotate"] });
+    await store.close();
+    // Put the table back in its version-1 shape: the text search without tags.
+    const t = `"${schema}".strategies`;
+    await pglite.query(`ALTER TABLE ${t} DROP COLUMN tsv`);
+    await pglite.query(
+      `ALTER TABLE ${t} ADD COLUMN tsv tsvector GENERATED ALWAYS AS (setweight(to_tsvector('english', problem), 'A') || setweight(to_tsvector('english', strategy), 'B')) STORED`,
+    );
+    await pglite.query(`DELETE FROM "${schema}".strategy_schema_version WHERE version > 1`);
+    const upgraded = await PostgresStrategyStore.open({ client: pglite, schema });
+    expect((await upgraded.search({ scope, query: "logrotate", k: 3 })).map((hit) => hit.record.id)).toEqual([tagged.id]);
+    await upgraded.close();
+    await pglite.query(`DROP SCHEMA "${schema}" CASCADE`);
   });
 
   it("refuses a schema name that is not a plain identifier", async () => {

@@ -106,6 +106,15 @@ export function rankingSuite(h: ConformanceHarness): void {
         { embed: conceptEmbed },
       ));
 
+    it("a word found only in a record's tags finds the record", () =>
+      withStore(h, async (store) => {
+        const scope = uniqueScope("tags");
+        const tagged = await store.put({ ...sample(scope, 1), tags: ["kubernetes"] });
+        await store.put(sample(scope, 2, { strategy: "roll back the release" }));
+        const hits = await store.search({ scope, query: "kubernetes", k: 3 });
+        expect(hits.map((hit) => hit.record.id)).toEqual([tagged.id]);
+      }));
+
     it("an embedding given with the input is stored as given", () =>
       withStore(h, async (store) => {
         const scope = uniqueScope("embedding");
