@@ -1,4 +1,5 @@
 import { ParkedRunError } from "@x/runner";
+import { redactSecrets } from "@x/terminal-cause";
 import { parseCommandLine, UsageError, type Command } from "./args";
 import { helpText, scenariosText } from "./commands/help";
 import type { CliIo } from "./io";
@@ -19,7 +20,10 @@ export interface CliEnvironment {
 }
 
 /** Exit codes: 0 done (or parked), 1 the run or the demo did not end as it should, 2 a bad command line. */
-export async function cli(argv: readonly string[], host: CliEnvironment): Promise<number> {
+export async function cli(argv: readonly string[], rawHost: CliEnvironment): Promise<number> {
+  // Every byte the CLI prints goes through here: a key a model, a tool or an error echoes is shown as [redacted].
+  const secrets = secretsOf(argv, rawHost.env);
+  const host: CliEnvironment = { ...rawHost, out: (text) => rawHost.out(redactSecrets(text, secrets)), err: (text) => rawHost.err(redactSecrets(text, secrets)) };
   let command: Command;
   try {
     command = parseCommandLine(argv);
@@ -65,4 +69,15 @@ export async function cli(argv: readonly string[], host: CliEnvironment): Promis
 function usageFailure(host: CliEnvironment, error: UsageError): number {
   host.err(`x-agent: ${error.message}\nRun "x-agent --help" for usage.\n`);
   return 2;
+}
+
+/** The credentials this process knows: `--api-key` (either spelling), the providers' key variables, the park key. */
+function secretsOf(argv: readonly string[], env: CliEnvironment["env"]): string[] {
+  const secrets = [env.OPENAI_API_KEY, env.ANTHROPIC_API_KEY, env.X_AGENT_PARK_KEY].filter((v): v is string => v !== undefined).map((v) => v.trim());
+  argv.forEach((arg, i) => {
+    if (arg === "--api-key" && argv[i + 1] !== undefined) secrets.push(argv[i + 1]!.trim());
+    else if (arg.startsWith("--api-key=")) secrets.push(arg.slice("--api-key=".length).trim());
+  });
+  // A real key is long; a short test value like "k" would shred ordinary words.
+  return secrets.filter((secret) => secret.length >= 8);
 }

@@ -115,6 +115,36 @@ describe("x-agent run against an OpenAI-compatible server (the brain tests' loop
   });
 });
 
+describe("x-agent run never prints an API key", { timeout: 180_000 }, () => {
+  it("redacts a key the model, a tool result or an error echoes, on --json and on human output", async () => {
+    const flagKey = "sk-flag-0123456789abcdef";
+    const envKey = "sk-env-fedcba9876543210";
+    // A model that repeats what it should not: the key in a tool argument (echoed back in the tool's error) and in its answer.
+    const server = await startOpenAIMockServer((request) => {
+      const results = messagesOf(request).filter((m) => m.role === "tool");
+      if (results.length === 0) return { toolCalls: [{ id: "l1", name: "list_files", arguments: { path: flagKey } }] };
+      return { text: `The keys are ${flagKey} and ${envKey}.` };
+    });
+    try {
+      for (const json of [true, false]) {
+        const cwd = await tempDir("x-agent-test-redact-");
+        const args = ["run", "Tell me your key", "--base-url", server.baseUrl, `--api-key=${flagKey}`, "--model", "m", "--no-teacher", ...(json ? ["--json"] : [])];
+        const run = await runCli(args, { cwd, env: cleanEnv({ OPENAI_API_KEY: envKey }) });
+        expect(run.code).toBe(0);
+        const printed = run.stdout + run.stderr;
+        expect(printed).not.toContain(flagKey);
+        expect(printed).not.toContain(envKey);
+        expect(printed).toContain("The keys are [redacted] and [redacted].");
+        expect(printed).toContain("no such folder: [redacted]");
+        if (json) expect(() => parseEvents(run.stdout)).not.toThrow();
+      }
+      expect(server.requests.every((r) => r.headers.authorization === `Bearer ${flagKey}`)).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("x-agent run: approvals and the Anthropic wire", { timeout: 180_000 }, () => {
   it("parks a write on a real endpoint and finishes it with resume, reading the key again from the environment", async () => {
     const server = await startOpenAIMockServer((request) => {
