@@ -1,3 +1,4 @@
+import { StrategyStoreError } from "@x/strategy-store-core";
 import type { Executor } from "./connection";
 
 export interface Tables {
@@ -71,6 +72,10 @@ export async function migrate(db: Executor, t: Tables, wantVector: boolean): Pro
     await tx.query(`CREATE TABLE IF NOT EXISTS ${t.versions} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL)`);
     const [row] = await tx.query<{ version: number | null }>(`SELECT MAX(version) AS version FROM ${t.versions}`);
     const current = row?.version ?? 0;
+    // A newer release changed the schema in ways this one cannot know; writing through it could corrupt it.
+    if (current > SCHEMA_VERSION) {
+      throw new StrategyStoreError("backend", `the database schema is at version ${current}, newer than this release (${SCHEMA_VERSION})`);
+    }
     for (const migration of MIGRATIONS) {
       if (migration.version <= current) continue;
       for (const statement of migration.sql(t)) await tx.query(statement);

@@ -68,6 +68,14 @@ describe("postgres (PGlite + pgvector) specifics", () => {
     await pglite.query(`DROP SCHEMA "${schema}" CASCADE`);
   });
 
+  it("refuses a database whose schema a newer release wrote", async () => {
+    const schema = runSchema("newer");
+    await (await PostgresStrategyStore.open({ client: pglite, schema })).close();
+    await pglite.query(`INSERT INTO "${schema}".strategy_schema_version (version, applied_at) VALUES ($1, now())`, [SCHEMA_VERSION + 1]);
+    await expect(PostgresStrategyStore.open({ client: pglite, schema })).rejects.toMatchObject({ code: "backend" });
+    await pglite.query(`DROP SCHEMA "${schema}" CASCADE`);
+  });
+
   it("refuses a schema name that is not a plain identifier", async () => {
     await expect(PostgresStrategyStore.open({ client: pglite, schema: 'x"; DROP TABLE y; --' })).rejects.toMatchObject({
       code: "invalid_input",

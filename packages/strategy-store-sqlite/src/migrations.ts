@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { StrategyStoreError } from "@x/strategy-store-core";
 
 /**
  * Schema changes in order; `strategy_schema_version` records which ran. Append, never edit:
@@ -61,6 +62,7 @@ export function migrate(db: Database.Database): void {
     );
     const row = db.prepare("SELECT MAX(version) AS version FROM strategy_schema_version").get() as { version: number | null };
     const current = row.version ?? 0;
+    if (current > SCHEMA_VERSION) throw newerSchema(current);
     for (const migration of MIGRATIONS) {
       if (migration.version <= current) continue;
       db.exec(migration.sql);
@@ -72,4 +74,9 @@ export function migrate(db: Database.Database): void {
   });
   // IMMEDIATE takes the write lock up front, so two processes never both see version 0.
   run.immediate();
+}
+
+// A newer release changed the schema in ways this one cannot know; writing through it could corrupt it.
+function newerSchema(version: number): StrategyStoreError {
+  return new StrategyStoreError("backend", `the database schema is at version ${version}, newer than this release (${SCHEMA_VERSION})`);
 }

@@ -24,6 +24,15 @@ describe("sqlite specifics", () => {
     await store.close();
   });
 
+  it("refuses a database whose schema a newer release wrote", async () => {
+    const file = join(dir, "newer.db");
+    await new SqliteStrategyStore({ database: file }).close();
+    const db = new Database(file);
+    db.prepare("INSERT INTO strategy_schema_version (version, applied_at) VALUES (?, ?)").run(SCHEMA_VERSION + 1, "later");
+    db.close();
+    expect(() => new SqliteStrategyStore({ database: file })).toThrow(expect.objectContaining({ code: "backend" }));
+  });
+
   it("a write blocked past busy_timeout fails with busy and stores nothing", async () => {
     const file = join(dir, "busy.db");
     const store = new SqliteStrategyStore({ database: file, busyTimeoutMs: 50 });
