@@ -13,12 +13,12 @@ export interface SandboxToolsOptions {
 }
 
 /** How each sandbox tool is cleared: reads run, writes wait for a person, the shell goes to auto mode. */
-export const SANDBOX_PERMISSIONS: Readonly<Record<string, Permission>> = {
+export const SANDBOX_PERMISSIONS: Readonly<Record<string, Permission>> = Object.freeze({
   list_files: "allow",
   read_file: "allow",
   write_file: "ask",
   shell: "auto",
-};
+});
 
 const text = (value: string, isError = false) => ({ content: [{ type: "text" as const, text: value }], isError });
 
