@@ -33,6 +33,12 @@ describe("sqlite specifics", () => {
     expect(() => new SqliteStrategyStore({ database: file })).toThrow(expect.objectContaining({ code: "backend" }));
   });
 
+  it("a file that cannot be opened fails with a typed error", () => {
+    expect(() => new SqliteStrategyStore({ database: join(dir, "missing-dir", "x.db") })).toThrow(
+      expect.objectContaining({ name: "StrategyStoreError", code: "backend" }),
+    );
+  });
+
   it("a write blocked past busy_timeout fails with busy and stores nothing", async () => {
     const file = join(dir, "busy.db");
     const store = new SqliteStrategyStore({ database: file, busyTimeoutMs: 50 });

@@ -56,7 +56,7 @@ export class SqliteStrategyStore implements StrategyStore {
 
   constructor(options: SqliteStrategyStoreOptions) {
     this.ownsDb = typeof options.database === "string";
-    this.db = typeof options.database === "string" ? new Database(options.database) : options.database;
+    this.db = typeof options.database === "string" ? openFile(options.database) : options.database;
     this.embed = options.embed;
     this.vectorSearch = options.embed !== undefined;
     try {
@@ -252,12 +252,20 @@ export class SqliteStrategyStore implements StrategyStore {
   }
 }
 
+function openFile(path: string): Database.Database {
+  try {
+    return new Database(path);
+  } catch (error) {
+    throw new StrategyStoreError("backend", "the SQLite database could not be opened", { cause: error });
+  }
+}
+
 function toStoreError(error: unknown): StrategyStoreError {
   if (error instanceof StrategyStoreError) return error;
   const code = (error as { code?: unknown }).code;
   if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") {
     return new StrategyStoreError("busy", "the database stayed locked by another connection past busy_timeout", { cause: error });
   }
-  if (error instanceof TypeError && /not open/i.test(error.message)) return closedError();
+  if (error instanceof TypeError && /connection is not open/i.test(error.message)) return closedError();
   return new StrategyStoreError("backend", `SQLite error${typeof code === "string" ? ` ${code}` : ""}`, { cause: error });
 }
