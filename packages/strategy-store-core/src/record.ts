@@ -5,7 +5,8 @@ import { LIMITS } from "./limits";
 // Postgres text value; both are refused everywhere so every backend accepts the same inputs.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function text(max: number) {
+/** A string every backend can store and compare: bounded, no NUL, well-formed Unicode. */
+export function text(max: number) {
   return z
     .string()
     .max(max)

@@ -1,14 +1,11 @@
 import { z } from "zod";
 import { LIMITS } from "./limits";
-import { ScopeSchema } from "./record";
+import { ScopeSchema, text } from "./record";
 import type { StrategyHit, StrategyInput, StrategyRecord } from "./record";
 
 export const SearchQuerySchema = z.object({
   scope: ScopeSchema,
-  query: z
-    .string()
-    .max(LIMITS.text)
-    .refine((s) => !s.includes("\u0000"), { message: "must not contain NUL characters" }),
+  query: text(LIMITS.text),
   k: z.number().int().min(1).max(LIMITS.k).default(3),
   /** Drop hits scoring below this (see `StrategyHit.score`). */
   minScore: z.number().min(0).optional(),

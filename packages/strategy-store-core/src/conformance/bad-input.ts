@@ -59,6 +59,7 @@ export function badInputSuite(h: ConformanceHarness): void {
           store.search({ scope, query: "widget", k: LIMITS.k + 1 }),
           store.search({ scope, query: "widget", k: 2.5 }),
           store.search({ scope, query: "widget\u0000", k: 3 }),
+          store.search({ scope, query: "widget \uD800", k: 3 }),
           store.search({ scope, query: OVERSIZED, k: 3 }),
           store.search({ scope, query: "widget", k: 3, minScore: -1 }),
           store.list({ scope, limit: 0 }),
