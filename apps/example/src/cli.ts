@@ -32,7 +32,7 @@ export async function cli(argv: readonly string[], rawHost: CliEnvironment): Pro
     return usageFailure(host, error);
   }
   if (command.name === "help") {
-    host.out(helpText(command));
+    host.out(command.json ? `${JSON.stringify({ type: "help", text: helpText(command) })}\n` : helpText(command));
     return 0;
   }
   if (command.name === "scenarios") {

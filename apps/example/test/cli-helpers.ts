@@ -49,11 +49,17 @@ export async function runCli(args: readonly string[], options: { cwd: string; en
   return spawnCollect(process.execPath, [BIN, ...args], { ...options, env: { ...(options.env ?? cleanEnv()), TMPDIR: tmp } });
 }
 
+/** `--json` output: every line, blank ones included, must be one JSON event — nothing else may be mixed in. */
 export function parseEvents(stdout: string): AppEvent[] {
+  if (!stdout.endsWith("\n")) throw new Error(`--json output does not end with a newline: ${JSON.stringify(stdout.slice(-80))}`);
   return stdout
+    .slice(0, -1)
     .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as AppEvent);
+    .map((line) => {
+      const event = JSON.parse(line) as AppEvent;
+      if (typeof event !== "object" || event === null || typeof event.type !== "string") throw new Error(`not an event: ${line}`);
+      return event;
+    });
 }
 
 /** The events of each scenario, keyed by its name (events before the first scenario under ""). */

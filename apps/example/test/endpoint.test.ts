@@ -266,6 +266,9 @@ describe("x-agent command line", { timeout: 60_000 }, () => {
     const help = await runCli(["--help"], { cwd });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("x-agent resume <file> --approve|--deny");
+    const jsonHelp = await runCli(["run", "--help", "--json"], { cwd });
+    expect(jsonHelp.code).toBe(0);
+    expect(parseEvents(jsonHelp.stdout)).toEqual([{ type: "help", text: expect.stringContaining("--no-teacher") as unknown }]);
     const list = await runCli(["scenarios", "--json"], { cwd });
     expect(JSON.parse(list.stdout).map((s: { name: string }) => s.name)).toEqual(["auto-mode", "teacher", "memory", "approval"]);
   });
