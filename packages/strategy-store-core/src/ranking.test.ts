@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StrategyRecord } from "./record";
-import { cosineSimilarity, outcomeFactor, rankCandidates } from "./ranking";
+import { cosineSimilarity, outcomeFactor, rankCandidates, RRF_K } from "./ranking";
 
 const record = (id: string, problem: string, extra: Partial<StrategyRecord> = {}): StrategyRecord => ({
   id,
@@ -60,6 +60,10 @@ describe("rankCandidates", () => {
       { k: 5 },
     );
     expect(hits.map((hit) => hit.record.id)).toEqual(["b", "v"]);
+    // v is first in the vector list only: its order is its fused value over b's (first + second).
+    const fused = 1 / (RRF_K + 1) / (1 / (RRF_K + 1) + 1 / (RRF_K + 2));
+    expect(hits[1]!.score).toBeCloseTo((0.5 * fused + 0.5 * 0.95) * 0.98, 10);
+    expect(hits[0]!.score).toBeCloseTo(0.98, 10);
   });
 
   it("applies k and minScore", () => {
