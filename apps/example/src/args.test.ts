@@ -74,6 +74,7 @@ describe("parseCommandLine", () => {
     expect(usage(["run", "x", "--price", "m=cheap"])).toContain("--price takes MODEL=INPUT/OUTPUT");
     expect(usage(["run", "x", "--model"])).toContain("--model");
     expect(usage(["demo", "a", "b"])).toContain('unexpected argument "b"');
+    expect(usage(["run", "x", "--sandbox", " "])).toContain("--sandbox needs a folder path");
   });
 
   it("turns --help on any command into help for it", () => {

@@ -165,7 +165,11 @@ function storeArgs(values: Record<string, unknown>): StoreArgs {
     if (values.scope.trim() === "") throw new UsageError("--scope must not be empty");
     out.scope = values.scope;
   }
-  if (typeof values.sandbox === "string") out.sandbox = values.sandbox;
+  if (typeof values.sandbox === "string") {
+    // An empty path would resolve to the current folder: the tools would act on everything here.
+    if (values.sandbox.trim() === "") throw new UsageError("--sandbox needs a folder path");
+    out.sandbox = values.sandbox;
+  }
   if (typeof values["shell-timeout"] === "string") out.shellTimeoutMs = positiveInt(values["shell-timeout"], "--shell-timeout") * 1000;
   return out;
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { startAnthropicMockServer } from "@x/brain-anthropic/testing";
 import { startOpenAIMockServer, type RecordedRequest } from "@x/brain-openai/testing";
 import { CLASSIFIER_SYSTEM_PROMPT } from "@x/classifier-ladder";
@@ -259,6 +259,17 @@ describe("x-agent command line", { timeout: 60_000 }, () => {
     expect(ofType(events, "error")[0]).toMatchObject({ code: "store_unavailable" });
     expect(run.stdout).toContain("postgres://someone:***@127.0.0.1:1/db");
     expect(run.stdout + run.stderr).not.toContain("hunter2");
+  });
+
+  it("refuses to run the demo in a folder that has files, and leaves them alone", async () => {
+    const cwd = await tempDir("x-agent-test-sandbox-");
+    await writeFile(join(cwd, "README.md"), "mine\n");
+    const run = await runCli(["demo", "auto-mode", "--sandbox", "."], { cwd });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--sandbox for the demo must be a new or empty folder");
+    expect(run.stdout).toBe("");
+    expect(await readFile(join(cwd, "README.md"), "utf8")).toBe("mine\n");
+    expect(existsSync(join(cwd, "config"))).toBe(false);
   });
 
   it("prints help and the scenario list", async () => {

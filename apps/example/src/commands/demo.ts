@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -18,6 +18,10 @@ export async function demoCommand(command: Extract<Command, { name: "demo" }>, i
   const chosen = command.scenario === undefined ? SCENARIOS : SCENARIOS.filter((s) => s.name === command.scenario);
   if (chosen.length === 0) throw new UsageError(`unknown scenario "${command.scenario}" (scenarios: ${SCENARIOS.map((s) => s.name).join(", ")})`);
 
+  // The demo writes its own project into the sandbox (README.md, config/…) and approves a write: never over a user's files.
+  if (command.sandbox !== undefined && (await readdir(command.sandbox).catch(() => [])).length > 0) {
+    throw new UsageError(`--sandbox for the demo must be a new or empty folder (it writes its own files there): ${command.sandbox} is not empty`);
+  }
   const home = await mkdtemp(join(tmpdir(), "x-agent-demo-"));
   const sandbox = await openSandbox(command.sandbox ?? join(home, "sandbox"));
   await writeFixtures(sandbox);
