@@ -1,4 +1,5 @@
 import { StrategyStoreError } from "./errors";
+import { RecordIdSchema } from "./record";
 
 // Opaque to callers so the paging key can change without breaking them.
 export function encodeCursor(lastId: string): string {
@@ -13,7 +14,8 @@ export function decodeCursor(cursor: string | undefined): string | undefined {
       typeof parsed === "object" &&
       parsed !== null &&
       (parsed as { v?: unknown }).v === 1 &&
-      typeof (parsed as { after?: unknown }).after === "string"
+      // A forged `after` must meet the id rules, or it reaches the database unchecked.
+      RecordIdSchema.safeParse((parsed as { after?: unknown }).after).success
     ) {
       return (parsed as { after: string }).after;
     }

@@ -35,6 +35,10 @@ const SQL_META = `'; DROP TABLE strategies; -- " \\ % _ $1 ? :name @p0 /* */ NEA
 const TAG_META = `'; DROP TABLE t; -- % _ "*`;
 const UNICODE = "Überprüfung naïve café 数据库连接 🙂‍↔️ עברית e\u0301 \u200B zero-width";
 
+function forgedCursor(after: unknown): string {
+  return Buffer.from(JSON.stringify({ v: 1, after }), "utf8").toString("base64url");
+}
+
 export function badInputSuite(h: ConformanceHarness): void {
   describe("bad input", () => {
     it("rejects each bad put with invalid_input, echoes no value, and stores nothing", () =>
@@ -64,6 +68,10 @@ export function badInputSuite(h: ConformanceHarness): void {
           store.search({ scope, query: "widget", k: 3, minScore: -1 }),
           store.list({ scope, limit: 0 }),
           store.list({ scope, cursor: "not-a-cursor" }),
+          // Forged cursors: well-formed wrapping around an `after` no store would issue.
+          store.list({ scope, cursor: forgedCursor("\u0000") }),
+          store.list({ scope, cursor: forgedCursor("x\uD800") }),
+          store.list({ scope, cursor: forgedCursor(42) }),
           store.get("", record.id),
           store.get(scope, ""),
           store.recordOutcome(scope, record.id, "yes" as unknown as boolean),
