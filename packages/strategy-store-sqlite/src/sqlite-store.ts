@@ -135,8 +135,12 @@ export class SqliteStrategyStore implements StrategyStore {
     const queryVector = this.embed && parsed.query.trim() !== "" ? await embedOne(this.embed, parsed.query) : undefined;
     return this.run(() => {
       const pool = candidatePoolSize(parsed.k);
-      const lexical = this.lexical(parsed.scope, parsed.query, pool);
-      const vector = queryVector ? this.nearest(parsed.scope, queryVector, pool) : undefined;
+      // One read transaction: every statement below sees the same snapshot, whatever other processes write.
+      const read = this.db.transaction(() => ({
+        lexical: this.lexical(parsed.scope, parsed.query, pool),
+        vector: queryVector ? this.nearest(parsed.scope, queryVector, pool) : undefined,
+      }));
+      const { lexical, vector } = read.deferred();
       return rankCandidates(parsed.query, lexical, vector, parsed);
     });
   }
@@ -205,10 +209,10 @@ export class SqliteStrategyStore implements StrategyStore {
     // All of the scope's matches, unranked: ranking must use this scope's statistics only.
     const rows = this.db
       .prepare(
-        `SELECT s.* FROM strategies_fts JOIN strategies s ON s.seq = strategies_fts.rowid
+        `SELECT s.seq, s.problem, s.strategy, s.tags FROM strategies_fts JOIN strategies s ON s.seq = strategies_fts.rowid
          WHERE strategies_fts MATCH ? AND s.scope = ?`,
       )
-      .all(match, scope) as StrategyRow[];
+      .all(match, scope) as Array<Pick<StrategyRow, "seq" | "problem" | "strategy" | "tags">>;
     if (rows.length === 0) return [];
     const stats = this.db
       .prepare(
@@ -217,11 +221,12 @@ export class SqliteStrategyStore implements StrategyStore {
       )
       .get(scope) as { n: number; problem: number; strategy: number; tags: number };
     const terms = words.flatMap(scoringTerms);
-    return scopeBm25(terms, rows, { n: stats.n, avg: stats })
+    const top = scopeBm25(terms, rows, { n: stats.n, avg: stats })
       .filter((scored) => scored.score > 0)
       .sort((a, b) => b.score - a.score || a.doc.seq - b.doc.seq)
-      .slice(0, pool)
-      .map((scored) => ({ record: rowToRecord(scored.doc), score: scored.score }));
+      .slice(0, pool);
+    const read = this.db.prepare("SELECT * FROM strategies WHERE seq = ?");
+    return top.map((scored) => ({ record: rowToRecord(read.get(scored.doc.seq) as StrategyRow), score: scored.score }));
   }
 
   // Brute force over the scope's vectors: SQLite has no vector index without an extension.
