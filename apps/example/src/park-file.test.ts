@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parkKey, stateDir, writeParkFile } from "./park-file";
+import { parkKey, readParkFile, stateDir, writeParkFile } from "./park-file";
 
 let cwd: string;
 let umask: number;
@@ -43,7 +43,37 @@ describe("park key and park files", () => {
       shellTimeoutMs: 1000,
       run: { mode: "demo", scope: "demo" },
       parked: {},
-    });
+    }, "key");
     expect((await stat(path)).mode & 0o777).toBe(0o600);
+  });
+
+  it("refuses a park file whose sandbox, endpoint or run was edited, or that another key signed", async () => {
+    const path = join(cwd, "run.json");
+    const file = {
+      kind: "x-agent.parked" as const,
+      version: 1 as const,
+      createdAt: new Date(0).toISOString(),
+      label: "t",
+      sandbox: join(cwd, "box"),
+      shellTimeoutMs: 1000,
+      run: { mode: "endpoint" as const, endpoint: { provider: "openai" as const, baseUrl: "https://api.openai.com/v1", model: "m", teacherModel: "m", prices: {} } },
+      parked: { id: "p" },
+    };
+    await writeParkFile(path, file, "key");
+    expect(await readParkFile(path, "key")).toEqual(file);
+    await expect(readParkFile(path, "other-key")).rejects.toMatchObject({ code: "park_file_invalid" });
+    const edits: Array<(json: typeof file) => void> = [
+      (json) => (json.sandbox = "/"),
+      (json) => (json.run.endpoint.baseUrl = "https://attacker.example/v1"),
+      (json) => (json.shellTimeoutMs = 999_999),
+      (json) => (json.parked = { id: "q" }),
+    ];
+    for (const edit of edits) {
+      const json = JSON.parse(await readFile(path, "utf8")) as typeof file;
+      edit(json);
+      const edited = join(cwd, "edited.json");
+      await writeFile(edited, JSON.stringify(json));
+      await expect(readParkFile(edited, "key")).rejects.toMatchObject({ code: "park_file_invalid" });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { createFileParkLedger, type ParkLedger } from "@x/runner";
@@ -66,9 +66,16 @@ export const ParkFileSchema = z.object({
   run: ModeSchema,
   /** Validated (and its signature checked) by the runner on resume. */
   parked: z.unknown(),
+  /** HMAC of everything above with the park key: the runner signs only `parked`, and the sandbox or endpoint named here decide where an approved call acts and where the API key goes. */
+  signature: z.string(),
 });
 /** `parked` is the runner's ParkedRun when written; read back it is untrusted until the runner verifies it. */
-export type ParkFile = Omit<z.infer<typeof ParkFileSchema>, "parked"> & { parked: unknown };
+export type ParkFile = Omit<z.infer<typeof ParkFileSchema>, "parked" | "signature"> & { parked: unknown };
+
+function sign(file: ParkFile, key: string): string {
+  const { kind, version, createdAt, label, sandbox, shellTimeoutMs, run, parked } = file;
+  return createHmac("sha256", key).update(JSON.stringify({ kind, version, createdAt, label, sandbox, shellTimeoutMs, run, parked })).digest("hex");
+}
 
 export class ParkFileError extends Error {
   readonly code = "park_file_invalid";
@@ -78,14 +85,14 @@ export class ParkFileError extends Error {
   }
 }
 
-export async function writeParkFile(path: string, file: ParkFile): Promise<string> {
+export async function writeParkFile(path: string, file: ParkFile, key: string): Promise<string> {
   const target = resolve(path);
   await mkdir(dirname(target), { recursive: true });
-  await writeFile(target, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  await writeFile(target, `${JSON.stringify({ ...file, signature: sign(file, key) }, null, 2)}\n`, { mode: 0o600 });
   return target;
 }
 
-export async function readParkFile(path: string): Promise<ParkFile> {
+export async function readParkFile(path: string, key: string): Promise<ParkFile> {
   let raw: string;
   try {
     raw = await readFile(resolve(path), "utf8");
@@ -100,5 +107,11 @@ export async function readParkFile(path: string): Promise<ParkFile> {
   }
   const parsed = ParkFileSchema.safeParse(json);
   if (!parsed.success) throw new ParkFileError(`${path} is not an x-agent park file (${parsed.error.issues[0]?.path.join(".") || "root"}: ${parsed.error.issues[0]?.message})`);
-  return parsed.data;
+  const { signature, ...file } = parsed.data;
+  const expected = Buffer.from(sign(file, key), "hex");
+  const given = Buffer.from(signature, "hex");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new ParkFileError(`${path} was edited, or signed with another park key (run resume from the folder the run parked in)`);
+  }
+  return file;
 }

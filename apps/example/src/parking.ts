@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { TaskResult } from "@x/runner";
 import { invocation, shownPath, type CliIo } from "./io";
-import { writeParkFile, type ParkFile } from "./park-file";
+import { parkKey, writeParkFile, type ParkFile } from "./park-file";
 
 /**
  * Saves a parked run to `<dir>/<runId>.json` with what `x-agent resume` needs to rebuild it, and
@@ -15,7 +15,7 @@ export async function saveParked(io: CliIo, result: TaskResult, dir: string, met
     createdAt: new Date().toISOString(),
     ...meta,
     parked: result.parked,
-  });
+  }, await parkKey(io.cwd, io.env));
   const pending = result.parked.pending;
   io.emit({
     type: "parked",

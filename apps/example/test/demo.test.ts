@@ -144,13 +144,21 @@ describe("x-agent demo (child process, scripted models)", { timeout: 180_000 }, 
       // The signing key stays with the project folder, not in the park file.
       expect(existsSync(join(cwd, ".x-agent", "park.key"))).toBe(true);
 
-      const tampered = join(cwd, "tampered.json");
-      const json = JSON.parse(await readFile(parked.file, "utf8"));
-      json.parked.pending.arguments.path = "../../escape.md";
-      await writeFile(tampered, JSON.stringify(json));
-      const refusedTamper = await runCli(["resume", tampered, "--approve", "--json"], { cwd });
-      expect(refusedTamper.code).toBe(1);
-      expect(ofType(parseEvents(refusedTamper.stdout), "error")[0]!.code).toBe("bad_signature");
+      // An edited call, or an edited sandbox (where the approved write would land), is refused before anything runs.
+      const edits: Array<(json: { parked: { pending: { arguments: { path: string } } }; sandbox: string }) => void> = [
+        (json) => (json.parked.pending.arguments.path = "../../escape.md"),
+        (json) => (json.sandbox = cwd),
+      ];
+      for (const edit of edits) {
+        const tampered = join(cwd, "tampered.json");
+        const json = JSON.parse(await readFile(parked.file, "utf8"));
+        edit(json);
+        await writeFile(tampered, JSON.stringify(json));
+        const refusedTamper = await runCli(["resume", tampered, "--approve", "--json"], { cwd });
+        expect(refusedTamper.code).toBe(1);
+        expect(ofType(parseEvents(refusedTamper.stdout), "error")[0]!.code).toBe("park_file_invalid");
+        expect(existsSync(join(cwd, "NOTES.md"))).toBe(false);
+      }
 
       const denied = await runCli(["resume", parked.file, "--deny", "--reason", "not now", "--json"], { cwd });
       expect(denied.code).toBe(0);

@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import type { Command } from "../args";
 import { resolveApiKey } from "../endpoint";
 import type { CliIo } from "../io";
-import { readParkFile } from "../park-file";
+import { parkKey, readParkFile } from "../park-file";
 import { saveParked } from "../parking";
 import { createRuntime, type RuntimeSource } from "../runtime";
 import { sandboxTools } from "../sandbox/tools";
@@ -15,7 +15,7 @@ import { resultEvent } from "../summary";
  * past its expiry.
  */
 export async function resumeCommand(command: Extract<Command, { name: "resume" }>, io: CliIo): Promise<number> {
-  const file = await readParkFile(command.file);
+  const file = await readParkFile(command.file, await parkKey(io.cwd, io.env));
   const demo = file.run.mode === "demo";
   let source: RuntimeSource;
   if (file.run.mode === "demo") {
