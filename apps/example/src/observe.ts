@@ -13,7 +13,7 @@ import {
   type Tracer,
 } from "@x/llm-types";
 import { SPAN_NAMES, type ToolResultInfo } from "@x/runner";
-import { MONITOR_PROMPT, TEACHER_PROMPT, VERIFIER_PROMPT } from "@x/teacher";
+import { MONITOR_PROMPT, TAKEOVER_PROMPT, TEACHER_PROMPT, VERIFIER_PROMPT } from "@x/teacher";
 import type { AppEvent, Seat } from "./render/events";
 
 /**
@@ -42,8 +42,9 @@ export class RunObserver {
     if (system === CLASSIFIER_SYSTEM_PROMPT) return "classifier";
     if (system === TEACHER_PROMPT) return "teacher";
     if (system === MONITOR_PROMPT || system === VERIFIER_PROMPT) return "helper";
-    // A takeover: the teacher does the task itself, told what the student learned.
-    if (system.includes("A previous, weaker agent attempted this task")) return "teacher";
+    // A takeover: the teacher does the task itself, its note after the host's system prompt — the
+    // exported TAKEOVER_PROMPT when decided up front, else the note @x/teacher writes (not exported).
+    if (system.includes(TAKEOVER_PROMPT) || system.includes("A previous, weaker agent attempted this task")) return "teacher";
     return this.defaultSeat;
   }
 
