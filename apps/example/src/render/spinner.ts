@@ -12,10 +12,6 @@ export class Spinner {
 
   constructor(private readonly write: (text: string) => void) {}
 
-  get active(): boolean {
-    return this.timer !== undefined;
-  }
-
   start(label: string): void {
     this.label = label;
     this.since = Date.now();
