@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -26,6 +26,14 @@ describe("park key and park files", () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await readFile(file, "utf8")).trim()).toBe(key);
     expect(await parkKey(cwd, {})).toBe(key);
+  });
+
+  it("tightens an existing key file that others can read", async () => {
+    const file = join(stateDir(cwd), "park.key");
+    await mkdir(stateDir(cwd), { recursive: true });
+    await writeFile(file, "handmade-key\n", { mode: 0o644 });
+    expect(await parkKey(cwd, {})).toBe("handmade-key");
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
 
   it("prefers X_AGENT_PARK_KEY and then writes no key file", async () => {

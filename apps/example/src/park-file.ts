@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { createFileParkLedger, type ParkLedger } from "@x/runner";
 import { z } from "zod";
@@ -19,7 +19,10 @@ export async function parkKey(cwd: string, env: Readonly<Record<string, string |
   if (fromEnv) return fromEnv;
   const file = join(stateDir(cwd), "park.key");
   try {
-    return (await readFile(file, "utf8")).trim();
+    const key = (await readFile(file, "utf8")).trim();
+    // Anyone who can read the key can forge a park: a copy made by hand with a looser mode is tightened.
+    if (((await stat(file)).mode & 0o077) !== 0) await chmod(file, 0o600);
+    return key;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
