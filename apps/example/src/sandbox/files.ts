@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { displayPath, resolveInside, SandboxError } from "./paths";
 
@@ -47,9 +47,16 @@ export async function readTextFile(root: string, path: string): Promise<string> 
   const info = await stat(target).catch(() => undefined);
   if (!info) throw new SandboxError("not_found", `no such file: ${path}`);
   if (!info.isFile()) throw new SandboxError("not_a_file", `${path} is not a file`);
-  const data = await readFile(target);
-  if (data.length <= MAX_READ_BYTES) return data.toString("utf8");
-  return `${data.subarray(0, MAX_READ_BYTES).toString("utf8")}\n… (cut at ${MAX_READ_BYTES} of ${data.length} bytes)`;
+  // Only the part that is shown is read: a multi-gigabyte file must not be loaded whole.
+  const handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    const buffer = Buffer.alloc(MAX_READ_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, MAX_READ_BYTES, 0);
+    const text = buffer.subarray(0, bytesRead).toString("utf8");
+    return info.size <= MAX_READ_BYTES ? text : `${text}\n… (cut at ${MAX_READ_BYTES} of ${info.size} bytes)`;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Writes (creates or replaces) a text file of the sandbox, making its folders. */
