@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { AppEvent } from "../src/render/events";
-import { cleanEnv, ofType, removeTempDirs, REPO_ROOT, spawnCollect, tempDir } from "./cli-helpers";
+import { cleanEnv, ofType, parseEvents, removeTempDirs, REPO_ROOT, spawnCollect, tempDir } from "./cli-helpers";
 
 afterAll(removeTempDirs);
 
@@ -12,11 +11,8 @@ describe("pnpm example (the root script, from sources, no build)", { timeout: 18
     const env = cleanEnv({ X_AGENT_PARK_KEY: "start-script-test-key", TMPDIR: await tempDir("x-agent-test-start-") });
     const run = await spawnCollect("pnpm", ["example", "demo", "approval", "--park-only", "--json"], { cwd: REPO_ROOT, env });
     expect(run.code).toBe(0);
-    // pnpm echoes the scripts it runs; the events are the JSON lines.
-    const events = run.stdout
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as AppEvent);
+    // pnpm echoes the scripts it runs on stderr; stdout must hold the JSON lines and nothing else.
+    const events = parseEvents(run.stdout);
     expect(events[0]).toMatchObject({ type: "banner" });
     const parked = ofType(events, "parked")[0]!;
     expect(parked.resume).toMatch(/^pnpm example resume \S+ --approve/);
