@@ -75,6 +75,8 @@ describe("parseCommandLine", () => {
     expect(usage(["run", "x", "--model"])).toContain("--model");
     expect(usage(["demo", "a", "b"])).toContain('unexpected argument "b"');
     expect(usage(["run", "x", "--sandbox", " "])).toContain("--sandbox needs a folder path");
+    expect(usage(["demo", "--shell-timeout", "3000000"])).toContain("--shell-timeout is at most 3600 seconds");
+    expect(usage(["demo", "--shell-timeout", "1.5"])).toContain("--shell-timeout must be a positive whole number");
   });
 
   it("turns --help on any command into help for it", () => {

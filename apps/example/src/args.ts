@@ -70,6 +70,7 @@ export type Command =
   | ({ name: "resume"; file: string; json: boolean; decision: "approve" | "deny"; reason?: string } & EndpointArgs);
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 10_000;
+const MAX_SHELL_TIMEOUT_S = 3_600;
 
 /**
  * Reads a command line. The first word picks the command (`demo` when the line starts with an
@@ -170,7 +171,12 @@ function storeArgs(values: Record<string, unknown>): StoreArgs {
     if (values.sandbox.trim() === "") throw new UsageError("--sandbox needs a folder path");
     out.sandbox = values.sandbox;
   }
-  if (typeof values["shell-timeout"] === "string") out.shellTimeoutMs = positiveInt(values["shell-timeout"], "--shell-timeout") * 1000;
+  if (typeof values["shell-timeout"] === "string") {
+    const seconds = positiveInt(values["shell-timeout"], "--shell-timeout");
+    // Past ~24.8 days a Node timer overflows and fires at once: every command would be killed at start.
+    if (seconds > MAX_SHELL_TIMEOUT_S) throw new UsageError(`--shell-timeout is at most ${MAX_SHELL_TIMEOUT_S} seconds, got ${seconds}`);
+    out.shellTimeoutMs = seconds * 1000;
+  }
   return out;
 }
 
