@@ -22,6 +22,14 @@ describe("output", () => {
     expect(out).toBe("   auto    ✗ BLOCKED shell: no (classifier c)\n   helper  verifier: pass — fine\n");
   });
 
+  it("prints no control character that a file, a tool or a model sent", () => {
+    let out = "";
+    const sink = humanSink({ write: (t) => (out += t), tty: false, color: false });
+    sink.emit({ type: "tool_result", seat: "agent", id: "c", name: "read_file", isError: false, text: "a\x1b]0;pwned\x07b\x1b[2Jc\u009b31m" });
+    sink.emit({ type: "error", code: "internal", message: "bad\x1b[31m" });
+    expect(out).toBe("           ✓ read_file: a\ufffd]0;pwned\ufffdb\ufffd[2Jc\ufffd31m\nerror [internal]: bad\ufffd[31m\n");
+  });
+
   it("--json prints one event per line", () => {
     let out = "";
     const sink = jsonSink((t) => (out += t));

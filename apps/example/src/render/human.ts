@@ -123,7 +123,7 @@ export function humanSink(options: HumanOptions): EventSink {
           print(summaryTable(event.rows));
           return;
         case "error":
-          print(paint("red", `error [${event.code}]: ${event.message}`));
+          print(paint("red", `error [${event.code}]: ${oneLine(event.message, 2_000)}`));
           return;
       }
     },
@@ -155,7 +155,9 @@ function helperVerdict(text: string): string | undefined {
 }
 
 function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  // Text from files, tools and models reaches a terminal: no escape sequence of theirs may move the cursor, recolour or retitle it.
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/\s+/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "\ufffd").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
