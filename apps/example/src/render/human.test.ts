@@ -27,7 +27,8 @@ describe("output", () => {
     const sink = humanSink({ write: (t) => (out += t), tty: false, color: false });
     sink.emit({ type: "tool_result", seat: "agent", id: "c", name: "read_file", isError: false, text: "a\x1b]0;pwned\x07b\x1b[2Jc\u009b31m" });
     sink.emit({ type: "error", code: "internal", message: "bad\x1b[31m" });
-    expect(out).toBe("           ✓ read_file: a\ufffd]0;pwned\ufffdb\ufffd[2Jc\ufffd31m\nerror [internal]: bad\ufffd[31m\n");
+    sink.emit({ type: "verdict", tool: "sh\x1b[8mell", verdict: "block", reason: "no\x1b[2J" });
+    expect(out).toBe("           ✓ read_file: a\ufffd]0;pwned\ufffdb\ufffd[2Jc\ufffd31m\nerror [internal]: bad\ufffd[31m\n   auto    ✗ BLOCKED sh\ufffd[8mell: no\ufffd[2J\n");
   });
 
   it("--json prints one event per line", () => {

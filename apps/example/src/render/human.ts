@@ -57,7 +57,7 @@ export function humanSink(options: HumanOptions): EventSink {
           return;
         }
         case "tool_call":
-          print(`   ${seat(event.seat)} ${paint("bold", "→")} ${event.name} ${oneLine(JSON.stringify(event.arguments), 160)}`);
+          print(`   ${seat(event.seat)} ${paint("bold", "→")} ${oneLine(event.name, 80)} ${oneLine(JSON.stringify(event.arguments), 160)}`);
           return;
         case "verdict": {
           const by = event.model ? paint("dim", ` (classifier ${event.model})`) : "";
@@ -67,12 +67,12 @@ export function humanSink(options: HumanOptions): EventSink {
               : event.verdict === "block"
                 ? paint("red", "✗ BLOCKED")
                 : paint("yellow", `? ${event.verdict.replace("_", " ")} — fails closed`);
-          print(`   ${paint("yellow", "auto   ")} ${label} ${event.tool}${event.reason ? `: ${event.reason}` : ""}${by}`);
+          print(`   ${paint("yellow", "auto   ")} ${label} ${oneLine(event.tool, 80)}${event.reason ? `: ${oneLine(event.reason, 300)}` : ""}${by}`);
           return;
         }
         case "tool_result": {
           const mark = event.isError ? paint("red", "✗") : paint("green", "✓");
-          print(`   ${" ".repeat(7)} ${mark} ${event.name}: ${oneLine(event.text, 160)}`);
+          print(`   ${" ".repeat(7)} ${mark} ${oneLine(event.name, 80)}: ${oneLine(event.text, 160)}`);
           return;
         }
         case "escalation":
@@ -97,13 +97,13 @@ export function humanSink(options: HumanOptions): EventSink {
           return;
         case "approval_request": {
           const why = event.kind === "ask" ? "needs your approval" : `needs your approval (${event.kind.replace(/_/g, " ")})`;
-          print(`   ${paint("yellow", "?")} ${event.tool} ${oneLine(JSON.stringify(event.arguments), 160)} ${why}${event.reason ? `: ${event.reason}` : ""}`);
+          print(`   ${paint("yellow", "?")} ${oneLine(event.tool, 80)} ${oneLine(JSON.stringify(event.arguments), 160)} ${why}${event.reason ? `: ${oneLine(event.reason, 300)}` : ""}`);
           options.write(`     ${paint("bold", "[y]es / [n]o / anything else parks it:")} `);
           promptOpen = true;
           return;
         }
         case "parked":
-          print(`   ${paint("yellow", "⏸")} ${event.tool} ${oneLine(JSON.stringify(event.arguments), 120)} waits for a person's approval`);
+          print(`   ${paint("yellow", "⏸")} ${oneLine(event.tool, 80)} ${oneLine(JSON.stringify(event.arguments), 120)} waits for a person's approval`);
           print(`   ${" ".repeat(7)} saved to ${event.file}`);
           print(`   ${" ".repeat(7)} finish it: ${paint("bold", event.resume)}`);
           return;
