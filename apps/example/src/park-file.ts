@@ -100,7 +100,8 @@ export async function readParkFile(path: string, key: string): Promise<ParkFile>
   try {
     raw = await readFile(resolve(path), "utf8");
   } catch (error) {
-    throw new ParkFileError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ParkFileError(code === "ENOENT" ? `no such park file: ${path}` : `cannot read ${path}: ${code ?? (error as Error).message}`);
   }
   let json: unknown;
   try {

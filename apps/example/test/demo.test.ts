@@ -175,7 +175,7 @@ describe("x-agent demo (child process, scripted models)", { timeout: 180_000 }, 
 
       const missing = await runCli(["resume", join(cwd, "nope.json"), "--approve", "--json"], { cwd });
       expect(missing.code).toBe(1);
-      expect(ofType(parseEvents(missing.stdout), "error")[0]!.code).toBe("park_file_invalid");
+      expect(ofType(parseEvents(missing.stdout), "error")[0]).toMatchObject({ code: "park_file_invalid", message: `no such park file: ${join(cwd, "nope.json")}` });
     },
   );
 });
