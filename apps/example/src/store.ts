@@ -38,11 +38,13 @@ export async function checkStrategyStore(target: string): Promise<void> {
   await store.close();
 }
 
-/** The URL with its password hidden, for display. */
+/** The URL with its password and any key-like query value hidden, for display. */
 export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = "***";
+    // Some gateways take their key in the query string (`?api-key=…`, `?key=…`).
+    for (const name of [...parsed.searchParams.keys()]) if (/key|token|secret|sig|password/i.test(name)) parsed.searchParams.set(name, "***");
     return parsed.toString();
   } catch {
     return "(unparseable URL)";
