@@ -83,9 +83,9 @@ export function humanSink(options: HumanOptions): EventSink {
           return;
         case "strategies_retrieved":
           if (event.hits.length === 0) {
-            print(`   ${paint("blue", "memory ")} no stored strategy matches (scope "${event.scope}")`);
+            print(`   ${paint("blue", "memory ")} before the run: no stored strategy matched (scope "${event.scope}")`);
           } else {
-            print(`   ${paint("blue", "memory ")} ${event.hits.length} strateg${event.hits.length === 1 ? "y" : "ies"} retrieved (scope "${event.scope}"), put ahead of the objective:`);
+            print(`   ${paint("blue", "memory ")} before the run: ${event.hits.length} strateg${event.hits.length === 1 ? "y" : "ies"} retrieved (scope "${event.scope}") and put ahead of the objective:`);
             for (const hit of event.hits) print(`   ${" ".repeat(7)} • ${oneLine(hit.strategy, 200)} ${paint("dim", `(score ${hit.score.toFixed(2)})`)}`);
           }
           return;
