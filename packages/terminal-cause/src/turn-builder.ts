@@ -11,6 +11,7 @@ import {
   type ToolCall,
 } from "@x/llm-types";
 import { markBuiltTurn } from "./built-turn";
+import { copyToolCall, parseArguments, settleToolCall } from "./tool-call-arguments";
 import { estimateContextTokens, estimateOutputTokens } from "./estimate";
 import { redactSecrets } from "./redact";
 import { repetitionGuardMaker, type RepetitionGuard, type RepetitionGuardOptions } from "./repetition-guard";
@@ -362,39 +363,6 @@ function estimateSafely(estimate: () => number): number {
   } catch {
     return 0;
   }
-}
-
-/** A tool call's streamed JSON as its arguments: `{}` for none, undefined when it is not a JSON object. */
-function parseArguments(raw: string): Record<string, unknown> | undefined {
-  if (raw.trim() === "") return {};
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-  } catch {
-    // Not JSON: the caller flags it.
-  }
-  return undefined;
-}
-
-/** Parses a tool call's streamed JSON into `arguments`, or records why it cannot be trusted. */
-function settleToolCall(block: ToolCall, raw: string, cut: "truncated" | undefined): void {
-  const parsed = cut ? undefined : parseArguments(raw);
-  if (parsed) {
-    block.arguments = parsed;
-    return;
-  }
-  block.arguments = {};
-  block.rawArguments = raw;
-  block.argumentsError = cut ?? "malformed_json";
-}
-
-/**
- * The settled tool call for its `toolcall_end` event, sharing nothing mutable with the message:
- * the arguments are parsed again from the streamed JSON (a fresh object, far cheaper than
- * `structuredClone`); a call whose JSON was not trusted has `{}`.
- */
-function copyToolCall(block: ToolCall, raw: string): ToolCall {
-  return { ...block, arguments: block.argumentsError === undefined ? (parseArguments(raw) ?? {}) : {} };
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {
