@@ -17,6 +17,7 @@ export { words, tokenize, queryWords } from "./tokenize";
 export { normaliseStrategy, strategyKey } from "./normalise";
 export { newId } from "./id";
 export { encodeCursor, decodeCursor } from "./cursor";
+export { recordFromRow } from "./stored-row";
 export { prepareStrategy, embedOne, newRecord, mergeRecord } from "./prepare";
 export type { PreparedStrategy } from "./prepare";
 export { rankCandidates, candidatePoolSize, outcomeFactor, cosineSimilarity, RRF_K } from "./ranking";

@@ -17,6 +17,7 @@ import {
   prepareStrategy,
   queryWords,
   rankCandidates,
+  recordFromRow,
   StrategyStoreError,
 } from "@x/strategy-store-core";
 import type {
@@ -36,7 +37,7 @@ import { executorFor } from "./connection";
 import type { Executor, PgClient } from "./connection";
 import { migrate, tablesFor } from "./migrations";
 import type { Tables } from "./migrations";
-import { RECORD_COLUMNS, rowToRecord, vectorLiteral } from "./rows";
+import { RECORD_COLUMNS, vectorLiteral } from "./rows";
 import type { StrategyRow } from "./rows";
 
 export interface PostgresStrategyStoreOptions extends StrategyStoreOptions {
@@ -130,14 +131,14 @@ export class PostgresStrategyStore implements StrategyStore {
        ON CONFLICT (scope, strategy_key) DO NOTHING RETURNING ${RECORD_COLUMNS}`,
       params,
     );
-    if (inserted[0]) return rowToRecord(inserted[0]);
+    if (inserted[0]) return recordFromRow(inserted[0]);
 
     const [locked] = await tx.query<StrategyRow>(
       `SELECT ${RECORD_COLUMNS} FROM ${t} WHERE scope = $1 AND strategy_key = $2 FOR UPDATE`,
       [prepared.scope, prepared.key],
     );
     if (!locked) return undefined;
-    const merged = mergeRecord(rowToRecord(locked), prepared, now);
+    const merged = mergeRecord(recordFromRow(locked), prepared, now);
     // Counters are not written here: only recordOutcome's in-SQL increment moves them.
     const [updated] = await tx.query<StrategyRow>(
       `UPDATE ${t} SET problem = $2, strategy = $3, correction = $4, next_step = $5, confidence = $6, source = $7,
@@ -149,7 +150,7 @@ export class PostgresStrategyStore implements StrategyStore {
         ...(this.vectorSchema === undefined ? [] : [merged.embedding ? vectorLiteral(merged.embedding) : null]),
       ],
     );
-    return updated ? rowToRecord(updated) : undefined;
+    return updated ? recordFromRow(updated) : undefined;
   }
 
   async search(query: SearchQuery): Promise<StrategyHit[]> {
@@ -173,7 +174,7 @@ export class PostgresStrategyStore implements StrategyStore {
                ORDER BY lexical_score DESC, id LIMIT $3`,
               [parsed.scope, words.map((word) => `'${word}'`).join(" | "), pool],
             )
-          ).map((row) => ({ record: rowToRecord(row), score: Number(row.lexical_score) }));
+          ).map((row) => ({ record: recordFromRow(row), score: Number(row.lexical_score) }));
     const vector = queryVector
       ? (
           await this.db.query<StrategyRow & { similarity: number }>(
@@ -183,7 +184,7 @@ export class PostgresStrategyStore implements StrategyStore {
              ORDER BY embedding_vec OPERATOR("${this.vectorSchema}".<=>) $2::"${this.vectorSchema}".vector LIMIT $4`,
             [parsed.scope, vectorLiteral(queryVector), queryVector.length, pool],
           )
-        ).map((row) => ({ record: rowToRecord(row), similarity: Number(row.similarity) }))
+        ).map((row) => ({ record: recordFromRow(row), similarity: Number(row.similarity) }))
       : undefined;
     return rankCandidates(parsed.query, lexical, vector, parsed);
   }
@@ -197,7 +198,7 @@ export class PostgresStrategyStore implements StrategyStore {
       params,
     );
     if (!row) throw notFound();
-    return rowToRecord(row);
+    return recordFromRow(row);
   }
 
   async get(scope: string, id: string): Promise<StrategyRecord | undefined> {
@@ -207,7 +208,7 @@ export class PostgresStrategyStore implements StrategyStore {
       `SELECT ${RECORD_COLUMNS} FROM ${this.tables.strategies} WHERE scope = $1 AND id = $2`,
       params,
     );
-    return row ? rowToRecord(row) : undefined;
+    return row ? recordFromRow(row) : undefined;
   }
 
   async list(query: ListQuery): Promise<StrategyPage> {
@@ -219,7 +220,7 @@ export class PostgresStrategyStore implements StrategyStore {
       `SELECT ${RECORD_COLUMNS} FROM ${this.tables.strategies} WHERE scope = $1 AND id > $2 ORDER BY id LIMIT $3`,
       [parsed.scope, after, limit + 1],
     );
-    const records = rows.slice(0, limit).map(rowToRecord);
+    const records = rows.slice(0, limit).map((row) => recordFromRow(row));
     const last = records.at(-1);
     return rows.length > limit && last ? { records, nextCursor: encodeCursor(last.id) } : { records };
   }

@@ -1,4 +1,4 @@
-import type { StrategyRecord } from "@x/strategy-store-core";
+import { recordFromRow, type StrategyRecord } from "@x/strategy-store-core";
 
 export interface StrategyRow {
   seq: number;
@@ -19,23 +19,9 @@ export interface StrategyRow {
   successes: number;
 }
 
+/** A stored row as a record: the blob embedding decoded here, everything else read by core's one row schema. */
 export function rowToRecord(row: StrategyRow): StrategyRecord {
-  return {
-    id: row.id,
-    scope: row.scope,
-    problem: row.problem,
-    strategy: row.strategy,
-    ...(row.correction === null ? {} : { correction: row.correction }),
-    ...(row.next_step === null ? {} : { nextStep: row.next_step }),
-    confidence: row.confidence,
-    source: row.source,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    uses: row.uses,
-    successes: row.successes,
-    tags: JSON.parse(row.tags) as string[],
-    ...(row.embedding === null ? {} : { embedding: decodeEmbedding(row.embedding) }),
-  };
+  return recordFromRow({ ...row, embedding: row.embedding === null ? null : decodeEmbedding(row.embedding) });
 }
 
 /** Float64 little-endian, so a stored vector reads back bit-for-bit. */

@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { StrategyStoreError } from "./errors";
+import { StrategyRecordSchema, type StrategyRecord } from "./record";
+
+const count = z.coerce.number().pipe(z.number().int().min(0));
+const timestamp = z.union([z.date(), z.string()]).transform((value, ctx) => {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) {
+    ctx.addIssue({ code: "custom", message: "not a timestamp" });
+    return z.NEVER;
+  }
+  return date.toISOString();
+});
+const tags = z.union([z.array(z.string()), z.string()]).transform((value, ctx) => {
+  if (Array.isArray(value)) return value;
+  try {
+    return z.array(z.string()).parse(JSON.parse(value));
+  } catch {
+    ctx.addIssue({ code: "custom", message: "not a JSON array of strings" });
+    return z.NEVER;
+  }
+});
+
+/**
+ * A strategy as SQL backends store it (snake_case columns), read back through one schema: a
+ * database is outside data too. Drivers differ in value types (pg returns numerics as strings and
+ * timestamps as Dates; SQLite keeps tags as JSON text), so values are coerced, then the result must
+ * be a valid {@link StrategyRecord}. A backend decodes its own binary forms (an embedding blob) first.
+ */
+const StoredRowSchema = z
+  .object({
+    id: z.string(),
+    scope: z.string(),
+    problem: z.string(),
+    strategy: z.string(),
+    correction: z.string().nullable(),
+    next_step: z.string().nullable(),
+    confidence: z.coerce.number(),
+    source: z.string(),
+    tags,
+    embedding: z.array(z.coerce.number()).nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+    uses: count,
+    successes: count,
+  })
+  .transform((row) => ({
+    id: row.id,
+    scope: row.scope,
+    problem: row.problem,
+    strategy: row.strategy,
+    ...(row.correction === null ? {} : { correction: row.correction }),
+    ...(row.next_step === null ? {} : { nextStep: row.next_step }),
+    confidence: row.confidence,
+    source: row.source,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    uses: row.uses,
+    successes: row.successes,
+    tags: row.tags,
+    ...(row.embedding === null ? {} : { embedding: row.embedding }),
+  }))
+  .pipe(StrategyRecordSchema);
+
+/** Reads one stored row into a record; a row that does not fit is a typed `backend` error naming fields, never values. */
+export function recordFromRow(row: unknown): StrategyRecord {
+  const parsed = StoredRowSchema.safeParse(row);
+  if (parsed.success) return parsed.data;
+  const fields = parsed.error.issues.map((issue) => issue.path.join(".") || "row");
+  throw new StrategyStoreError("backend", `a stored strategy row is malformed: ${fields.join(", ")}`, { fields });
+}
