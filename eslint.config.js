@@ -3,7 +3,17 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "**/.turbo/**", "**/*.config.ts", "**/*.config.js", "**/*.mjs", "**/*.cjs"] },
+  {
+    ignores: [
+      "**/dist/**",
+      "**/node_modules/**",
+      "**/.turbo/**",
+      "**/*.config.ts",
+      "**/*.config.js",
+      "**/*.mjs",
+      "**/*.cjs",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -6,7 +6,15 @@ import { spawnSync } from "node:child_process";
 
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: "inherit" }).status ?? 1;
 
-const packages = run("pnpm", ["--filter", "./packages/**", "--workspace-concurrency=1", "--no-bail", "--if-present", "run", "bench"]);
+const packages = run("pnpm", [
+  "--filter",
+  "./packages/**",
+  "--workspace-concurrency=1",
+  "--no-bail",
+  "--if-present",
+  "run",
+  "bench",
+]);
 const build = run("pnpm", ["exec", "turbo", "run", "build", "--filter=@x/bench^...", "--output-logs=errors-only"]);
 const bench = build === 0 ? run("pnpm", ["--filter", "@x/bench", "run", "bench", ...process.argv.slice(2)]) : 1;
 if (build !== 0) console.error("bench: building the @x packages failed; the cross-library bench did not run");

@@ -9,7 +9,10 @@ import { join } from "node:path";
 const out = mkdtempSync(join(tmpdir(), "x-pack-"));
 try {
   execFileSync("pnpm", ["pack", "--pack-destination", out], { stdio: ["ignore", "ignore", "inherit"] });
-  const tarball = join(out, readdirSync(out).find((f) => f.endsWith(".tgz")));
+  const tarball = join(
+    out,
+    readdirSync(out).find((f) => f.endsWith(".tgz")),
+  );
   execFileSync("publint", ["run", tarball, "--strict"], { stdio: "inherit" });
   execFileSync("attw", [tarball, "--profile", "node16", "--format", "table-flipped"], { stdio: "inherit" });
 } finally {

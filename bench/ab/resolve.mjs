@@ -5,6 +5,10 @@ export function initialize(data) {
 }
 export async function resolve(specifier, context, next) {
   const m = /^@x\/([a-z-]+)$/.exec(specifier);
-  if (variant && m) return { url: new URL(`../results/exp/${variant}/${m[1]}/dist/index.js`, import.meta.url).href, shortCircuit: true };
+  if (variant && m)
+    return {
+      url: new URL(`../results/exp/${variant}/${m[1]}/dist/index.js`, import.meta.url).href,
+      shortCircuit: true,
+    };
   return next(specifier, context);
 }

@@ -49,11 +49,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 export type ChildCommand = { type: "pass" } | { type: "finish" };
 /** Child → parent. */
 export type ChildMessage =
-  | { type: "ready" }
-  | { type: "pass"; pass: PassResult }
-  | { type: "final"; result: ChildResult };
+  { type: "ready" } | { type: "pass"; pass: PassResult } | { type: "final"; result: ChildResult };
 
-const send = (m: ChildMessage) => new Promise<void>((resolve) => (process.send ? process.send(m, () => resolve()) : resolve()));
+const send = (m: ChildMessage) =>
+  new Promise<void>((resolve) => (process.send ? process.send(m, () => resolve()) : resolve()));
 
 /**
  * Sets up and warms up, then waits for the parent: each `pass` runs one measured pass, `finish`
@@ -80,7 +79,8 @@ async function serve(cfg: ChildConfig): Promise<ChildResult> {
     counters.toolCalls = 0;
     await runPool(n, cfg.concurrency, async (i) => {
       const out = await run(i);
-      if (out.trim() !== FINAL_TEXT.trim()) throw new Error(`task ${i}: wrong final answer ${JSON.stringify(out).slice(0, 200)}`);
+      if (out.trim() !== FINAL_TEXT.trim())
+        throw new Error(`task ${i}: wrong final answer ${JSON.stringify(out).slice(0, 200)}`);
     });
     if (counters.toolCalls !== n * (TURNS - 1)) {
       throw new Error(`expected ${n * (TURNS - 1)} tool calls, saw ${counters.toolCalls}`);

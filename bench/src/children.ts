@@ -12,7 +12,12 @@ const here = dirname(fileURLToPath(import.meta.url));
  * source through tsx they would carry its esbuild transform (`keepNames` wrappers on every closure).
  * `--source` (X_BENCH_SOURCE=1) loads `src` instead, for a quick look without building.
  */
-export const execArgv = () => [...(process.env.X_BENCH_SOURCE === "1" ? ["--conditions=@x/source"] : []), "--import", "tsx", "--expose-gc"];
+export const execArgv = () => [
+  ...(process.env.X_BENCH_SOURCE === "1" ? ["--conditions=@x/source"] : []),
+  "--import",
+  "tsx",
+  "--expose-gc",
+];
 const STEP_TIMEOUT_MS = 180_000;
 
 export class MeasuringChild {
@@ -24,11 +29,17 @@ export class MeasuringChild {
   final: ChildResult | undefined;
 
   constructor(readonly cfg: ChildConfig) {
-    this.proc = fork(join(here, "child.ts"), [JSON.stringify(cfg)], { execArgv: execArgv(), stdio: ["ignore", "inherit", "pipe", "ipc"] });
+    this.proc = fork(join(here, "child.ts"), [JSON.stringify(cfg)], {
+      execArgv: execArgv(),
+      stdio: ["ignore", "inherit", "pipe", "ipc"],
+    });
     this.proc.stderr!.on("data", (d: Buffer) => (this.stderr = (this.stderr + d.toString()).slice(-2000)));
     this.proc.on("message", (m) => this.deliver(m as ChildMessage));
     this.proc.on("exit", (code, signal) =>
-      this.deliver({ type: "final", result: this.failed(`child exited (${code ?? signal}) without a result: ${this.tail()}`) }),
+      this.deliver({
+        type: "final",
+        result: this.failed(`child exited (${code ?? signal}) without a result: ${this.tail()}`),
+      }),
     );
   }
 

@@ -58,7 +58,10 @@ const sizing = (c: number) => {
 const resultsDir = join(here, "..", "results");
 
 async function startServer(): Promise<{ proc: ChildProcess; baseURL: string }> {
-  const proc = fork(join(here, "server-main.ts"), [], { execArgv: execArgv(), stdio: ["ignore", "pipe", "inherit", "ipc"] });
+  const proc = fork(join(here, "server-main.ts"), [], {
+    execArgv: execArgv(),
+    stdio: ["ignore", "pipe", "inherit", "ipc"],
+  });
   const rl = createInterface({ input: proc.stdout! });
   const line = await new Promise<string>((resolve, reject) => {
     rl.once("line", resolve);
@@ -119,7 +122,10 @@ async function measureCell(mode: Mode, concurrency: number): Promise<Row[]> {
     const result = await child.finish();
     const { harness } = child.cfg;
     out.push({ harness, mode, concurrency, tasks, turnsPerTask: TURNS, result, server: serverUse.get(harness) });
-    const brief = result.status === "ok" ? `${result.wallMs.toFixed(0)} ms, ${result.cpuMsPerTurn.toFixed(3)} cpu ms/turn` : `${result.status}: ${result.reason}`;
+    const brief =
+      result.status === "ok"
+        ? `${result.wallMs.toFixed(0)} ms, ${result.cpuMsPerTurn.toFixed(3)} cpu ms/turn`
+        : `${result.status}: ${result.reason}`;
     process.stderr.write(`[bench] ${mode} c=${concurrency} ${harness}: ${brief}\n`);
   }
   return out;
@@ -129,14 +135,27 @@ async function measureCell(mode: Mode, concurrency: number): Promise<Row[]> {
 // the table's numbers).
 const toProfile = new Set(profileList);
 if (autoProfile && modes.includes("http") && missesTarget(rows)) ["ours", "floor"].forEach((h) => toProfile.add(h));
-const profiles: { harness: string; mode: Mode; concurrency: number; summary: NonNullable<Extract<ChildResult, { status: "ok" }>["profile"]> }[] = [];
+const profiles: {
+  harness: string;
+  mode: Mode;
+  concurrency: number;
+  summary: NonNullable<Extract<ChildResult, { status: "ok" }>["profile"]>;
+}[] = [];
 if (toProfile.size > 0 && (server || profileMode === "inproc")) {
   const concurrency = Math.max(...concurrencyFor(profileMode));
   const { tasks, warmup } = sizing(concurrency);
   mkdirSync(join(resultsDir, "profiles"), { recursive: true });
   for (const harness of toProfile) {
     const path = join(resultsDir, "profiles", `${harness}-${profileMode}-c${concurrency}.cpuprofile`);
-    const child = new MeasuringChild({ harness, mode: profileMode, concurrency, tasks, warmup, baseURL: server?.baseURL ?? "", profile: path });
+    const child = new MeasuringChild({
+      harness,
+      mode: profileMode,
+      concurrency,
+      tasks,
+      warmup,
+      baseURL: server?.baseURL ?? "",
+      profile: path,
+    });
     if (await child.ready()) await child.pass();
     const r = await child.finish();
     if (r.status === "ok" && r.profile) profiles.push({ harness, mode: profileMode, concurrency, summary: r.profile });
@@ -160,17 +179,29 @@ const meta = {
 process.stdout.write(renderReport(rows, meta));
 if (profiles.length > 0) {
   process.stdout.write("\n### Where the time goes (CPU profile of one measured pass, in its own child)\n\n");
-  for (const p of profiles) process.stdout.write(`${renderSummary(`${p.harness}, ${p.mode}, concurrency ${p.concurrency}`, p.summary)}\n\n`);
-  process.stdout.write("What has been fixed and what remains: bench/README.md, \"Findings\" (compare two builds with bench/ab/).\n");
+  for (const p of profiles)
+    process.stdout.write(`${renderSummary(`${p.harness}, ${p.mode}, concurrency ${p.concurrency}`, p.summary)}\n\n`);
+  process.stdout.write(
+    'What has been fixed and what remains: bench/README.md, "Findings" (compare two builds with bench/ab/).\n',
+  );
 }
 writeFileSync(join(resultsDir, "latest.json"), `${JSON.stringify({ meta, rows, profiles }, null, 2)}\n`);
 process.stdout.write(`\nJSON: ${join("bench", "results", "latest.json")}\n`);
 
 function versions(): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const pkg of ["openai", "@mariozechner/pi-agent-core", "@mariozechner/pi-ai", "ai", "@ai-sdk/openai-compatible", "@openai/agents"]) {
+  for (const pkg of [
+    "openai",
+    "@mariozechner/pi-agent-core",
+    "@mariozechner/pi-ai",
+    "ai",
+    "@ai-sdk/openai-compatible",
+    "@openai/agents",
+  ]) {
     try {
-      const json = JSON.parse(readFileSync(join(here, "..", "node_modules", pkg, "package.json"), "utf8")) as { version: string };
+      const json = JSON.parse(readFileSync(join(here, "..", "node_modules", pkg, "package.json"), "utf8")) as {
+        version: string;
+      };
       out[pkg] = json.version;
     } catch {
       out[pkg] = "missing";

@@ -43,7 +43,8 @@ export function areaOf(url: string, fn: string): string {
     const rest = url.slice(nm + "node_modules/".length).split("/");
     return rest[0]!.startsWith("@") ? `${rest[0]}/${rest[1]}` : rest[0]!;
   }
-  if (url.startsWith("node:")) return url.startsWith("node:internal/deps/undici") ? "node:undici (fetch)" : "node:internals";
+  if (url.startsWith("node:"))
+    return url.startsWith("node:internal/deps/undici") ? "node:undici (fetch)" : "node:internals";
   if (url.includes("/bench/src/")) return "bench harness";
   return url;
 }
@@ -110,13 +111,19 @@ export function summarize(profile: CpuProfile, top = 15): ProfileSummary {
 }
 
 export function renderSummary(title: string, s: ProfileSummary): string {
-  const lines = [`#### ${title} — ${s.totalMs.toFixed(0)} ms of samples (self time)`, "", "| where | ms | % |", "|---|---:|---:|"];
+  const lines = [
+    `#### ${title} — ${s.totalMs.toFixed(0)} ms of samples (self time)`,
+    "",
+    "| where | ms | % |",
+    "|---|---:|---:|",
+  ];
   for (const a of s.areas.slice(0, 12)) lines.push(`| ${a.area} | ${a.ms.toFixed(0)} | ${a.pct.toFixed(1)} |`);
   lines.push("", "| hottest functions | where | ms | % |", "|---|---|---:|---:|");
   for (const f of s.functions) lines.push(`| \`${f.fn}\` | ${f.area} | ${f.ms.toFixed(0)} | ${f.pct.toFixed(1)} |`);
   if (s.oursInclusive.length > 0) {
     lines.push("", "| our functions, inclusive (with what they call) | where | ms | % |", "|---|---|---:|---:|");
-    for (const f of s.oursInclusive) lines.push(`| \`${f.fn}\` | ${f.area} | ${f.ms.toFixed(0)} | ${f.pct.toFixed(1)} |`);
+    for (const f of s.oursInclusive)
+      lines.push(`| \`${f.fn}\` | ${f.area} | ${f.ms.toFixed(0)} | ${f.pct.toFixed(1)} |`);
   }
   return lines.join("\n");
 }

@@ -47,7 +47,9 @@ function table(rows: Row[], mode: Mode): string {
     const tag = r.harness.includes("@") ? ` [${r.harness.split("@")[1]}]` : "";
     const label = (res.label || r.harness) + tag;
     if (res.status !== "ok") {
-      out.push(`| ${label} | ${r.concurrency} | ${r.tasks} × ${r.turnsPerTask} | ${res.status}: ${res.reason.replace(/\|/g, "/")} | | | | |`);
+      out.push(
+        `| ${label} | ${r.concurrency} | ${r.tasks} × ${r.turnsPerTask} | ${res.status}: ${res.reason.replace(/\|/g, "/")} | | | | |`,
+      );
       continue;
     }
     const f = floorOf(rows, r);
@@ -82,7 +84,9 @@ function verdict(rows: Row[]): string {
     const oursWall = o.result.wallMs;
     for (const p of at256) {
       if (p.harness === "ours" || p.result.status !== "ok") continue;
-      lines.push(`- c=256 vs ${p.result.label}: ours ${fmt(oursWall)} ms vs ${fmt(p.result.wallMs)} ms — ${oursWall < p.result.wallMs ? "ahead" : "BEHIND"}`);
+      lines.push(
+        `- c=256 vs ${p.result.label}: ours ${fmt(oursWall)} ms vs ${fmt(p.result.wallMs)} ms — ${oursWall < p.result.wallMs ? "ahead" : "BEHIND"}`,
+      );
     }
   }
   return lines.join("\n");
@@ -100,7 +104,9 @@ export function missesTarget(rows: Row[]): boolean {
   const o = at256.find((r) => r.harness === "ours");
   if (!o || o.result.status !== "ok") return false;
   const oursWall = o.result.wallMs;
-  return at256.some((r) => r.harness !== "ours" && r.harness !== "floor" && r.result.status === "ok" && r.result.wallMs <= oursWall);
+  return at256.some(
+    (r) => r.harness !== "ours" && r.harness !== "floor" && r.result.status === "ok" && r.result.wallMs <= oursWall,
+  );
 }
 
 export function renderReport(rows: Row[], meta: Meta): string {
@@ -108,7 +114,12 @@ export function renderReport(rows: Row[], meta: Meta): string {
     `## Agent loop bench — ${meta.date}`,
     `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel}. Each row: its own child process (one library), a warm-up pass, then ${meta.repeats} measured passes taken in rounds interleaved with the other libraries at the same concurrency; the table shows the best pass (on a shared machine the least disturbed one; medians are in the JSON). ${meta.turnsPerTask} model turns per task (${meta.turnsPerTask - 1} lookup tool calls, then a final answer). CPU is the child's user+system time (all its threads) over the pass; peak RSS is the child's maxRSS. Took ${fmt(meta.durationS)} s; load average at the end ${meta.loadAverage.toFixed(1)} on ${meta.cpus} cores (shared machine: wall times move with it, CPU per turn much less).`,
   ];
-  if (meta.versions) parts.push(`Versions: ${Object.entries(meta.versions).map(([k, v]) => `${k}@${v}`).join(", ")}`);
+  if (meta.versions)
+    parts.push(
+      `Versions: ${Object.entries(meta.versions)
+        .map(([k, v]) => `${k}@${v}`)
+        .join(", ")}`,
+    );
   const http = table(rows, "http");
   if (http) {
     parts.push("### Loopback HTTP (OpenAI-compatible SSE server in its own process)", http);

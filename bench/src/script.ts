@@ -27,13 +27,19 @@ export function streamChunks(k: number, includeUsage: boolean): unknown[] {
       chunk(k, [
         {
           index: 0,
-          delta: { tool_calls: [{ index: 0, id: `call_${k}`, type: "function", function: { name: TOOL_NAME, arguments: "" } }] },
+          delta: {
+            tool_calls: [{ index: 0, id: `call_${k}`, type: "function", function: { name: TOOL_NAME, arguments: "" } }],
+          },
           finish_reason: null,
         },
       ]),
     );
     for (const p of argPieces(k)) {
-      out.push(chunk(k, [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: p } }] }, finish_reason: null }]));
+      out.push(
+        chunk(k, [
+          { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: p } }] }, finish_reason: null },
+        ]),
+      );
     }
   }
   out.push(chunk(k, [{ index: 0, delta: {}, finish_reason: final ? "stop" : "tool_calls" }]));
@@ -49,7 +55,9 @@ export function completionObject(k: number) {
     : {
         role: "assistant",
         content: null,
-        tool_calls: [{ id: `call_${k}`, type: "function", function: { name: TOOL_NAME, arguments: argPieces(k).join("") } }],
+        tool_calls: [
+          { id: `call_${k}`, type: "function", function: { name: TOOL_NAME, arguments: argPieces(k).join("") } },
+        ],
       };
   return {
     id: `chatcmpl-bench-${k}`,

@@ -25,7 +25,8 @@ export interface ServerStats {
   cpuMs: number;
 }
 
-const sseBody = (chunks: readonly unknown[]) => chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n";
+const sseBody = (chunks: readonly unknown[]) =>
+  chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n";
 
 // Bodies depend only on (turn, usage flag): build them once so the server's own CPU stays small
 // next to the client's at concurrency 256.
@@ -50,7 +51,9 @@ function turnOf(req: ChatRequest): { k: number } | { error: string } {
     }
   }
   if (last && !contentText(last.content).includes(lookupValue(keyFor(tools)))) {
-    return { error: `tool result ${tools} should contain ${lookupValue(keyFor(tools))}, got ${contentText(last.content)}` };
+    return {
+      error: `tool result ${tools} should contain ${lookupValue(keyFor(tools))}, got ${contentText(last.content)}`,
+    };
   }
   if (tools >= TURNS) return { error: `too many tool results (${tools})` };
   return { k: tools + 1 };

@@ -18,7 +18,9 @@ describe("parseCommandLine", () => {
   });
 
   it("reads a demo scenario and its options", () => {
-    expect(parseCommandLine(["demo", "teacher", "--store", "postgres://u@h/db", "--scope", "acme", "--shell-timeout", "3"])).toMatchObject({
+    expect(
+      parseCommandLine(["demo", "teacher", "--store", "postgres://u@h/db", "--scope", "acme", "--shell-timeout", "3"]),
+    ).toMatchObject({
       name: "demo",
       scenario: "teacher",
       store: "postgres://u@h/db",
@@ -56,8 +58,15 @@ describe("parseCommandLine", () => {
   });
 
   it("reads resume with exactly one decision", () => {
-    expect(parseCommandLine(["resume", "p.json", "--approve"])).toMatchObject({ name: "resume", file: "p.json", decision: "approve" });
-    expect(parseCommandLine(["resume", "p.json", "--deny", "--reason", "no"])).toMatchObject({ decision: "deny", reason: "no" });
+    expect(parseCommandLine(["resume", "p.json", "--approve"])).toMatchObject({
+      name: "resume",
+      file: "p.json",
+      decision: "approve",
+    });
+    expect(parseCommandLine(["resume", "p.json", "--deny", "--reason", "no"])).toMatchObject({
+      decision: "deny",
+      reason: "no",
+    });
     expect(usage(["resume", "p.json"])).toContain("exactly one of --approve or --deny");
     expect(usage(["resume", "p.json", "--approve", "--deny"])).toContain("exactly one of --approve or --deny");
     expect(usage(["resume", "--approve"])).toContain("needs the parked file");

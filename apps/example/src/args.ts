@@ -37,8 +37,21 @@ const ENDPOINT = {
 
 const OPTIONS = {
   demo: { ...COMMON, ...STORE, "park-only": { type: "boolean" } },
-  run: { ...COMMON, ...STORE, ...ENDPOINT, teacher: { type: "boolean" }, ask: { type: "boolean" }, "max-turns": { type: "string" } },
-  resume: { ...COMMON, ...ENDPOINT, approve: { type: "boolean" }, deny: { type: "boolean" }, reason: { type: "string" } },
+  run: {
+    ...COMMON,
+    ...STORE,
+    ...ENDPOINT,
+    teacher: { type: "boolean" },
+    ask: { type: "boolean" },
+    "max-turns": { type: "string" },
+  },
+  resume: {
+    ...COMMON,
+    ...ENDPOINT,
+    approve: { type: "boolean" },
+    deny: { type: "boolean" },
+    reason: { type: "string" },
+  },
   scenarios: { ...COMMON },
   help: { ...COMMON },
 } as const satisfies Record<CommandName, ParseArgsConfig["options"]>;
@@ -66,7 +79,8 @@ export type Command =
   | { name: "help"; topic?: CommandName; json: boolean }
   | { name: "scenarios"; json: boolean }
   | ({ name: "demo"; scenario?: string; json: boolean; parkOnly: boolean } & StoreArgs)
-  | ({ name: "run"; objective: string; json: boolean; teacher: boolean; ask?: boolean; maxTurns?: number } & StoreArgs & EndpointArgs)
+  | ({ name: "run"; objective: string; json: boolean; teacher: boolean; ask?: boolean; maxTurns?: number } & StoreArgs &
+      EndpointArgs)
   | ({ name: "resume"; file: string; json: boolean; decision: "approve" | "deny"; reason?: string } & EndpointArgs);
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 10_000;
@@ -99,7 +113,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
   switch (name) {
     case "help": {
       const topic = positionals[0];
-      if (topic !== undefined && !(COMMANDS as readonly string[]).includes(topic)) throw new UsageError(`no help for "${topic}"`);
+      if (topic !== undefined && !(COMMANDS as readonly string[]).includes(topic))
+        throw new UsageError(`no help for "${topic}"`);
       noExtra(positionals.slice(1), name);
       return { name, topic: topic as CommandName | undefined, json };
     }
@@ -109,12 +124,19 @@ export function parseCommandLine(argv: readonly string[]): Command {
     case "demo": {
       noExtra(positionals.slice(1), name);
       const scenario = positionals[0];
-      return { name, json, parkOnly: values["park-only"] === true, ...(scenario !== undefined ? { scenario } : {}), ...storeArgs(values) };
+      return {
+        name,
+        json,
+        parkOnly: values["park-only"] === true,
+        ...(scenario !== undefined ? { scenario } : {}),
+        ...storeArgs(values),
+      };
     }
     case "run": {
       const objective = positionals.join(" ").trim();
       if (objective === "") throw new UsageError('run needs an objective: x-agent run "<what to do>"');
-      const maxTurns = values["max-turns"] === undefined ? undefined : positiveInt(values["max-turns"] as string, "--max-turns");
+      const maxTurns =
+        values["max-turns"] === undefined ? undefined : positiveInt(values["max-turns"] as string, "--max-turns");
       return {
         name,
         objective,
@@ -128,18 +150,33 @@ export function parseCommandLine(argv: readonly string[]): Command {
     }
     case "resume": {
       const file = positionals[0];
-      if (file === undefined) throw new UsageError("resume needs the parked file: x-agent resume <file> --approve|--deny");
+      if (file === undefined)
+        throw new UsageError("resume needs the parked file: x-agent resume <file> --approve|--deny");
       noExtra(positionals.slice(1), name);
-      if ((values.approve === true) === (values.deny === true)) throw new UsageError("resume needs exactly one of --approve or --deny");
+      if ((values.approve === true) === (values.deny === true))
+        throw new UsageError("resume needs exactly one of --approve or --deny");
       const reason = values.reason as string | undefined;
-      return { name, file, json, decision: values.approve === true ? "approve" : "deny", ...(reason !== undefined ? { reason } : {}), ...endpointArgs(values) };
+      return {
+        name,
+        file,
+        json,
+        decision: values.approve === true ? "approve" : "deny",
+        ...(reason !== undefined ? { reason } : {}),
+        ...endpointArgs(values),
+      };
     }
   }
 }
 
 function parse(name: CommandName, args: readonly string[]) {
   try {
-    return parseArgs({ args: [...args], options: OPTIONS[name], allowPositionals: true, allowNegative: true, strict: true });
+    return parseArgs({
+      args: [...args],
+      options: OPTIONS[name],
+      allowPositionals: true,
+      allowNegative: true,
+      strict: true,
+    });
   } catch (error) {
     // node:util's messages already name the flag; drop its advice about `--` which does not apply here.
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, "");
@@ -152,7 +189,8 @@ function noExtra(positionals: readonly string[], name: CommandName): void {
 }
 
 function positiveInt(text: string, flag: string): number {
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`${flag} must be a positive whole number, got "${text}"`);
+  if (!/^\d+$/.test(text) || Number(text) < 1)
+    throw new UsageError(`${flag} must be a positive whole number, got "${text}"`);
   return Number(text);
 }
 
@@ -174,7 +212,8 @@ function storeArgs(values: Record<string, unknown>): StoreArgs {
   if (typeof values["shell-timeout"] === "string") {
     const seconds = positiveInt(values["shell-timeout"], "--shell-timeout");
     // Past ~24.8 days a Node timer overflows and fires at once: every command would be killed at start.
-    if (seconds > MAX_SHELL_TIMEOUT_S) throw new UsageError(`--shell-timeout is at most ${MAX_SHELL_TIMEOUT_S} seconds, got ${seconds}`);
+    if (seconds > MAX_SHELL_TIMEOUT_S)
+      throw new UsageError(`--shell-timeout is at most ${MAX_SHELL_TIMEOUT_S} seconds, got ${seconds}`);
     out.shellTimeoutMs = seconds * 1000;
   }
   return out;
@@ -184,7 +223,8 @@ function endpointArgs(values: Record<string, unknown>): EndpointArgs {
   const out: EndpointArgs = { prices: {} };
   const provider = values.provider as string | undefined;
   if (provider !== undefined) {
-    if (provider !== "openai" && provider !== "anthropic") throw new UsageError(`--provider must be "openai" or "anthropic", got "${provider}"`);
+    if (provider !== "openai" && provider !== "anthropic")
+      throw new UsageError(`--provider must be "openai" or "anthropic", got "${provider}"`);
     out.provider = provider;
   }
   const baseUrl = values["base-url"];
@@ -198,7 +238,10 @@ function endpointArgs(values: Record<string, unknown>): EndpointArgs {
   if (typeof values["classifier-model"] === "string") out.classifierModel = values["classifier-model"];
   for (const entry of (values.price as string[] | undefined) ?? []) {
     const match = /^(.+)=(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(entry);
-    if (!match) throw new UsageError(`--price takes MODEL=INPUT/OUTPUT in $ per million tokens (e.g. gpt-4.1-mini=0.4/1.6), got "${entry}"`);
+    if (!match)
+      throw new UsageError(
+        `--price takes MODEL=INPUT/OUTPUT in $ per million tokens (e.g. gpt-4.1-mini=0.4/1.6), got "${entry}"`,
+      );
     out.prices[match[1]!] = { input: Number(match[2]), output: Number(match[3]) };
   }
   return out;

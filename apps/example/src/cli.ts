@@ -23,7 +23,11 @@ export interface CliEnvironment {
 export async function cli(argv: readonly string[], rawHost: CliEnvironment): Promise<number> {
   // Every byte the CLI prints goes through here: a key a model, a tool or an error echoes is shown as [redacted].
   const secrets = secretsOf(argv, rawHost.env);
-  const host: CliEnvironment = { ...rawHost, out: (text) => rawHost.out(redactSecrets(text, secrets)), err: (text) => rawHost.err(redactSecrets(text, secrets)) };
+  const host: CliEnvironment = {
+    ...rawHost,
+    out: (text) => rawHost.out(redactSecrets(text, secrets)),
+    err: (text) => rawHost.err(redactSecrets(text, secrets)),
+  };
   let command: Command;
   try {
     command = parseCommandLine(argv);
@@ -36,11 +40,29 @@ export async function cli(argv: readonly string[], rawHost: CliEnvironment): Pro
     return 0;
   }
   if (command.name === "scenarios") {
-    host.out(command.json ? `${JSON.stringify(SCENARIOS.map(({ name, title, about }) => ({ name, title, about })))}\n` : scenariosText());
+    host.out(
+      command.json
+        ? `${JSON.stringify(SCENARIOS.map(({ name, title, about }) => ({ name, title, about })))}\n`
+        : scenariosText(),
+    );
     return 0;
   }
-  const sink = command.json ? jsonSink(host.out) : humanSink({ write: host.out, tty: host.isTTY, color: host.isTTY && !host.env.NO_COLOR, inputEchoes: host.inputIsTTY });
-  const io: CliIo = { cwd: host.cwd, env: host.env, emit: (event) => sink.emit(event), interactive: host.isTTY && !command.json, input: host.input, inputIsTTY: host.inputIsTTY };
+  const sink = command.json
+    ? jsonSink(host.out)
+    : humanSink({
+        write: host.out,
+        tty: host.isTTY,
+        color: host.isTTY && !host.env.NO_COLOR,
+        inputEchoes: host.inputIsTTY,
+      });
+  const io: CliIo = {
+    cwd: host.cwd,
+    env: host.env,
+    emit: (event) => sink.emit(event),
+    interactive: host.isTTY && !command.json,
+    input: host.input,
+    inputIsTTY: host.inputIsTTY,
+  };
   try {
     switch (command.name) {
       // Loaded on demand: help stays instant, and a demo never loads a provider SDK or a database driver.
@@ -73,7 +95,9 @@ function usageFailure(host: CliEnvironment, error: UsageError): number {
 
 /** The credentials this process knows: `--api-key` (either spelling), the providers' key variables, the park key. */
 function secretsOf(argv: readonly string[], env: CliEnvironment["env"]): string[] {
-  const secrets = [env.OPENAI_API_KEY, env.ANTHROPIC_API_KEY, env.X_AGENT_PARK_KEY].filter((v): v is string => v !== undefined).map((v) => v.trim());
+  const secrets = [env.OPENAI_API_KEY, env.ANTHROPIC_API_KEY, env.X_AGENT_PARK_KEY]
+    .filter((v): v is string => v !== undefined)
+    .map((v) => v.trim());
   argv.forEach((arg, i) => {
     if (arg === "--api-key" && argv[i + 1] !== undefined) secrets.push(argv[i + 1]!.trim());
     else if (arg.startsWith("--api-key=")) secrets.push(arg.slice("--api-key=".length).trim());

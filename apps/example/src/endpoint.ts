@@ -33,17 +33,23 @@ function nonEmpty(value: string | undefined): string | undefined {
  * student's model), `--classifier-model` / `X_AGENT_CLASSIFIER_MODEL` (default: the core's choice).
  */
 export function resolveEndpoint(args: EndpointArgs, env: Env): { config: EndpointConfig; apiKey?: string } {
-  const provider: Provider = args.provider ?? (nonEmpty(env.ANTHROPIC_API_KEY) && !nonEmpty(env.OPENAI_API_KEY) && !args.baseUrl ? "anthropic" : "openai");
+  const provider: Provider =
+    args.provider ??
+    (nonEmpty(env.ANTHROPIC_API_KEY) && !nonEmpty(env.OPENAI_API_KEY) && !args.baseUrl ? "anthropic" : "openai");
   const prefix = ENV_PREFIX[provider];
   const baseUrl = args.baseUrl ?? nonEmpty(env[`${prefix}_BASE_URL`]) ?? DEFAULT_BASE_URLS[provider];
   const apiKey = nonEmpty(args.apiKey) ?? nonEmpty(env[`${prefix}_API_KEY`]);
   const model = nonEmpty(args.model) ?? nonEmpty(env.X_AGENT_MODEL) ?? nonEmpty(env[`${prefix}_MODEL`]);
   if (model === undefined) {
-    throw new UsageError(`no model: pass --model <id> or set X_AGENT_MODEL or ${prefix}_MODEL (no key at all? try: x-agent demo)`);
+    throw new UsageError(
+      `no model: pass --model <id> or set X_AGENT_MODEL or ${prefix}_MODEL (no key at all? try: x-agent demo)`,
+    );
   }
   // A local gateway often takes no key; the providers' own endpoints always do.
   if (apiKey === undefined && baseUrl === DEFAULT_BASE_URLS[provider]) {
-    throw new UsageError(`no API key for ${baseUrl}: pass --api-key or set ${prefix}_API_KEY (no key at all? try: x-agent demo)`);
+    throw new UsageError(
+      `no API key for ${baseUrl}: pass --api-key or set ${prefix}_API_KEY (no key at all? try: x-agent demo)`,
+    );
   }
   const config: EndpointConfig = {
     provider,

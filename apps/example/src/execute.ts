@@ -31,7 +31,13 @@ export async function executeTask(
       strategyStore: store,
       scope: teacher.scope,
       onEscalation: (e) => {
-        const event: AppEvent = { type: "escalation", attempt: e.attempt, trigger: e.trigger, confidence: e.teacher.confidence, takeover: e.tookOver };
+        const event: AppEvent = {
+          type: "escalation",
+          attempt: e.attempt,
+          trigger: e.trigger,
+          confidence: e.teacher.confidence,
+          takeover: e.tookOver,
+        };
         if (e.teacher.correction !== undefined) event.correction = e.teacher.correction;
         if (e.teacher.strategy !== undefined) event.strategy = e.teacher.strategy;
         if (e.teacher.nextStep !== undefined) event.nextStep = e.teacher.nextStep;

@@ -4,7 +4,11 @@ import { describe, expect, it } from "vitest";
 import { RunObserver } from "./observe";
 import { AGENT_SYSTEM_PROMPT } from "./runtime";
 
-const seat = (teacherMode: boolean, systemPrompt?: string) => new RunObserver(() => {}, { teacherMode }).seatOf({ messages: [], ...(systemPrompt !== undefined ? { systemPrompt } : {}) });
+const seat = (teacherMode: boolean, systemPrompt?: string) =>
+  new RunObserver(() => {}, { teacherMode }).seatOf({
+    messages: [],
+    ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+  });
 
 describe("RunObserver.seatOf", () => {
   it("names each side job by the instructions the packages export", () => {
@@ -19,6 +23,11 @@ describe("RunObserver.seatOf", () => {
 
   it("reports a takeover as the teacher's, whichever note follows the agent's instructions", () => {
     expect(seat(true, `${AGENT_SYSTEM_PROMPT}\n\n${TAKEOVER_PROMPT}`)).toBe("teacher");
-    expect(seat(true, `${AGENT_SYSTEM_PROMPT}\n\nA previous, weaker agent attempted this task and failed. What was learned:\n- x\nDo the task yourself now.`)).toBe("teacher");
+    expect(
+      seat(
+        true,
+        `${AGENT_SYSTEM_PROMPT}\n\nA previous, weaker agent attempted this task and failed. What was learned:\n- x\nDo the task yourself now.`,
+      ),
+    ).toBe("teacher");
   });
 });

@@ -44,7 +44,8 @@ export class RunObserver {
     if (system === MONITOR_PROMPT || system === VERIFIER_PROMPT) return "helper";
     // A takeover: the teacher does the task itself, its note after the host's system prompt — the
     // exported TAKEOVER_PROMPT when decided up front, else the note @x/teacher writes (not exported).
-    if (system.includes(TAKEOVER_PROMPT) || system.includes("A previous, weaker agent attempted this task")) return "teacher";
+    if (system.includes(TAKEOVER_PROMPT) || system.includes("A previous, weaker agent attempted this task"))
+      return "teacher";
     return this.defaultSeat;
   }
 
@@ -86,18 +87,31 @@ export class RunObserver {
   }
 
   private report(seat: Seat, model: Model, message: AssistantMessage): void {
-    const end: AppEvent = { type: "model_call", phase: "end", seat, model: model.id, tokens: message.usage.totalTokens, stopReason: message.stopReason };
+    const end: AppEvent = {
+      type: "model_call",
+      phase: "end",
+      seat,
+      model: model.id,
+      tokens: message.usage.totalTokens,
+      stopReason: message.stopReason,
+    };
     if (message.errorKind) end.errorKind = message.errorKind;
     this.emit(end);
     // A classifier's reply is reported by its verdict frame.
     if (seat === "classifier") return;
     if (message.stopReason === "error" || message.stopReason === "aborted") {
-      this.emit({ type: "notice", code: `model.${message.errorKind ?? message.stopReason}`, audience: "user", message: message.errorMessage ?? `${model.id} failed` });
+      this.emit({
+        type: "notice",
+        code: `model.${message.errorKind ?? message.stopReason}`,
+        audience: "user",
+        message: message.errorMessage ?? `${model.id} failed`,
+      });
       return;
     }
     const text = assistantText(message);
     if (text.trim() !== "") this.emit({ type: "turn", seat, model: model.id, text });
-    for (const call of assistantToolCalls(message)) this.emit({ type: "tool_call", seat, id: call.id, name: call.name, arguments: call.arguments });
+    for (const call of assistantToolCalls(message))
+      this.emit({ type: "tool_call", seat, id: call.id, name: call.name, arguments: call.arguments });
   }
 
   readonly tracer: Tracer = {
@@ -118,7 +132,16 @@ export class RunObserver {
   };
 
   readonly onToolResult = (info: ToolResultInfo): void => {
-    const text = info.result.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n");
-    this.emit({ type: "tool_result", seat: this.agentSeat, id: info.toolCall.id, name: info.result.toolName, isError: info.result.isError, text });
+    const text = info.result.content
+      .map((block) => (block.type === "text" ? block.text : `[${block.type}]`))
+      .join("\n");
+    this.emit({
+      type: "tool_result",
+      seat: this.agentSeat,
+      id: info.toolCall.id,
+      name: info.result.toolName,
+      isError: info.result.isError,
+      text,
+    });
   };
 }

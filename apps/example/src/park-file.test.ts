@@ -42,16 +42,20 @@ describe("park key and park files", () => {
   });
 
   it("writes a park file readable by its owner only", async () => {
-    const path = await writeParkFile(join(cwd, "parked", "run.json"), {
-      kind: "x-agent.parked",
-      version: 1,
-      createdAt: new Date(0).toISOString(),
-      label: "t",
-      sandbox: cwd,
-      shellTimeoutMs: 1000,
-      run: { mode: "demo", scope: "demo" },
-      parked: {},
-    }, "key");
+    const path = await writeParkFile(
+      join(cwd, "parked", "run.json"),
+      {
+        kind: "x-agent.parked",
+        version: 1,
+        createdAt: new Date(0).toISOString(),
+        label: "t",
+        sandbox: cwd,
+        shellTimeoutMs: 1000,
+        run: { mode: "demo", scope: "demo" },
+        parked: {},
+      },
+      "key",
+    );
     expect((await stat(path)).mode & 0o777).toBe(0o600);
   });
 
@@ -64,7 +68,16 @@ describe("park key and park files", () => {
       label: "t",
       sandbox: join(cwd, "box"),
       shellTimeoutMs: 1000,
-      run: { mode: "endpoint" as const, endpoint: { provider: "openai" as const, baseUrl: "https://api.openai.com/v1", model: "m", teacherModel: "m", prices: {} } },
+      run: {
+        mode: "endpoint" as const,
+        endpoint: {
+          provider: "openai" as const,
+          baseUrl: "https://api.openai.com/v1",
+          model: "m",
+          teacherModel: "m",
+          prices: {},
+        },
+      },
       parked: { id: "p" },
     };
     await writeParkFile(path, file, "key");

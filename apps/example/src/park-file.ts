@@ -77,7 +77,9 @@ export type ParkFile = Omit<z.infer<typeof ParkFileSchema>, "parked" | "signatur
 
 function sign(file: ParkFile, key: string): string {
   const { kind, version, createdAt, label, sandbox, shellTimeoutMs, run, parked } = file;
-  return createHmac("sha256", key).update(JSON.stringify({ kind, version, createdAt, label, sandbox, shellTimeoutMs, run, parked })).digest("hex");
+  return createHmac("sha256", key)
+    .update(JSON.stringify({ kind, version, createdAt, label, sandbox, shellTimeoutMs, run, parked }))
+    .digest("hex");
 }
 
 export class ParkFileError extends Error {
@@ -101,7 +103,9 @@ export async function readParkFile(path: string, key: string): Promise<ParkFile>
     raw = await readFile(resolve(path), "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ParkFileError(code === "ENOENT" ? `no such park file: ${path}` : `cannot read ${path}: ${code ?? (error as Error).message}`);
+    throw new ParkFileError(
+      code === "ENOENT" ? `no such park file: ${path}` : `cannot read ${path}: ${code ?? (error as Error).message}`,
+    );
   }
   let json: unknown;
   try {
@@ -110,12 +114,17 @@ export async function readParkFile(path: string, key: string): Promise<ParkFile>
     throw new ParkFileError(`${path} is not JSON`);
   }
   const parsed = ParkFileSchema.safeParse(json);
-  if (!parsed.success) throw new ParkFileError(`${path} is not an x-agent park file (${parsed.error.issues[0]?.path.join(".") || "root"}: ${parsed.error.issues[0]?.message})`);
+  if (!parsed.success)
+    throw new ParkFileError(
+      `${path} is not an x-agent park file (${parsed.error.issues[0]?.path.join(".") || "root"}: ${parsed.error.issues[0]?.message})`,
+    );
   const { signature, ...file } = parsed.data;
   const expected = Buffer.from(sign(file, key), "hex");
   const given = Buffer.from(signature, "hex");
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw new ParkFileError(`${path} was edited, or signed with another park key (run resume from the folder the run parked in)`);
+    throw new ParkFileError(
+      `${path} was edited, or signed with another park key (run resume from the folder the run parked in)`,
+    );
   }
   return file;
 }

@@ -7,15 +7,24 @@ import { parkKey, writeParkFile, type ParkFile } from "./park-file";
  * Saves a parked run to `<dir>/<runId>.json` with what `x-agent resume` needs to rebuild it, and
  * reports where it is and the command that finishes it.
  */
-export async function saveParked(io: CliIo, result: TaskResult, dir: string, meta: Omit<ParkFile, "kind" | "version" | "createdAt" | "parked">): Promise<string | undefined> {
+export async function saveParked(
+  io: CliIo,
+  result: TaskResult,
+  dir: string,
+  meta: Omit<ParkFile, "kind" | "version" | "createdAt" | "parked">,
+): Promise<string | undefined> {
   if (result.status !== "parked" || !result.parked) return undefined;
-  const file = await writeParkFile(join(dir, `${result.runId}.json`), {
-    kind: "x-agent.parked",
-    version: 1,
-    createdAt: new Date().toISOString(),
-    ...meta,
-    parked: result.parked,
-  }, await parkKey(io.cwd, io.env));
+  const file = await writeParkFile(
+    join(dir, `${result.runId}.json`),
+    {
+      kind: "x-agent.parked",
+      version: 1,
+      createdAt: new Date().toISOString(),
+      ...meta,
+      parked: result.parked,
+    },
+    await parkKey(io.cwd, io.env),
+  );
   const pending = result.parked.pending;
   io.emit({
     type: "parked",

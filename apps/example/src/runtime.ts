@@ -28,7 +28,8 @@ export interface Runtime {
   models: ModelCatalog;
 }
 
-export type RuntimeSource = { mode: "demo"; thinkMs: number } | { mode: "endpoint"; endpoint: EndpointConfig; apiKey?: string };
+export type RuntimeSource =
+  { mode: "demo"; thinkMs: number } | { mode: "endpoint"; endpoint: EndpointConfig; apiKey?: string };
 
 /**
  * A runner wired for the CLI: the brains (scripted or real) wrapped so every model call is reported,
@@ -37,7 +38,13 @@ export type RuntimeSource = { mode: "demo"; thinkMs: number } | { mode: "endpoin
  */
 export async function createRuntime(
   source: RuntimeSource,
-  options: { emit: (event: AppEvent) => void; teacherMode: boolean; cwd: string; env: Readonly<Record<string, string | undefined>>; approver?: Approver },
+  options: {
+    emit: (event: AppEvent) => void;
+    teacherMode: boolean;
+    cwd: string;
+    env: Readonly<Record<string, string | undefined>>;
+    approver?: Approver;
+  },
 ): Promise<Runtime> {
   const observer = new RunObserver(options.emit, { teacherMode: options.teacherMode });
   let brains: Brain[];
@@ -50,13 +57,28 @@ export async function createRuntime(
   } else {
     const { endpoint, apiKey } = source;
     const options = apiKey === undefined ? {} : { apiKey };
-    brains = [endpoint.provider === "anthropic" ? (await import("@x/brain-anthropic")).createAnthropicBrain(options) : (await import("@x/brain-openai")).createOpenAIBrain(options)];
-    const catalog: Record<string, ReturnType<typeof endpointModel>> = { student: endpointModel(endpoint, endpoint.model), teacher: endpointModel(endpoint, endpoint.teacherModel) };
+    brains = [
+      endpoint.provider === "anthropic"
+        ? (await import("@x/brain-anthropic")).createAnthropicBrain(options)
+        : (await import("@x/brain-openai")).createOpenAIBrain(options),
+    ];
+    const catalog: Record<string, ReturnType<typeof endpointModel>> = {
+      student: endpointModel(endpoint, endpoint.model),
+      teacher: endpointModel(endpoint, endpoint.teacherModel),
+    };
     if (endpoint.classifierModel !== undefined) catalog.classifier = endpointModel(endpoint, endpoint.classifierModel);
     models = catalog;
-    seats = { student: "student", teacher: "teacher", ...(endpoint.classifierModel !== undefined ? { classifier: "classifier" } : {}) };
+    seats = {
+      student: "student",
+      teacher: "teacher",
+      ...(endpoint.classifierModel !== undefined ? { classifier: "classifier" } : {}),
+    };
   }
-  const roles: Roles = { default: seats.student, advisor: seats.teacher, ...(seats.classifier !== undefined ? { classifier: seats.classifier } : {}) };
+  const roles: Roles = {
+    default: seats.student,
+    advisor: seats.teacher,
+    ...(seats.classifier !== undefined ? { classifier: seats.classifier } : {}),
+  };
   const runner = createRunner({
     brains: brains.map((brain) => observer.wrapBrain(brain)),
     models,

@@ -28,7 +28,9 @@ export async function openStrategyStore(target: string): Promise<{ store: Strate
     const { SqliteStrategyStore } = await import("@x/strategy-store-sqlite");
     return { store: new SqliteStrategyStore({ database: file }), describe };
   } catch (error) {
-    throw new StoreOpenError(`cannot open the strategy store (${describe}): ${error instanceof Error ? error.message : String(error)}`);
+    throw new StoreOpenError(
+      `cannot open the strategy store (${describe}): ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -44,7 +46,8 @@ export function redactUrl(url: string): string {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = "***";
     // Some gateways take their key in the query string (`?api-key=…`, `?key=…`).
-    for (const name of [...parsed.searchParams.keys()]) if (/key|token|secret|sig|password/i.test(name)) parsed.searchParams.set(name, "***");
+    for (const name of [...parsed.searchParams.keys()])
+      if (/key|token|secret|sig|password/i.test(name)) parsed.searchParams.set(name, "***");
     return parsed.toString();
   } catch {
     return "(unparseable URL)";

@@ -20,7 +20,10 @@ export function summarize(label: string, result: TaskResult | TeacherRunResult):
   };
 }
 
-export function resultEvent(label: string, result: TaskResult | TeacherRunResult): Extract<AppEvent, { type: "result" }> {
+export function resultEvent(
+  label: string,
+  result: TaskResult | TeacherRunResult,
+): Extract<AppEvent, { type: "result" }> {
   return {
     type: "result",
     label,

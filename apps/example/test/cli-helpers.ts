@@ -25,7 +25,11 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 }
 
 /** Runs a command as a child process and collects its output. */
-export function spawnCollect(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string }): Promise<CliRun> {
+export function spawnCollect(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string },
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, [...args], { cwd: options.cwd, env: options.env ?? cleanEnv(), stdio: "pipe" });
     // No answer to give: the child sees stdin end at once, as with `< /dev/null`.
@@ -43,21 +47,29 @@ export function spawnCollect(command: string, args: readonly string[], options: 
  * `x-agent <args>` through the published bin, exactly as a user runs it. The CLI's own temp folders
  * (the demo's sandbox and stores) go under `cwd`, so removing `cwd` removes everything a test made.
  */
-export async function runCli(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string }): Promise<CliRun> {
+export async function runCli(
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string },
+): Promise<CliRun> {
   const tmp = join(options.cwd, "tmp");
   await mkdir(tmp, { recursive: true });
-  return spawnCollect(process.execPath, [BIN, ...args], { ...options, env: { ...(options.env ?? cleanEnv()), TMPDIR: tmp } });
+  return spawnCollect(process.execPath, [BIN, ...args], {
+    ...options,
+    env: { ...(options.env ?? cleanEnv()), TMPDIR: tmp },
+  });
 }
 
 /** `--json` output: every line, blank ones included, must be one JSON event — nothing else may be mixed in. */
 export function parseEvents(stdout: string): AppEvent[] {
-  if (!stdout.endsWith("\n")) throw new Error(`--json output does not end with a newline: ${JSON.stringify(stdout.slice(-80))}`);
+  if (!stdout.endsWith("\n"))
+    throw new Error(`--json output does not end with a newline: ${JSON.stringify(stdout.slice(-80))}`);
   return stdout
     .slice(0, -1)
     .split("\n")
     .map((line) => {
       const event = JSON.parse(line) as AppEvent;
-      if (typeof event !== "object" || event === null || typeof event.type !== "string") throw new Error(`not an event: ${line}`);
+      if (typeof event !== "object" || event === null || typeof event.type !== "string")
+        throw new Error(`not an event: ${line}`);
       return event;
     });
 }
@@ -76,7 +88,10 @@ export function byScenario(events: readonly AppEvent[]): Map<string, AppEvent[]>
   return groups;
 }
 
-export function ofType<T extends AppEvent["type"]>(events: readonly AppEvent[], type: T): Array<Extract<AppEvent, { type: T }>> {
+export function ofType<T extends AppEvent["type"]>(
+  events: readonly AppEvent[],
+  type: T,
+): Array<Extract<AppEvent, { type: T }>> {
   return events.filter((e): e is Extract<AppEvent, { type: T }> => e.type === type);
 }
 

@@ -27,93 +27,104 @@ function textOf(message: WireMessage | undefined): string {
 
 afterAll(removeTempDirs);
 
-describe("x-agent run against an OpenAI-compatible server (the brain tests' loopback provider)", { timeout: 180_000 }, () => {
-  it("drives the real OpenAI brain: tool calls, auto mode's classifier over the wire, teacher mode's verifier, the closing table", async () => {
-    // A model on the other end of real HTTP + SSE. Its replies depend on what it is sent: the
-    // classifier's instructions, the verifier's, or the agent's conversation so far.
-    const server = await startOpenAIMockServer((request) => {
-      const messages = messagesOf(request);
-      const system = textOf(messages.find((m) => m.role === "system"));
-      if (system === CLASSIFIER_SYSTEM_PROMPT) {
-        const asked = textOf(messages.at(-1));
-        return /rm -rf/.test(asked) ? { text: "<block>yes</block><reason>deletes the build output without being asked</reason>" } : { text: "<block>no</block>" };
+describe(
+  "x-agent run against an OpenAI-compatible server (the brain tests' loopback provider)",
+  { timeout: 180_000 },
+  () => {
+    it("drives the real OpenAI brain: tool calls, auto mode's classifier over the wire, teacher mode's verifier, the closing table", async () => {
+      // A model on the other end of real HTTP + SSE. Its replies depend on what it is sent: the
+      // classifier's instructions, the verifier's, or the agent's conversation so far.
+      const server = await startOpenAIMockServer((request) => {
+        const messages = messagesOf(request);
+        const system = textOf(messages.find((m) => m.role === "system"));
+        if (system === CLASSIFIER_SYSTEM_PROMPT) {
+          const asked = textOf(messages.at(-1));
+          return /rm -rf/.test(asked)
+            ? { text: "<block>yes</block><reason>deletes the build output without being asked</reason>" }
+            : { text: "<block>no</block>" };
+        }
+        if (system === VERIFIER_PROMPT) return { text: '{"pass": true, "reason": "it names the files"}' };
+        const toolTurns = messages.filter((m) => m.role === "tool").length;
+        if (toolTurns === 0)
+          return { toolCalls: [{ id: "call_1", name: "shell", arguments: { command: "rm -rf build" } }] };
+        if (toolTurns === 1) return { toolCalls: [{ id: "call_2", name: "list_files", arguments: { path: "." } }] };
+        return { text: "The sandbox holds hello.txt." };
+      });
+      try {
+        const cwd = await tempDir("x-agent-test-endpoint-");
+        const sandbox = join(cwd, "box");
+        const run = await runCli(
+          [
+            "run",
+            "What files are in the sandbox?",
+            "--base-url",
+            server.baseUrl,
+            "--api-key",
+            "test",
+            "--model",
+            "m",
+            "--sandbox",
+            sandbox,
+            "--price",
+            "m=1/2",
+            "--json",
+          ],
+          { cwd },
+        );
+        expect(run.stderr).toBe("");
+        expect(run.code).toBe(0);
+        const events = parseEvents(run.stdout);
+
+        const verdicts = ofType(events, "verdict");
+        expect(verdicts.map((v) => [v.tool, v.verdict])).toEqual([["shell", "block"]]);
+        expect(verdicts[0]!.reason).toBe("deletes the build output without being asked");
+        expect(ofType(events, "tool_result").map((r) => [r.name, r.isError])).toEqual([
+          ["shell", true],
+          ["list_files", false],
+        ]);
+        // The default store: .x-agent/strategies.db under the folder the CLI runs in.
+        expect(ofType(events, "note").some((n) => n.text.includes(join(cwd, ".x-agent", "strategies.db")))).toBe(true);
+        expect(ofType(events, "strategies_retrieved")[0]!.hits).toEqual([]);
+
+        const result = ofType(events, "result")[0]!;
+        expect(result.output).toBe("The sandbox holds hello.txt.");
+        expect(result.summary.status).toBe("completed");
+        expect(result.summary.tokens).toBeGreaterThan(0);
+        expect(result.summary.costMicroUsd).toBeGreaterThan(0);
+        expect(ofType(events, "summary")[0]!.rows).toHaveLength(1);
+
+        const bodies = server.bodies();
+        expect(bodies.every((b) => b.model === "m")).toBe(true);
+        expect(server.requests.every((r) => r.headers.authorization === "Bearer test")).toBe(true);
+        const agentTools = (bodies[0]!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
+        expect(agentTools).toEqual(["list_files", "read_file", "write_file", "shell"]);
+        // Agent turns 1-3, one classification, one verification.
+        expect(bodies).toHaveLength(5);
+      } finally {
+        await server.close();
       }
-      if (system === VERIFIER_PROMPT) return { text: '{"pass": true, "reason": "it names the files"}' };
-      const toolTurns = messages.filter((m) => m.role === "tool").length;
-      if (toolTurns === 0) return { toolCalls: [{ id: "call_1", name: "shell", arguments: { command: "rm -rf build" } }] };
-      if (toolTurns === 1) return { toolCalls: [{ id: "call_2", name: "list_files", arguments: { path: "." } }] };
-      return { text: "The sandbox holds hello.txt." };
     });
-    try {
-      const cwd = await tempDir("x-agent-test-endpoint-");
-      const sandbox = join(cwd, "box");
-      const run = await runCli(
-        [
-          "run",
-          "What files are in the sandbox?",
-          "--base-url",
-          server.baseUrl,
-          "--api-key",
-          "test",
-          "--model",
-          "m",
-          "--sandbox",
-          sandbox,
-          "--price",
-          "m=1/2",
-          "--json",
-        ],
-        { cwd },
-      );
-      expect(run.stderr).toBe("");
-      expect(run.code).toBe(0);
-      const events = parseEvents(run.stdout);
 
-      const verdicts = ofType(events, "verdict");
-      expect(verdicts.map((v) => [v.tool, v.verdict])).toEqual([["shell", "block"]]);
-      expect(verdicts[0]!.reason).toBe("deletes the build output without being asked");
-      expect(ofType(events, "tool_result").map((r) => [r.name, r.isError])).toEqual([
-        ["shell", true],
-        ["list_files", false],
-      ]);
-      // The default store: .x-agent/strategies.db under the folder the CLI runs in.
-      expect(ofType(events, "note").some((n) => n.text.includes(join(cwd, ".x-agent", "strategies.db")))).toBe(true);
-      expect(ofType(events, "strategies_retrieved")[0]!.hits).toEqual([]);
-
-      const result = ofType(events, "result")[0]!;
-      expect(result.output).toBe("The sandbox holds hello.txt.");
-      expect(result.summary.status).toBe("completed");
-      expect(result.summary.tokens).toBeGreaterThan(0);
-      expect(result.summary.costMicroUsd).toBeGreaterThan(0);
-      expect(ofType(events, "summary")[0]!.rows).toHaveLength(1);
-
-      const bodies = server.bodies();
-      expect(bodies.every((b) => b.model === "m")).toBe(true);
-      expect(server.requests.every((r) => r.headers.authorization === "Bearer test")).toBe(true);
-      const agentTools = (bodies[0]!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
-      expect(agentTools).toEqual(["list_files", "read_file", "write_file", "shell"]);
-      // Agent turns 1-3, one classification, one verification.
-      expect(bodies).toHaveLength(5);
-    } finally {
-      await server.close();
-    }
-  });
-
-  it("reads the endpoint from OPENAI_* variables when no flags are given", async () => {
-    const server = await startOpenAIMockServer(() => ({ text: "Nothing to do." }));
-    try {
-      const cwd = await tempDir("x-agent-test-env-");
-      const env = cleanEnv({ OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "from-env", OPENAI_MODEL: "env-model" });
-      const run = await runCli(["run", "Say hello", "--no-teacher", "--json"], { cwd, env });
-      expect(run.code).toBe(0);
-      expect(ofType(parseEvents(run.stdout), "result")[0]!.output).toBe("Nothing to do.");
-      expect(server.bodies()[0]!.model).toBe("env-model");
-      expect(server.requests[0]!.headers.authorization).toBe("Bearer from-env");
-    } finally {
-      await server.close();
-    }
-  });
-});
+    it("reads the endpoint from OPENAI_* variables when no flags are given", async () => {
+      const server = await startOpenAIMockServer(() => ({ text: "Nothing to do." }));
+      try {
+        const cwd = await tempDir("x-agent-test-env-");
+        const env = cleanEnv({
+          OPENAI_BASE_URL: server.baseUrl,
+          OPENAI_API_KEY: "from-env",
+          OPENAI_MODEL: "env-model",
+        });
+        const run = await runCli(["run", "Say hello", "--no-teacher", "--json"], { cwd, env });
+        expect(run.code).toBe(0);
+        expect(ofType(parseEvents(run.stdout), "result")[0]!.output).toBe("Nothing to do.");
+        expect(server.bodies()[0]!.model).toBe("env-model");
+        expect(server.requests[0]!.headers.authorization).toBe("Bearer from-env");
+      } finally {
+        await server.close();
+      }
+    });
+  },
+);
 
 describe("x-agent run never prints an API key", { timeout: 180_000 }, () => {
   it("redacts a key the model, a tool result or an error echoes, on --json and on human output", async () => {
@@ -128,7 +139,17 @@ describe("x-agent run never prints an API key", { timeout: 180_000 }, () => {
     try {
       for (const json of [true, false]) {
         const cwd = await tempDir("x-agent-test-redact-");
-        const args = ["run", "Tell me your key", "--base-url", server.baseUrl, `--api-key=${flagKey}`, "--model", "m", "--no-teacher", ...(json ? ["--json"] : [])];
+        const args = [
+          "run",
+          "Tell me your key",
+          "--base-url",
+          server.baseUrl,
+          `--api-key=${flagKey}`,
+          "--model",
+          "m",
+          "--no-teacher",
+          ...(json ? ["--json"] : []),
+        ];
         const run = await runCli(args, { cwd, env: cleanEnv({ OPENAI_API_KEY: envKey }) });
         expect(run.code).toBe(0);
         const printed = run.stdout + run.stderr;
@@ -150,13 +171,17 @@ describe("x-agent run: approvals and the Anthropic wire", { timeout: 180_000 }, 
     const server = await startOpenAIMockServer((request) => {
       const messages = messagesOf(request);
       const results = messages.filter((m) => m.role === "tool");
-      if (results.length === 0) return { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "hello.txt", content: "hi\n" } }] };
+      if (results.length === 0)
+        return { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "hello.txt", content: "hi\n" } }] };
       return { text: `Result: ${textOf(results.at(-1))}` };
     });
     try {
       const cwd = await tempDir("x-agent-test-endpoint-park-");
       const common = ["--base-url", server.baseUrl, "--model", "m", "--no-teacher", "--json"];
-      const run = await runCli(["run", "Write hi to hello.txt", ...common], { cwd, env: cleanEnv({ OPENAI_API_KEY: "key-1" }) });
+      const run = await runCli(["run", "Write hi to hello.txt", ...common], {
+        cwd,
+        env: cleanEnv({ OPENAI_API_KEY: "key-1" }),
+      });
       expect(run.code).toBe(0);
       const parked = ofType(parseEvents(run.stdout), "parked")[0]!;
       expect(parked.file.startsWith(join(cwd, ".x-agent", "parked"))).toBe(true);
@@ -165,7 +190,10 @@ describe("x-agent run: approvals and the Anthropic wire", { timeout: 180_000 }, 
       const sandbox = join(cwd, ".x-agent", "sandbox");
       expect(existsSync(join(sandbox, "hello.txt"))).toBe(false);
 
-      const resumed = await runCli(["resume", parked.file, "--approve", "--json"], { cwd, env: cleanEnv({ OPENAI_API_KEY: "key-2" }) });
+      const resumed = await runCli(["resume", parked.file, "--approve", "--json"], {
+        cwd,
+        env: cleanEnv({ OPENAI_API_KEY: "key-2" }),
+      });
       expect(resumed.code).toBe(0);
       const result = ofType(parseEvents(resumed.stdout), "result")[0]!;
       expect(result.summary.status).toBe("completed");
@@ -180,16 +208,32 @@ describe("x-agent run: approvals and the Anthropic wire", { timeout: 180_000 }, 
   it("with --ask, a person answers on stdin: y runs the write now, n refuses it, nothing parks", async () => {
     const server = await startOpenAIMockServer((request) => {
       const results = messagesOf(request).filter((m) => m.role === "tool");
-      if (results.length === 0) return { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "hello.txt", content: "hi\n" } }] };
+      if (results.length === 0)
+        return { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "hello.txt", content: "hi\n" } }] };
       return { text: `Result: ${textOf(results.at(-1))}` };
     });
     try {
       const cwd = await tempDir("x-agent-test-ask-");
-      const common = ["Write hi to hello.txt", "--base-url", server.baseUrl, "--api-key", "k", "--model", "m", "--no-teacher", "--ask", "--json"];
+      const common = [
+        "Write hi to hello.txt",
+        "--base-url",
+        server.baseUrl,
+        "--api-key",
+        "k",
+        "--model",
+        "m",
+        "--no-teacher",
+        "--ask",
+        "--json",
+      ];
       const denied = await runCli(["run", ...common], { cwd, stdin: "n\n" });
       expect(denied.code).toBe(0);
       const deniedEvents = parseEvents(denied.stdout);
-      expect(ofType(deniedEvents, "approval_request")[0]).toMatchObject({ tool: "write_file", kind: "ask", arguments: { path: "hello.txt" } });
+      expect(ofType(deniedEvents, "approval_request")[0]).toMatchObject({
+        tool: "write_file",
+        kind: "ask",
+        arguments: { path: "hello.txt" },
+      });
       expect(ofType(deniedEvents, "parked")).toEqual([]);
       expect(ofType(deniedEvents, "tool_result")[0]).toMatchObject({ name: "write_file", isError: true });
       expect(existsSync(join(cwd, ".x-agent", "sandbox", "hello.txt"))).toBe(false);
@@ -206,7 +250,9 @@ describe("x-agent run: approvals and the Anthropic wire", { timeout: 180_000 }, 
   it("runs on the Anthropic Messages API with --provider anthropic", async () => {
     const server = await startAnthropicMockServer((request) => {
       const messages = (request.body as { messages: Array<{ content: unknown }> }).messages;
-      const sawResult = messages.some((m) => Array.isArray(m.content) && m.content.some((b: { type?: string }) => b.type === "tool_result"));
+      const sawResult = messages.some(
+        (m) => Array.isArray(m.content) && m.content.some((b: { type?: string }) => b.type === "tool_result"),
+      );
       return sawResult
         ? { blocks: [{ type: "text", text: "The sandbox is empty." }] }
         : { blocks: [{ type: "tool_use", id: "toolu_1", name: "list_files", input: { path: "." } }] };
@@ -214,16 +260,32 @@ describe("x-agent run: approvals and the Anthropic wire", { timeout: 180_000 }, 
     try {
       const cwd = await tempDir("x-agent-test-anthropic-");
       const run = await runCli(
-        ["run", "What is in the sandbox?", "--provider", "anthropic", "--base-url", server.baseUrl, "--api-key", "sk-ant-test", "--model", "claude-test", "--no-teacher", "--json"],
+        [
+          "run",
+          "What is in the sandbox?",
+          "--provider",
+          "anthropic",
+          "--base-url",
+          server.baseUrl,
+          "--api-key",
+          "sk-ant-test",
+          "--model",
+          "claude-test",
+          "--no-teacher",
+          "--json",
+        ],
         { cwd },
       );
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
       const events = parseEvents(run.stdout);
-      expect(ofType(events, "tool_result").map((r) => [r.name, r.isError, r.text])).toEqual([["list_files", false, ". is empty"]]);
+      expect(ofType(events, "tool_result").map((r) => [r.name, r.isError, r.text])).toEqual([
+        ["list_files", false, ". is empty"],
+      ]);
       expect(ofType(events, "result")[0]!.output).toBe("The sandbox is empty.");
       // The SDK decides the header (x-api-key, or a bearer token in newer releases); the key gets there.
-      for (const request of server.requests) expect(`${request.headers["x-api-key"] ?? ""} ${request.headers.authorization ?? ""}`).toContain("sk-ant-test");
+      for (const request of server.requests)
+        expect(`${request.headers["x-api-key"] ?? ""} ${request.headers.authorization ?? ""}`).toContain("sk-ant-test");
       expect(server.requests).toHaveLength(2);
       expect(server.bodies().every((b) => b.model === "claude-test")).toBe(true);
     } finally {
@@ -279,8 +341,15 @@ describe("x-agent command line", { timeout: 60_000 }, () => {
     expect(help.stdout).toContain("x-agent resume <file> --approve|--deny");
     const jsonHelp = await runCli(["run", "--help", "--json"], { cwd });
     expect(jsonHelp.code).toBe(0);
-    expect(parseEvents(jsonHelp.stdout)).toEqual([{ type: "help", text: expect.stringContaining("--no-teacher") as unknown }]);
+    expect(parseEvents(jsonHelp.stdout)).toEqual([
+      { type: "help", text: expect.stringContaining("--no-teacher") as unknown },
+    ]);
     const list = await runCli(["scenarios", "--json"], { cwd });
-    expect(JSON.parse(list.stdout).map((s: { name: string }) => s.name)).toEqual(["auto-mode", "teacher", "memory", "approval"]);
+    expect(JSON.parse(list.stdout).map((s: { name: string }) => s.name)).toEqual([
+      "auto-mode",
+      "teacher",
+      "memory",
+      "approval",
+    ]);
   });
 });

@@ -9,7 +9,10 @@ describe("pnpm example (the root script, from sources, no build)", { timeout: 18
     // A fixed key keeps the run from writing .x-agent/park.key into the repository.
     // The demo's own temp folder goes under one of ours, removed afterwards.
     const env = cleanEnv({ X_AGENT_PARK_KEY: "start-script-test-key", TMPDIR: await tempDir("x-agent-test-start-") });
-    const run = await spawnCollect("pnpm", ["example", "demo", "approval", "--park-only", "--json"], { cwd: REPO_ROOT, env });
+    const run = await spawnCollect("pnpm", ["example", "demo", "approval", "--park-only", "--json"], {
+      cwd: REPO_ROOT,
+      env,
+    });
     expect(run.code).toBe(0);
     // pnpm echoes the scripts it runs on stderr; stdout must hold the JSON lines and nothing else.
     const events = parseEvents(run.stdout);

@@ -2,7 +2,16 @@
 // It ships no fake model, so it has no in-process row.
 import { Agent, OpenAIProvider, Runner, setTracingDisabled, tool } from "@openai/agents";
 import { z } from "zod";
-import { API_KEY, MODEL_ID, SYSTEM_PROMPT, TOOL_DESCRIPTION, TOOL_NAME, TURNS, lookup, objectiveFor } from "../workload";
+import {
+  API_KEY,
+  MODEL_ID,
+  SYSTEM_PROMPT,
+  TOOL_DESCRIPTION,
+  TOOL_NAME,
+  TURNS,
+  lookup,
+  objectiveFor,
+} from "../workload";
 import type { Harness, TaskFn } from "./types";
 
 export const agents: Harness = {

@@ -6,7 +6,18 @@ import { generateText, stepCountIs, streamText, tool, type LanguageModel } from 
 import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
 import { argPieces } from "../script";
-import { API_KEY, FINAL_WORDS, MODEL_ID, SYSTEM_PROMPT, TOOL_DESCRIPTION, TOOL_NAME, TURNS, lookup, objectiveFor, usageFor } from "../workload";
+import {
+  API_KEY,
+  FINAL_WORDS,
+  MODEL_ID,
+  SYSTEM_PROMPT,
+  TOOL_DESCRIPTION,
+  TOOL_NAME,
+  TURNS,
+  lookup,
+  objectiveFor,
+  usageFor,
+} from "../workload";
 import type { Harness, Mode, TaskFn } from "./types";
 
 const tools = {
@@ -42,7 +53,8 @@ function mockModel(): MockLanguageModelV4 {
     },
     doStream: async (o) => {
       const k = turnOf(o);
-      type Part = Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
+      type Part =
+        Awaited<ReturnType<MockLanguageModelV4["doStream"]>>["stream"] extends ReadableStream<infer P> ? P : never;
       const parts: Part[] = [{ type: "stream-start", warnings: [] }];
       if (k < TURNS) {
         const id = `call_${k}`;
@@ -92,7 +104,12 @@ export const aiStream: Harness = {
     const m = model(mode, baseURL);
     const task: TaskFn = async (i) => {
       let failure: unknown;
-      const r = streamText({ ...common, model: m, prompt: objectiveFor(i), onError: ({ error }) => void (failure = error) });
+      const r = streamText({
+        ...common,
+        model: m,
+        prompt: objectiveFor(i),
+        onError: ({ error }) => void (failure = error),
+      });
       const text = await r.text;
       if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
       return text;

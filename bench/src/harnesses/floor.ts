@@ -1,9 +1,22 @@
 // The floor: the same turns done by hand with the `openai` SDK, no framework. In-process it runs the
 // same loop over the scripted chunk objects, with no SDK and no HTTP.
 import OpenAI from "openai";
-import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+import type {
+  ChatCompletionChunk,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from "openai/resources/chat/completions";
 import { streamChunks } from "../script";
-import { API_KEY, MODEL_ID, SYSTEM_PROMPT, TOOL_DESCRIPTION, TOOL_NAME, TURNS, lookup, objectiveFor } from "../workload";
+import {
+  API_KEY,
+  MODEL_ID,
+  SYSTEM_PROMPT,
+  TOOL_DESCRIPTION,
+  TOOL_NAME,
+  TURNS,
+  lookup,
+  objectiveFor,
+} from "../workload";
 import type { Harness, TaskFn } from "./types";
 
 const tools: ChatCompletionTool[] = [
@@ -12,7 +25,12 @@ const tools: ChatCompletionTool[] = [
     function: {
       name: TOOL_NAME,
       description: TOOL_DESCRIPTION,
-      parameters: { type: "object", properties: { key: { type: "string" } }, required: ["key"], additionalProperties: false },
+      parameters: {
+        type: "object",
+        properties: { key: { type: "string" } },
+        required: ["key"],
+        additionalProperties: false,
+      },
     },
   },
 ];

@@ -5,7 +5,19 @@ import { createOpenAIBrain } from "@x/brain-openai";
 import { defineCatalog, type Brain } from "@x/llm-types";
 import { createRunner, defineTool } from "@x/runner";
 import { z } from "zod";
-import { API_KEY, FINAL_TEXT, MODEL_ID, SYSTEM_PROMPT, TOOL_DESCRIPTION, TOOL_NAME, TURNS, keyFor, lookup, objectiveFor, usageFor } from "../workload";
+import {
+  API_KEY,
+  FINAL_TEXT,
+  MODEL_ID,
+  SYSTEM_PROMPT,
+  TOOL_DESCRIPTION,
+  TOOL_NAME,
+  TURNS,
+  keyFor,
+  lookup,
+  objectiveFor,
+  usageFor,
+} from "../workload";
 import type { Harness, TaskFn } from "./types";
 
 const lookupTool = defineTool({
@@ -20,7 +32,9 @@ function fauxResponder({ context }: FauxRequestContext) {
   const k = context.messages.filter((m) => m.role === "toolResult").length + 1;
   const u = usageFor(k, k >= TURNS);
   const usage = { input: u.prompt_tokens, output: u.completion_tokens };
-  return k < TURNS ? fauxToolCall(TOOL_NAME, { key: keyFor(k) }, { id: `call_${k}`, usage }) : fauxText(FINAL_TEXT, { usage });
+  return k < TURNS
+    ? fauxToolCall(TOOL_NAME, { key: keyFor(k) }, { id: `call_${k}`, usage })
+    : fauxText(FINAL_TEXT, { usage });
 }
 
 export const ours: Harness = oursWith({ guard: true });
@@ -36,7 +50,9 @@ function oursWith({ guard }: { guard: boolean }): Harness {
       const inproc = mode === "inproc";
       const api = inproc ? "faux" : "openai-completions";
       const off = guard ? {} : { guard: false as const };
-      const brain: Brain = inproc ? createFauxBrain(fauxResponder, off) : createOpenAIBrain({ apiKey: API_KEY, ...off });
+      const brain: Brain = inproc
+        ? createFauxBrain(fauxResponder, off)
+        : createOpenAIBrain({ apiKey: API_KEY, ...off });
       const runner = createRunner({
         brains: { [api]: brain },
         models: defineCatalog({

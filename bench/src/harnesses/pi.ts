@@ -11,7 +11,18 @@ import {
   type Model,
 } from "@mariozechner/pi-ai";
 import { Type } from "typebox";
-import { API_KEY, FINAL_TEXT, MODEL_ID, SYSTEM_PROMPT, TOOL_DESCRIPTION, TOOL_NAME, TURNS, keyFor, lookup, objectiveFor } from "../workload";
+import {
+  API_KEY,
+  FINAL_TEXT,
+  MODEL_ID,
+  SYSTEM_PROMPT,
+  TOOL_DESCRIPTION,
+  TOOL_NAME,
+  TURNS,
+  keyFor,
+  lookup,
+  objectiveFor,
+} from "../workload";
 import type { Harness, TaskFn } from "./types";
 
 const parameters = Type.Object({ key: Type.String() });
@@ -26,7 +37,8 @@ const lookupTool: AgentTool<typeof parameters> = {
 function finalText(messages: readonly { role: string }[]): string {
   const last = messages[messages.length - 1] as AssistantMessage | undefined;
   if (!last || last.role !== "assistant") throw new Error("no assistant reply");
-  if (last.stopReason === "error" || last.stopReason === "aborted") throw new Error(`pi: ${last.errorMessage ?? last.stopReason}`);
+  if (last.stopReason === "error" || last.stopReason === "aborted")
+    throw new Error(`pi: ${last.errorMessage ?? last.stopReason}`);
   return last.content.map((b) => (b.type === "text" ? b.text : "")).join("");
 }
 
@@ -45,7 +57,9 @@ function agentTask(model: Model<string>): TaskFn {
 const fauxStep: FauxResponseFactory = (context: Context) => {
   const k = context.messages.filter((m) => m.role === "toolResult").length + 1;
   return k < TURNS
-    ? fauxAssistantMessage([fauxToolCall(TOOL_NAME, { key: keyFor(k) }, { id: `call_${k}` })], { stopReason: "toolUse" })
+    ? fauxAssistantMessage([fauxToolCall(TOOL_NAME, { key: keyFor(k) }, { id: `call_${k}` })], {
+        stopReason: "toolUse",
+      })
     : fauxAssistantMessage([fauxText(FINAL_TEXT)]);
 };
 

@@ -1,4 +1,11 @@
-import { assistantText, assistantToolCalls, defineModel, type BrainEvent, type Context, type Model } from "@x/llm-types";
+import {
+  assistantText,
+  assistantToolCalls,
+  defineModel,
+  type BrainEvent,
+  type Context,
+  type Model,
+} from "@x/llm-types";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAnthropicBrain } from "./anthropic-brain";
 import { startAnthropicMockServer, type AnthropicMockScript, type AnthropicMockServer } from "./testing";
@@ -35,18 +42,35 @@ async function collect(stream: AsyncIterable<BrainEvent>): Promise<BrainEvent[]>
   return events;
 }
 
-const weatherTool = { name: "weather", description: "current weather", parameters: { type: "object", properties: { city: { type: "string" } } } };
+const weatherTool = {
+  name: "weather",
+  description: "current weather",
+  parameters: { type: "object", properties: { city: { type: "string" } } },
+};
 
 describe("createAnthropicBrain", () => {
   it("streams text with usage incl. cache read and write, priced in micro-dollars", async () => {
-    const s = await serve([{ blocks: [{ type: "text", text: ["Hello", " there"] }], usage: { input: 20, output: 5, cacheRead: 1000, cacheWrite: 200 } }]);
+    const s = await serve([
+      {
+        blocks: [{ type: "text", text: ["Hello", " there"] }],
+        usage: { input: 20, output: 5, cacheRead: 1000, cacheWrite: 200 },
+      },
+    ]);
     const brain = createAnthropicBrain({ apiKey: KEY });
-    const stream = brain.stream(modelAt(s.baseUrl), { systemPrompt: "be brief", messages: [{ role: "user", content: "hi" }] });
+    const stream = brain.stream(modelAt(s.baseUrl), {
+      systemPrompt: "be brief",
+      messages: [{ role: "user", content: "hi" }],
+    });
     const events = await collect(stream);
     const message = await stream.result();
     expect(brain.api).toBe("anthropic-messages");
     expect(events.map((e) => e.type)).toEqual(["start", "text_start", "text_delta", "text_delta", "text_end", "done"]);
-    expect(message).toMatchObject({ stopReason: "stop", responseId: "msg_mock", api: "anthropic-messages", model: "claude-sonnet-4-6" });
+    expect(message).toMatchObject({
+      stopReason: "stop",
+      responseId: "msg_mock",
+      api: "anthropic-messages",
+      model: "claude-sonnet-4-6",
+    });
     expect(assistantText(message)).toBe("Hello there");
     expect(message.usage).toMatchObject({ input: 20, output: 5, cacheRead: 1000, cacheWrite: 200, totalTokens: 1225 });
     // 20×3 + 5×15 + 1000×0.3 + 200×3.75
@@ -61,8 +85,18 @@ describe("createAnthropicBrain", () => {
   it("honours the model's baseUrl (with or without /v1) and headers per call", async () => {
     const s = await serve([{ blocks: [{ type: "text", text: "a" }] }, { blocks: [{ type: "text", text: "b" }] }]);
     const brain = createAnthropicBrain({ apiKey: KEY, headers: { "anthropic-beta": "brain-beta" } });
-    await brain.stream(modelAt(`${s.baseUrl}/v1/`, { headers: { "x-model": "1" } }), { messages: [{ role: "user", content: "x" }] }).result();
-    await brain.stream(modelAt(s.baseUrl), { messages: [{ role: "user", content: "x" }] }, { headers: { "anthropic-beta": "request-beta" } }).result();
+    await brain
+      .stream(modelAt(`${s.baseUrl}/v1/`, { headers: { "x-model": "1" } }), {
+        messages: [{ role: "user", content: "x" }],
+      })
+      .result();
+    await brain
+      .stream(
+        modelAt(s.baseUrl),
+        { messages: [{ role: "user", content: "x" }] },
+        { headers: { "anthropic-beta": "request-beta" } },
+      )
+      .result();
     expect(s.requests.map((r) => r.path)).toEqual(["/v1/messages", "/v1/messages"]);
     expect(s.requests[0]!.headers).toMatchObject({ "anthropic-beta": "brain-beta", "x-model": "1" });
     expect(s.requests[1]!.headers).toMatchObject({ "anthropic-beta": "request-beta" });
@@ -78,11 +112,20 @@ describe("createAnthropicBrain", () => {
           { type: "tool_use", id: "toolu_1", name: "weather", input: { city: "Paris" } },
         ],
       },
-      { blocks: [{ type: "thinking", thinking: "Got it.", signature: "sig-def" }, { type: "text", text: "21°C in Paris." }] },
+      {
+        blocks: [
+          { type: "thinking", thinking: "Got it.", signature: "sig-def" },
+          { type: "text", text: "21°C in Paris." },
+        ],
+      },
     ]);
     const brain = createAnthropicBrain({ apiKey: KEY });
     const model = modelAt(s.baseUrl);
-    const context: Context = { systemPrompt: "sys", tools: [weatherTool], messages: [{ role: "user", content: "weather in Paris?" }] };
+    const context: Context = {
+      systemPrompt: "sys",
+      tools: [weatherTool],
+      messages: [{ role: "user", content: "weather in Paris?" }],
+    };
     const stream = brain.stream(model, context, { reasoning: "medium" });
     const events = await collect(stream);
     const first = await stream.result();
@@ -96,7 +139,13 @@ describe("createAnthropicBrain", () => {
     expect(events.filter((e) => e.type === "toolcall_delta").length).toBeGreaterThan(1);
     expect(s.bodies()[0]).toMatchObject({ thinking: { type: "enabled", budget_tokens: 10_000 } });
 
-    context.messages.push(first, { role: "toolResult", toolCallId: "toolu_1", toolName: "weather", content: [{ type: "text", text: "21°C" }], isError: false });
+    context.messages.push(first, {
+      role: "toolResult",
+      toolCallId: "toolu_1",
+      toolName: "weather",
+      content: [{ type: "text", text: "21°C" }],
+      isError: false,
+    });
     const second = await brain.stream(model, context, { reasoning: "medium" }).result();
     expect(assistantText(second)).toBe("21°C in Paris.");
     expect(second.content[0]).toEqual({ type: "thinking", thinking: "Got it.", signature: "sig-def" });
@@ -112,13 +161,23 @@ describe("createAnthropicBrain", () => {
     });
     expect(sent[2]).toEqual({
       role: "user",
-      content: [{ type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text: "21°C" }], is_error: false, cache_control: { type: "ephemeral" } }],
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_1",
+          content: [{ type: "text", text: "21°C" }],
+          is_error: false,
+          cache_control: { type: "ephemeral" },
+        },
+      ],
     });
   });
 
   it("sends no thinking parameter when reasoning is off", async () => {
     const s = await serve([{ blocks: [{ type: "text", text: "ok" }] }]);
-    await createAnthropicBrain({ apiKey: KEY }).stream(modelAt(s.baseUrl), { messages: [{ role: "user", content: "x" }] }, { reasoning: "off" }).result();
+    await createAnthropicBrain({ apiKey: KEY })
+      .stream(modelAt(s.baseUrl), { messages: [{ role: "user", content: "x" }] }, { reasoning: "off" })
+      .result();
     expect(s.bodies()[0]).not.toHaveProperty("thinking");
   });
 
@@ -130,18 +189,38 @@ describe("createAnthropicBrain", () => {
     ]);
     const brain = createAnthropicBrain({ apiKey: KEY });
     const model = modelAt(s.baseUrl);
-    const context: Context = { systemPrompt: "You are a weather bot.", tools: [{ ...weatherTool, name: "geo" }, weatherTool], messages: [{ role: "user", content: "Oslo then Rome" }] };
+    const context: Context = {
+      systemPrompt: "You are a weather bot.",
+      tools: [{ ...weatherTool, name: "geo" }, weatherTool],
+      messages: [{ role: "user", content: "Oslo then Rome" }],
+    };
     for (let i = 1; i <= 3; i++) {
       const reply = await brain.stream(model, context).result();
       context.messages.push(reply);
       const call = assistantToolCalls(reply)[0];
-      if (call) context.messages.push({ role: "toolResult", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text: `sunny ${i}` }], isError: false });
+      if (call)
+        context.messages.push({
+          role: "toolResult",
+          toolCallId: call.id,
+          toolName: call.name,
+          content: [{ type: "text", text: `sunny ${i}` }],
+          isError: false,
+        });
     }
-    const [one, two, three] = s.bodies() as Array<{ system: unknown; tools: Array<Record<string, unknown>>; messages: unknown[] }>;
-    expect(one!.system).toEqual([{ type: "text", text: "You are a weather bot.", cache_control: { type: "ephemeral" } }]);
+    const [one, two, three] = s.bodies() as Array<{
+      system: unknown;
+      tools: Array<Record<string, unknown>>;
+      messages: unknown[];
+    }>;
+    expect(one!.system).toEqual([
+      { type: "text", text: "You are a weather bot.", cache_control: { type: "ephemeral" } },
+    ]);
     expect(one!.tools.map((t) => t.cache_control)).toEqual([undefined, { type: "ephemeral" }]);
-    expect(one!.messages).toEqual([{ role: "user", content: [{ type: "text", text: "Oslo then Rome", cache_control: { type: "ephemeral" } }] }]);
-    for (const body of [one!, two!, three!]) expect(JSON.stringify(body).split('"cache_control"').length - 1).toBeLessThanOrEqual(4);
+    expect(one!.messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "Oslo then Rome", cache_control: { type: "ephemeral" } }] },
+    ]);
+    for (const body of [one!, two!, three!])
+      expect(JSON.stringify(body).split('"cache_control"').length - 1).toBeLessThanOrEqual(4);
     // Each request starts with exactly the blocks of the one before (system, tools, messages).
     expect(two!.system).toEqual(one!.system);
     expect(two!.tools).toEqual(one!.tools);
@@ -162,7 +241,10 @@ describe("createAnthropicBrain", () => {
     const length = await brain.stream(modelAt(s.baseUrl), ask).result();
     expect(length).toMatchObject({ stopReason: "length" });
     expect(assistantText(length)).toBe("cut here");
-    expect(await brain.stream(modelAt(s.baseUrl), ask).result()).toMatchObject({ stopReason: "error", errorKind: "content_filter" });
+    expect(await brain.stream(modelAt(s.baseUrl), ask).result()).toMatchObject({
+      stopReason: "error",
+      errorKind: "content_filter",
+    });
     expect(await brain.stream(modelAt(s.baseUrl), ask).result()).toMatchObject({ stopReason: "stop" });
   });
 
@@ -171,7 +253,9 @@ describe("createAnthropicBrain", () => {
     const saved = process.env.ANTHROPIC_API_KEY;
     delete process.env.ANTHROPIC_API_KEY;
     try {
-      const message = await createAnthropicBrain().stream(modelAt(s.baseUrl), { messages: [{ role: "user", content: "x" }] }).result();
+      const message = await createAnthropicBrain()
+        .stream(modelAt(s.baseUrl), { messages: [{ role: "user", content: "x" }] })
+        .result();
       expect(message).toMatchObject({ stopReason: "error", errorKind: "auth" });
       expect(s.requests).toHaveLength(0);
     } finally {

@@ -1,5 +1,15 @@
 import type { Brain, BrainRequest, Context, Model } from "@x/llm-types";
-import { CallControl, DEFAULT_STALL_TIMEOUT_MS, describeError, headerLines, pumpCall, settleCall, startTurn, type HttpBrainOptions, type TurnBuilder } from "@x/terminal-cause";
+import {
+  CallControl,
+  DEFAULT_STALL_TIMEOUT_MS,
+  describeError,
+  headerLines,
+  pumpCall,
+  settleCall,
+  startTurn,
+  type HttpBrainOptions,
+  type TurnBuilder,
+} from "@x/terminal-cause";
 import { ClientCache } from "./clients";
 import { classifyAnthropicError } from "./errors";
 import { EventReader } from "./events";
@@ -35,10 +45,16 @@ export function createAnthropicBrain(options: AnthropicBrainOptions = {}): Brain
   const clients = new ClientCache();
   const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY;
   // The SDK adds the headers in ANTHROPIC_CUSTOM_HEADERS to every request: scrub their credentials too.
-  const settings = { api: ANTHROPIC_MESSAGES_API, apiKey, headers: { ...headerLines(process.env.ANTHROPIC_CUSTOM_HEADERS), ...options.headers }, guard: options.guard };
+  const settings = {
+    api: ANTHROPIC_MESSAGES_API,
+    apiKey,
+    headers: { ...headerLines(process.env.ANTHROPIC_CUSTOM_HEADERS), ...options.headers },
+    guard: options.guard,
+  };
   return {
     api: ANTHROPIC_MESSAGES_API,
-    stream: (model, context, request) => startTurn(model, context, request, settings, (turn, call) => run(model, context, call, turn)),
+    stream: (model, context, request) =>
+      startTurn(model, context, request, settings, (turn, call) => run(model, context, call, turn)),
   };
 
   async function run(model: Model, context: Context, request: BrainRequest, turn: TurnBuilder): Promise<void> {
@@ -48,23 +64,39 @@ export function createAnthropicBrain(options: AnthropicBrainOptions = {}): Brain
     }
     let body: AnthropicRequestBody;
     try {
-      const style = typeof options.thinkingStyle === "function" ? options.thinkingStyle(model) : (options.thinkingStyle ?? "budget");
+      const style =
+        typeof options.thinkingStyle === "function"
+          ? options.thinkingStyle(model)
+          : (options.thinkingStyle ?? "budget");
       body = buildAnthropicRequest(model, context, request, style);
     } catch (error) {
       turn.fail("bad_request", `could not build the request: ${describeError(error)}`);
       return;
     }
-    const control = new CallControl(request.signal, request.timeoutMs, request.stallTimeoutMs ?? options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
+    const control = new CallControl(
+      request.signal,
+      request.timeoutMs,
+      request.stallTimeoutMs ?? options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
+    );
     const reader = new EventReader(turn);
-    const baseUrl = sdkBaseUrl(/^https?:\/\//i.test(model.baseUrl) ? model.baseUrl : (options.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL));
+    const baseUrl = sdkBaseUrl(
+      /^https?:\/\//i.test(model.baseUrl) ? model.baseUrl : (options.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL),
+    );
     const outcome = await pumpCall(
       control,
-      (signal) => clients.get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch }).messages.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 }),
+      (signal) =>
+        clients
+          .get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch })
+          .messages.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 }),
       (event) => reader.read(event),
     );
     const stopReason = reader.stopReason;
     // A stop reason means the model finished: a stall or drop before `message_stop` loses nothing.
-    settleCall(turn, control, { ...outcome, finish: stopReason ? () => finish(turn, stopReason) : undefined, classify: classifyAnthropicError });
+    settleCall(turn, control, {
+      ...outcome,
+      finish: stopReason ? () => finish(turn, stopReason) : undefined,
+      classify: classifyAnthropicError,
+    });
   }
 }
 
@@ -80,7 +112,10 @@ function finish(turn: TurnBuilder, stopReason: string): void {
       turn.fail("content_filter", "the model refused to continue (stop_reason: refusal)");
       return;
     case "model_context_window_exceeded":
-      turn.fail("context_overflow", "the reply filled the model's context window (stop_reason: model_context_window_exceeded)");
+      turn.fail(
+        "context_overflow",
+        "the reply filled the model's context window (stop_reason: model_context_window_exceeded)",
+      );
       return;
     default:
       // end_turn, stop_sequence, pause_turn

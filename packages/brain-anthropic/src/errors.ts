@@ -1,6 +1,12 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
 import type { ErrorKind } from "@x/llm-types";
-import { describeError, isContextOverflowText, kindForStatus, providerFailure, type ClassifiedError } from "@x/terminal-cause";
+import {
+  describeError,
+  isContextOverflowText,
+  kindForStatus,
+  providerFailure,
+  type ClassifiedError,
+} from "@x/terminal-cause";
 
 /** Anthropic's error `type`s, which also arrive inside a stream where there is no status to read. */
 function byType(type: string | null, text: string): ErrorKind | undefined {
@@ -34,7 +40,10 @@ export function classifyAnthropicError(error: unknown): ClassifiedError | undefi
   if (error instanceof APIConnectionError) return { kind: "network", message: describeError(error) };
   if (error instanceof APIError) {
     const text = error.message;
-    const kind = (error.status === undefined ? undefined : kindForStatus(error.status, text)) ?? byType(error.type, text) ?? "provider";
+    const kind =
+      (error.status === undefined ? undefined : kindForStatus(error.status, text)) ??
+      byType(error.type, text) ??
+      "provider";
     return providerFailure(kind, error.message, error.headers);
   }
   if (error instanceof SyntaxError) return { kind: "provider", message: `malformed stream event: ${error.message}` };

@@ -14,14 +14,29 @@ const sonnet = defineModel({
 });
 
 function assistant(content: AssistantMessage["content"], api = "anthropic-messages"): AssistantMessage {
-  return { role: "assistant", content, api, provider: "anthropic", model: sonnet.id, usage: emptyUsage(), stopReason: "toolUse", timestamp: 0 };
+  return {
+    role: "assistant",
+    content,
+    api,
+    provider: "anthropic",
+    model: sonnet.id,
+    usage: emptyUsage(),
+    stopReason: "toolUse",
+    timestamp: 0,
+  };
 }
 
 describe("toAnthropicMessages", () => {
   it("sends thinking back with its signature, merges tool results, maps images", () => {
     const context: Context = {
       messages: [
-        { role: "user", content: [{ type: "text", text: "look" }, { type: "image", data: "AAAA", mimeType: "image/png" }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "look" },
+            { type: "image", data: "AAAA", mimeType: "image/png" },
+          ],
+        },
         assistant([
           { type: "thinking", thinking: "hmm", signature: "sig-1" },
           { type: "thinking", thinking: "opaque", redacted: true },
@@ -30,12 +45,30 @@ describe("toAnthropicMessages", () => {
           { type: "toolCall", id: "toolu_1", name: "zoom", arguments: { x: 1 } },
           { type: "toolCall", id: "toolu_2", name: "zoom", arguments: { x: 2 } },
         ]),
-        { role: "toolResult", toolCallId: "toolu_1", toolName: "zoom", content: [{ type: "text", text: "ok" }], isError: false },
-        { role: "toolResult", toolCallId: "toolu_2", toolName: "zoom", content: [{ type: "image", data: "BBBB", mimeType: "image/jpeg" }], isError: true },
+        {
+          role: "toolResult",
+          toolCallId: "toolu_1",
+          toolName: "zoom",
+          content: [{ type: "text", text: "ok" }],
+          isError: false,
+        },
+        {
+          role: "toolResult",
+          toolCallId: "toolu_2",
+          toolName: "zoom",
+          content: [{ type: "image", data: "BBBB", mimeType: "image/jpeg" }],
+          isError: true,
+        },
       ],
     };
     expect(toAnthropicMessages(context, sonnet)).toEqual([
-      { role: "user", content: [{ type: "text", text: "look" }, { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } },
+        ],
+      },
       {
         role: "assistant",
         content: [
@@ -49,15 +82,34 @@ describe("toAnthropicMessages", () => {
         role: "user",
         content: [
           { type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text: "ok" }], is_error: false },
-          { type: "tool_result", tool_use_id: "toolu_2", content: [{ type: "image", source: { type: "base64", media_type: "image/jpeg", data: "BBBB" } }], is_error: true },
+          {
+            type: "tool_result",
+            tool_use_id: "toolu_2",
+            content: [{ type: "image", source: { type: "base64", media_type: "image/jpeg", data: "BBBB" } }],
+            is_error: true,
+          },
         ],
       },
     ]);
   });
 
   it("leaves out thinking that came from another API (its signature cannot verify)", () => {
-    const context: Context = { messages: [{ role: "user", content: "hi" }, assistant([{ type: "thinking", thinking: "x", signature: "s" }, { type: "text", text: "hello" }], "openai-completions")] };
-    expect(toAnthropicMessages(context, sonnet)[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "hello" }] });
+    const context: Context = {
+      messages: [
+        { role: "user", content: "hi" },
+        assistant(
+          [
+            { type: "thinking", thinking: "x", signature: "s" },
+            { type: "text", text: "hello" },
+          ],
+          "openai-completions",
+        ),
+      ],
+    };
+    expect(toAnthropicMessages(context, sonnet)[1]).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text: "hello" }],
+    });
   });
 });
 
@@ -74,9 +126,21 @@ describe("buildAnthropicRequest", () => {
       messages: [
         { role: "user", content: "one" },
         assistant([{ type: "toolCall", id: "t1", name: "a", arguments: {} }]),
-        { role: "toolResult", toolCallId: "t1", toolName: "a", content: [{ type: "text", text: "r1" }], isError: false },
+        {
+          role: "toolResult",
+          toolCallId: "t1",
+          toolName: "a",
+          content: [{ type: "text", text: "r1" }],
+          isError: false,
+        },
         assistant([{ type: "toolCall", id: "t2", name: "b", arguments: {} }]),
-        { role: "toolResult", toolCallId: "t2", toolName: "b", content: [{ type: "text", text: "r2" }], isError: false },
+        {
+          role: "toolResult",
+          toolCallId: "t2",
+          toolName: "b",
+          content: [{ type: "text", text: "r2" }],
+          isError: false,
+        },
       ],
     };
     const body = buildAnthropicRequest(sonnet, context, {});
@@ -86,8 +150,19 @@ describe("buildAnthropicRequest", () => {
     expect(body.tools?.[0]).not.toHaveProperty("cache_control");
     expect(body.tools?.[1]).toMatchObject({ name: "b", cache_control: { type: "ephemeral" } });
     expect(body.messages[0]!.content).toEqual([{ type: "text", text: "one" }]);
-    expect(body.messages[2]!.content).toEqual([{ type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "r1" }], is_error: false, cache_control: { type: "ephemeral" } }]);
-    expect((body.messages[4]!.content as unknown as Array<Record<string, unknown>>)[0]).toHaveProperty("cache_control", { type: "ephemeral" });
+    expect(body.messages[2]!.content).toEqual([
+      {
+        type: "tool_result",
+        tool_use_id: "t1",
+        content: [{ type: "text", text: "r1" }],
+        is_error: false,
+        cache_control: { type: "ephemeral" },
+      },
+    ]);
+    expect((body.messages[4]!.content as unknown as Array<Record<string, unknown>>)[0]).toHaveProperty(
+      "cache_control",
+      { type: "ephemeral" },
+    );
   });
 
   it("sizes the thinking budget from the level, below max_tokens; off or unset sends none", () => {
@@ -97,9 +172,18 @@ describe("buildAnthropicRequest", () => {
     expect(thinkingFor(sonnet, "off", 64_000)).toBeUndefined();
     expect(thinkingFor(sonnet, undefined, 64_000)).toBeUndefined();
     expect(thinkingFor({ ...sonnet, reasoning: false }, "high", 64_000)).toBeUndefined();
-    const body = buildAnthropicRequest(sonnet, { messages: [{ role: "user", content: "hi" }] }, { reasoning: "off", maxTokens: 500, stop: ["X"] });
-    expect(buildAnthropicRequest(sonnet, { messages: [] }, { reasoning: "minimal" }, "adaptive")).toMatchObject({ thinking: { type: "adaptive" }, output_config: { effort: "low" } });
-    expect(buildAnthropicRequest(sonnet, { messages: [] }, { reasoning: "off" }, "adaptive")).not.toHaveProperty("thinking");
+    const body = buildAnthropicRequest(
+      sonnet,
+      { messages: [{ role: "user", content: "hi" }] },
+      { reasoning: "off", maxTokens: 500, stop: ["X"] },
+    );
+    expect(buildAnthropicRequest(sonnet, { messages: [] }, { reasoning: "minimal" }, "adaptive")).toMatchObject({
+      thinking: { type: "adaptive" },
+      output_config: { effort: "low" },
+    });
+    expect(buildAnthropicRequest(sonnet, { messages: [] }, { reasoning: "off" }, "adaptive")).not.toHaveProperty(
+      "thinking",
+    );
     expect(body).not.toHaveProperty("thinking");
     expect(body).toMatchObject({ model: "claude-sonnet-4-6", max_tokens: 500, stream: true, stop_sequences: ["X"] });
   });

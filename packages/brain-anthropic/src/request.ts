@@ -1,5 +1,14 @@
 import type { Anthropic } from "@anthropic-ai/sdk";
-import type { AssistantMessage, BrainRequest, Context, ImageContent, Model, ReasoningLevel, ToolResultMessage, UserMessage } from "@x/llm-types";
+import type {
+  AssistantMessage,
+  BrainRequest,
+  Context,
+  ImageContent,
+  Model,
+  ReasoningLevel,
+  ToolResultMessage,
+  UserMessage,
+} from "@x/llm-types";
 
 type MessageParam = Anthropic.MessageParam;
 type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -29,7 +38,9 @@ function image(block: ImageContent, model: Model): ImageBlockParam | TextBlockPa
 
 function userBlocks(message: UserMessage, model: Model): ContentBlockParam[] {
   if (typeof message.content === "string") return [{ type: "text", text: message.content }];
-  return message.content.map((block) => (block.type === "text" ? { type: "text", text: block.text } : image(block, model)));
+  return message.content.map((block) =>
+    block.type === "text" ? { type: "text", text: block.text } : image(block, model),
+  );
 }
 
 /**
@@ -55,7 +66,9 @@ function assistantBlocks(message: AssistantMessage): ContentBlockParam[] {
 }
 
 function toolResultBlock(message: ToolResultMessage, model: Model): ToolResultBlockParam {
-  const content = message.content.map((block) => (block.type === "text" ? ({ type: "text", text: block.text } as const) : image(block, model)));
+  const content = message.content.map((block) =>
+    block.type === "text" ? ({ type: "text", text: block.text } as const) : image(block, model),
+  );
   return { type: "tool_result", tool_use_id: message.toolCallId, content, is_error: message.isError };
 }
 
@@ -119,13 +132,22 @@ const ADAPTIVE_EFFORT: Readonly<Record<Exclude<ReasoningLevel, "off">, "low" | "
 };
 
 /** The thinking parameter for this call: omitted for off/unset, else a budget below `max_tokens`. */
-export function thinkingFor(model: Model, level: ReasoningLevel | undefined, maxTokens: number): Anthropic.ThinkingConfigParam | undefined {
+export function thinkingFor(
+  model: Model,
+  level: ReasoningLevel | undefined,
+  maxTokens: number,
+): Anthropic.ThinkingConfigParam | undefined {
   if (!model.reasoning || level === undefined || level === "off") return undefined;
   const budget = Math.min(THINKING_BUDGETS[level], maxTokens - 1);
   return budget >= MIN_THINKING_BUDGET ? { type: "enabled", budget_tokens: budget } : undefined;
 }
 
-function reasoningFields(model: Model, level: ReasoningLevel | undefined, maxTokens: number, style: AnthropicThinkingStyle): Partial<AnthropicRequestBody> {
+function reasoningFields(
+  model: Model,
+  level: ReasoningLevel | undefined,
+  maxTokens: number,
+  style: AnthropicThinkingStyle,
+): Partial<AnthropicRequestBody> {
   if (style === "adaptive") {
     if (!model.reasoning || level === undefined || level === "off") return {};
     return { thinking: { type: "adaptive" }, output_config: { effort: ADAPTIVE_EFFORT[level] } };
@@ -135,7 +157,12 @@ function reasoningFields(model: Model, level: ReasoningLevel | undefined, maxTok
 }
 
 /** The whole streaming request body for one call. */
-export function buildAnthropicRequest(model: Model, context: Context, request: BrainRequest, thinkingStyle: AnthropicThinkingStyle = "budget"): AnthropicRequestBody {
+export function buildAnthropicRequest(
+  model: Model,
+  context: Context,
+  request: BrainRequest,
+  thinkingStyle: AnthropicThinkingStyle = "budget",
+): AnthropicRequestBody {
   const maxTokens = request.maxTokens ?? model.maxTokens;
   const messages = toAnthropicMessages(context, model);
   markHistory(messages);

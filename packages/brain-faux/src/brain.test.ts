@@ -1,4 +1,12 @@
-import { AssistantMessageSchema, assistantText, assistantToolCalls, type BrainEvent, type BrainStream, type Context, type Model } from "@x/llm-types";
+import {
+  AssistantMessageSchema,
+  assistantText,
+  assistantToolCalls,
+  type BrainEvent,
+  type BrainStream,
+  type Context,
+  type Model,
+} from "@x/llm-types";
 import { isDegenerateCutMessage, isLengthEmpty, isPartialToolCallCut, terminalCodeOf } from "@x/terminal-cause";
 import { describe, expect, it } from "vitest";
 import { createFauxBrain } from "./brain";
@@ -51,7 +59,9 @@ describe("faux brain streaming", () => {
   });
 
   it("estimates usage at chars/4 and prices it with the model's cost", async () => {
-    const text = "The quick brown fox jumps over the lazy dog while a cat naps. ".slice(0, 60).padEnd(60, ".") + "Pack my box with five dozen liquor jugs.";
+    const text =
+      "The quick brown fox jumps over the lazy dog while a cat naps. ".slice(0, 60).padEnd(60, ".") +
+      "Pack my box with five dozen liquor jugs.";
     expect(text).toHaveLength(100);
     const brain = createFauxBrain([fauxText(text)]);
     const message = await brain.stream(model, context).result();
@@ -86,10 +96,15 @@ describe("faux brain streaming", () => {
     const stream = brain.stream(model, context);
     const events = await collect(stream);
     const message = await stream.result();
-    const json = events.filter((e) => e.type === "toolcall_delta").map((e) => e.delta).join("");
+    const json = events
+      .filter((e) => e.type === "toolcall_delta")
+      .map((e) => e.delta)
+      .join("");
     expect(JSON.parse(json)).toEqual({ path: "/tmp/a.txt", lines: 3 });
     expect(message.stopReason).toBe("toolUse");
-    expect(assistantToolCalls(message)).toEqual([{ type: "toolCall", id: "faux_call_0_0", name: "read_file", arguments: { path: "/tmp/a.txt", lines: 3 } }]);
+    expect(assistantToolCalls(message)).toEqual([
+      { type: "toolCall", id: "faux_call_0_0", name: "read_file", arguments: { path: "/tmp/a.txt", lines: 3 } },
+    ]);
   });
 
   it("keeps malformed tool JSON raw and flags it", async () => {
@@ -108,9 +123,17 @@ describe("faux brain streaming", () => {
 
 describe("faux brain scripted endings", () => {
   it("an error of any kind carries its kind and retryAfterMs", async () => {
-    const brain = createFauxBrain([fauxError("rate_limited", "slow down", { retryAfterMs: 1500 }), fauxError("context_overflow")]);
+    const brain = createFauxBrain([
+      fauxError("rate_limited", "slow down", { retryAfterMs: 1500 }),
+      fauxError("context_overflow"),
+    ]);
     const first = await brain.stream(model, context).result();
-    expect(first).toMatchObject({ stopReason: "error", errorKind: "rate_limited", errorMessage: "slow down", retryAfterMs: 1500 });
+    expect(first).toMatchObject({
+      stopReason: "error",
+      errorKind: "rate_limited",
+      errorMessage: "slow down",
+      retryAfterMs: 1500,
+    });
     const second = await brain.stream(model, context).result();
     expect(terminalCodeOf(second)).toBe("context_overflow");
   });
@@ -123,10 +146,18 @@ describe("faux brain scripted endings", () => {
   });
 
   it("a length cut with a partial tool call marks it truncated", async () => {
-    const brain = createFauxBrain([fauxLengthCut("Writing the file.", { partialToolCall: { name: "write", rawArguments: '{"path":"/a","body":"lor' } })]);
+    const brain = createFauxBrain([
+      fauxLengthCut("Writing the file.", {
+        partialToolCall: { name: "write", rawArguments: '{"path":"/a","body":"lor' },
+      }),
+    ]);
     const message = await brain.stream(model, context).result();
     expect(message.stopReason).toBe("length");
-    expect(assistantToolCalls(message)[0]).toMatchObject({ argumentsError: "truncated", rawArguments: '{"path":"/a","body":"lor', arguments: {} });
+    expect(assistantToolCalls(message)[0]).toMatchObject({
+      argumentsError: "truncated",
+      rawArguments: '{"path":"/a","body":"lor',
+      arguments: {},
+    });
     expect(isPartialToolCallCut(message)).toBe(true);
   });
 
@@ -164,7 +195,9 @@ describe("faux brain scripted endings", () => {
   });
 
   it("a stall ends partialFinalized with timeout after stallTimeoutMs", async () => {
-    const brain = createFauxBrain([fauxStall("Part of it", { partialToolCall: { name: "run", rawArguments: '{"cmd":' } })]);
+    const brain = createFauxBrain([
+      fauxStall("Part of it", { partialToolCall: { name: "run", rawArguments: '{"cmd":' } }),
+    ]);
     const message = await brain.stream(model, context, { stallTimeoutMs: 10 }).result();
     expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" });
     expect(assistantText(message)).toBe("Part of it");
@@ -173,7 +206,9 @@ describe("faux brain scripted endings", () => {
   });
 
   it("a dropped connection keeps what arrived", async () => {
-    const message = await createFauxBrain([fauxDrop("So far")]).stream(model, context).result();
+    const message = await createFauxBrain([fauxDrop("So far")])
+      .stream(model, context)
+      .result();
     expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "network" });
   });
 });
@@ -233,7 +268,13 @@ describe("faux brain script and recording", () => {
     await brain.stream(model, ctx).result();
 
     expect(brain.calls).toHaveLength(2);
-    expect(brain.calls[0]).toMatchObject({ callIndex: 0, model, maxTokens: 77, reasoning: "high", cacheKey: "session-1" });
+    expect(brain.calls[0]).toMatchObject({
+      callIndex: 0,
+      model,
+      maxTokens: 77,
+      reasoning: "high",
+      cacheKey: "session-1",
+    });
     expect(brain.calls[0]!.context.messages).toEqual([{ role: "user", content: "first" }]);
     expect(brain.calls[1]).toMatchObject({ callIndex: 1, maxTokens: model.maxTokens, reasoning: undefined });
     expect(brain.calls[1]!.context.messages).toHaveLength(2);
@@ -250,7 +291,10 @@ describe("faux brain script and recording", () => {
   it("push enqueues more replies; a function answers from the request", async () => {
     const brain = createFauxBrain();
     expect(brain.pending).toBe(0);
-    brain.push(({ context: ctx, callIndex }) => fauxText(`call ${callIndex}: ${ctx.messages.length} message(s)`), fauxText("second"));
+    brain.push(
+      ({ context: ctx, callIndex }) => fauxText(`call ${callIndex}: ${ctx.messages.length} message(s)`),
+      fauxText("second"),
+    );
     expect(brain.pending).toBe(2);
     expect(assistantText(await brain.stream(model, context).result())).toBe("call 0: 1 message(s)");
     expect(assistantText(await brain.stream(model, context).result())).toBe("second");

@@ -56,7 +56,10 @@ export interface FauxBrain extends Brain {
  * `push`), each a {@link FauxResponse} or a function of the request. A single function as
  * `script` answers every call. An empty queue answers with a typed `provider` error, never a hang.
  */
-export function createFauxBrain(script: FauxScriptItem[] | FauxResponder = [], options: FauxBrainOptions = {}): FauxBrain {
+export function createFauxBrain(
+  script: FauxScriptItem[] | FauxResponder = [],
+  options: FauxBrainOptions = {},
+): FauxBrain {
   return new FauxBrainImpl(script, options);
 }
 
@@ -85,7 +88,9 @@ class FauxBrainImpl implements FauxBrain {
   }
 
   stream(model: Model, context: Context, request?: BrainRequest): BrainStream {
-    return startTurn(model, context, request, { api: this.api, guard: this.options.guard }, (turn, call) => this.run(turn, model, context, call));
+    return startTurn(model, context, request, { api: this.api, guard: this.options.guard }, (turn, call) =>
+      this.run(turn, model, context, call),
+    );
   }
 
   private async run(turn: TurnBuilder, model: Model, context: Context, request: BrainRequest): Promise<void> {
@@ -108,7 +113,8 @@ class FauxBrainImpl implements FauxBrain {
     const onAbort = () => interrupt.abort();
     request.signal?.addEventListener("abort", onAbort, { once: true });
     if (request.signal?.aborted) interrupt.abort();
-    const deadline = request.timeoutMs === undefined ? undefined : setTimeout(() => interrupt.timeout(), request.timeoutMs);
+    const deadline =
+      request.timeoutMs === undefined ? undefined : setTimeout(() => interrupt.timeout(), request.timeoutMs);
     try {
       if (item === undefined) {
         turn.fail("provider", `faux script exhausted: no scripted reply left for call #${callIndex}`);

@@ -57,7 +57,9 @@ describe("faux streaming details", () => {
   });
 
   it("fauxLoop's prefix and loop stream as one text block", async () => {
-    const message = await createFauxBrain([fauxLoop("I will check again. ", { prefix: "Let me look. " })]).stream(model, context).result();
+    const message = await createFauxBrain([fauxLoop("I will check again. ", { prefix: "Let me look. " })])
+      .stream(model, context)
+      .result();
     expect(message.content).toHaveLength(1);
     expect(assistantText(message).startsWith("Let me look. I will check again.")).toBe(true);
   });
@@ -80,19 +82,25 @@ describe("faux streaming details", () => {
   });
 
   it("a cap hit inside a tool call's JSON truncates it", async () => {
-    const stream = createFauxBrain([fauxToolCall("save", { body: "y".repeat(200) })]).stream(model, context, { maxTokens: 10 });
+    const stream = createFauxBrain([fauxToolCall("save", { body: "y".repeat(200) })]).stream(model, context, {
+      maxTokens: 10,
+    });
     const message = await stream.result();
     expect(message.stopReason).toBe("length");
     expect(message.content[0]).toMatchObject({ argumentsError: "truncated", arguments: {} });
   });
 
   it("partial provider usage is completed by estimate", async () => {
-    const message = await createFauxBrain([fauxText("abcdefgh", { usage: { input: 42 } })]).stream(model, context).result();
+    const message = await createFauxBrain([fauxText("abcdefgh", { usage: { input: 42 } })])
+      .stream(model, context)
+      .result();
     expect(message.usage).toMatchObject({ input: 42, output: 2, estimated: true });
   });
 
   it("responseId is stamped on the message", async () => {
-    const message = await createFauxBrain([fauxText("ok", { responseId: "resp_9" })]).stream(model, context).result();
+    const message = await createFauxBrain([fauxText("ok", { responseId: "resp_9" })])
+      .stream(model, context)
+      .result();
     expect(message.responseId).toBe("resp_9");
   });
 
@@ -106,10 +114,14 @@ describe("faux streaming details", () => {
 describe("faux interruptions while waiting", () => {
   it("abort during a stall ends aborted, not partialFinalized", async () => {
     const controller = new AbortController();
-    const stream = createFauxBrain([fauxStall("half")]).stream(model, context, { signal: controller.signal, stallTimeoutMs: 60_000 });
+    const stream = createFauxBrain([fauxStall("half")]).stream(model, context, {
+      signal: controller.signal,
+      stallTimeoutMs: 60_000,
+    });
     let text = "";
     // The text block stays open while the stream is silent; abort once all of it has arrived.
-    for await (const event of stream) if (event.type === "text_delta" && (text += event.delta) === "half") controller.abort();
+    for await (const event of stream)
+      if (event.type === "text_delta" && (text += event.delta) === "half") controller.abort();
     const message = await stream.result();
     expect(message).toMatchObject({ stopReason: "aborted", errorKind: "aborted" });
     expect(message.partialFinalized).toBeUndefined();
@@ -117,27 +129,36 @@ describe("faux interruptions while waiting", () => {
   });
 
   it("the request deadline beats a longer stall timer, keeping what arrived as the real brains do", async () => {
-    const stream = createFauxBrain([fauxStall("half")]).stream(model, context, { timeoutMs: 20, stallTimeoutMs: 60_000 });
+    const stream = createFauxBrain([fauxStall("half")]).stream(model, context, {
+      timeoutMs: 20,
+      stallTimeoutMs: 60_000,
+    });
     const message = await stream.result();
     expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" });
     expect(assistantText(message)).toBe("half");
   });
 
   it("the deadline ends a call whose async responder never answers", async () => {
-    const stream = createFauxBrain([() => new Promise<FauxResponse>(() => undefined)]).stream(model, context, { timeoutMs: 20 });
+    const stream = createFauxBrain([() => new Promise<FauxResponse>(() => undefined)]).stream(model, context, {
+      timeoutMs: 20,
+    });
     expect(await stream.result()).toMatchObject({ stopReason: "error", errorKind: "timeout", content: [] });
   });
 
   it("an abort ends a call whose async responder never answers", async () => {
     const controller = new AbortController();
-    const stream = createFauxBrain([() => new Promise<FauxResponse>(() => undefined)]).stream(model, context, { signal: controller.signal });
+    const stream = createFauxBrain([() => new Promise<FauxResponse>(() => undefined)]).stream(model, context, {
+      signal: controller.signal,
+    });
     controller.abort();
     expect(await stream.result()).toMatchObject({ stopReason: "aborted", errorKind: "aborted" });
   });
 
   it("abort during an initial delay ends aborted with nothing streamed", async () => {
     const controller = new AbortController();
-    const stream = createFauxBrain([fauxDelay(60_000, fauxText("late"))]).stream(model, context, { signal: controller.signal });
+    const stream = createFauxBrain([fauxDelay(60_000, fauxText("late"))]).stream(model, context, {
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 5);
     const events = await collect(stream);
     expect(events.map((e) => e.type)).toEqual(["start", "error"]);
@@ -146,7 +167,10 @@ describe("faux interruptions while waiting", () => {
 
   it("abort between delayed chunks stops the stream", async () => {
     const controller = new AbortController();
-    const stream = createFauxBrain([fauxText("one two three four five six seven eight nine ten")], { chunkSize: 4, chunkDelayMs: 10 }).stream(model, context, {
+    const stream = createFauxBrain([fauxText("one two three four five six seven eight nine ten")], {
+      chunkSize: 4,
+      chunkDelayMs: 10,
+    }).stream(model, context, {
       signal: controller.signal,
     });
     let deltas = 0;
@@ -160,13 +184,26 @@ describe("faux interruptions while waiting", () => {
 describe("faux request recording", () => {
   it("records the deadline, stall timer, headers and stop sequences as asked", async () => {
     const brain = createFauxBrain([fauxText("ok")]);
-    await brain.stream(model, { ...context, tools: [{ name: "ls", description: "list", parameters: { type: "object" } }] }, {
+    await brain
+      .stream(
+        model,
+        { ...context, tools: [{ name: "ls", description: "list", parameters: { type: "object" } }] },
+        {
+          timeoutMs: 5000,
+          stallTimeoutMs: 700,
+          headers: { "x-trace": "1" },
+          stop: ["END"],
+        },
+      )
+      .result();
+    expect(brain.calls[0]).toMatchObject({
       timeoutMs: 5000,
       stallTimeoutMs: 700,
       headers: { "x-trace": "1" },
       stop: ["END"],
-    }).result();
-    expect(brain.calls[0]).toMatchObject({ timeoutMs: 5000, stallTimeoutMs: 700, headers: { "x-trace": "1" }, stop: ["END"] });
-    expect(brain.calls[0]!.context.tools).toEqual([{ name: "ls", description: "list", parameters: { type: "object" } }]);
+    });
+    expect(brain.calls[0]!.context.tools).toEqual([
+      { name: "ls", description: "list", parameters: { type: "object" } },
+    ]);
   });
 });

@@ -64,7 +64,12 @@ export interface PlaySettings {
 const MACROTASK_EVERY = 64;
 
 /** Streams one scripted reply through the builder. Resolves when the turn has ended. */
-export async function play(response: FauxResponse, turn: TurnBuilder, interrupt: Interrupt, settings: PlaySettings): Promise<void> {
+export async function play(
+  response: FauxResponse,
+  turn: TurnBuilder,
+  interrupt: Interrupt,
+  settings: PlaySettings,
+): Promise<void> {
   let budget = settings.budgetChars;
   let chunks = 0;
   let toolCalls = 0;
@@ -78,7 +83,7 @@ export async function play(response: FauxResponse, turn: TurnBuilder, interrupt:
   };
   /** Feeds `text` chunk by chunk; false once the turn has ended (cut, cap, abort, timeout). */
   const feed = async (text: string, send: (piece: string) => string): Promise<boolean> => {
-    for (let at = 0; at < text.length; ) {
+    for (let at = 0; at < text.length;) {
       if (interrupt.stopped) {
         stop();
         return false;
@@ -118,7 +123,11 @@ export async function play(response: FauxResponse, turn: TurnBuilder, interrupt:
       turn.finish(end.type);
       return;
     case "error":
-      turn.fail(end.errorKind, end.errorMessage ?? `faux ${end.errorKind} error`, end.retryAfterMs === undefined ? {} : { retryAfterMs: end.retryAfterMs });
+      turn.fail(
+        end.errorKind,
+        end.errorMessage ?? `faux ${end.errorKind} error`,
+        end.retryAfterMs === undefined ? {} : { retryAfterMs: end.retryAfterMs },
+      );
       return;
     case "drop":
       turn.cutShort("network", "the connection dropped mid-stream; what arrived was kept");

@@ -69,18 +69,30 @@ export function fauxText(text: string, extra: Extra = {}): FauxResponse {
 }
 
 /** Thinking, then (optionally) text. */
-export function fauxThinking(thinking: string, text?: string, options: Extra & { signature?: string } = {}): FauxResponse {
+export function fauxThinking(
+  thinking: string,
+  text?: string,
+  options: Extra & { signature?: string } = {},
+): FauxResponse {
   const { signature, ...extra } = options;
-  const content: FauxBlock[] = [signature === undefined ? { type: "thinking", thinking } : { type: "thinking", thinking, signature }];
+  const content: FauxBlock[] = [
+    signature === undefined ? { type: "thinking", thinking } : { type: "thinking", thinking, signature },
+  ];
   if (text !== undefined) content.push({ type: "text", text });
   return { content, ...extra };
 }
 
 /** A reply that calls one tool (optionally after some text). Ends `toolUse`. */
-export function fauxToolCall(name: string, args: Record<string, unknown> = {}, options: Extra & { id?: string; text?: string } = {}): FauxResponse {
+export function fauxToolCall(
+  name: string,
+  args: Record<string, unknown> = {},
+  options: Extra & { id?: string; text?: string } = {},
+): FauxResponse {
   const { id, text, ...extra } = options;
   const content: FauxBlock[] = text === undefined ? [] : [{ type: "text", text }];
-  content.push(id === undefined ? { type: "toolCall", name, arguments: args } : { type: "toolCall", name, arguments: args, id });
+  content.push(
+    id === undefined ? { type: "toolCall", name, arguments: args } : { type: "toolCall", name, arguments: args, id },
+  );
   return { content, ...extra };
 }
 
@@ -98,13 +110,19 @@ export function fauxError(
   const end: FauxEnding = { type: "error", errorKind };
   if (errorMessage !== undefined) end.errorMessage = errorMessage;
   if (options.retryAfterMs !== undefined) end.retryAfterMs = options.retryAfterMs;
-  const response: FauxResponse = { content: options.partialText ? [{ type: "text", text: options.partialText }] : [], end };
+  const response: FauxResponse = {
+    content: options.partialText ? [{ type: "text", text: options.partialText }] : [],
+    end,
+  };
   if (options.delayMs !== undefined) response.delayMs = options.delayMs;
   return response;
 }
 
 /** Stopped at the provider's cap: some text, and optionally a tool call whose JSON was cut. */
-export function fauxLengthCut(text: string, options: { partialToolCall?: { name: string; rawArguments: string } } = {}): FauxResponse {
+export function fauxLengthCut(
+  text: string,
+  options: { partialToolCall?: { name: string; rawArguments: string } } = {},
+): FauxResponse {
   const content: FauxBlock[] = text ? [{ type: "text", text }] : [];
   if (options.partialToolCall) content.push({ type: "toolCall", ...options.partialToolCall });
   return { content, end: { type: "length" } };
@@ -123,7 +141,10 @@ export function fauxLoop(unit: string, options: { prefix?: string } = {}): FauxR
 }
 
 /** Streams `partialText` (and an optional partial tool call), then goes silent until the stall timeout. */
-export function fauxStall(partialText: string, options: { partialToolCall?: { name: string; rawArguments: string } } = {}): FauxResponse {
+export function fauxStall(
+  partialText: string,
+  options: { partialToolCall?: { name: string; rawArguments: string } } = {},
+): FauxResponse {
   const content: FauxBlock[] = partialText ? [{ type: "text", text: partialText }] : [];
   if (options.partialToolCall) content.push({ type: "toolCall", ...options.partialToolCall });
   return { content, end: { type: "stall" } };

@@ -66,7 +66,8 @@ export class ChunkReader {
    */
   private toolCall(call: ChatCompletionChunk.Choice.Delta.ToolCall): FeedResult {
     const index = typeof call.index === "number" ? call.index : (this.toolIndex ?? 0);
-    const isNew = this.toolIndex === undefined || index !== this.toolIndex || (call.id !== undefined && call.id !== this.toolId);
+    const isNew =
+      this.toolIndex === undefined || index !== this.toolIndex || (call.id !== undefined && call.id !== this.toolId);
     if (isNew) {
       // A new index means the call before it is complete: settle it now, so a stream that drops
       // during this one does not mark the finished one truncated.

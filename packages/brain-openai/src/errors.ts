@@ -1,5 +1,11 @@
 import type { ErrorKind } from "@x/llm-types";
-import { describeError, isContextOverflowText, kindForStatus, providerFailure, type ClassifiedError } from "@x/terminal-cause";
+import {
+  describeError,
+  isContextOverflowText,
+  kindForStatus,
+  providerFailure,
+  type ClassifiedError,
+} from "@x/terminal-cause";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 
 /** An error the provider sent inside an otherwise healthy stream (no HTTP status to read). */

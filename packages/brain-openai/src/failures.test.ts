@@ -1,4 +1,12 @@
-import { assistantText, assistantToolCalls, defineModel, type BrainEvent, type BrainRequest, type Context, type Model } from "@x/llm-types";
+import {
+  assistantText,
+  assistantToolCalls,
+  defineModel,
+  type BrainEvent,
+  type BrainRequest,
+  type Context,
+  type Model,
+} from "@x/llm-types";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -13,7 +21,15 @@ afterEach(async () => {
 });
 
 function modelAt(baseUrl: string, extra: Partial<Model> = {}): Model {
-  return defineModel({ id: "gpt-4.1-mini", api: "openai-completions", provider: "openai", baseUrl, contextWindow: 128_000, maxTokens: 4096, ...extra });
+  return defineModel({
+    id: "gpt-4.1-mini",
+    api: "openai-completions",
+    provider: "openai",
+    baseUrl,
+    contextWindow: 128_000,
+    maxTokens: 4096,
+    ...extra,
+  });
 }
 const ask: Context = { messages: [{ role: "user", content: "hello" }] };
 
@@ -27,24 +43,52 @@ async function turn(script: OpenAIMockScript, request: BrainRequest = {}, contex
 
 describe("HTTP failures become typed turns", () => {
   it("429 ⇒ rate_limited with retry-after (seconds) passed on and the provider's text kept", async () => {
-    const { message, events } = await turn([{ kind: "error", error: { status: 429, message: "Rate limit reached for requests", type: "requests", code: "rate_limit_exceeded", headers: { "retry-after": "7" } } }]);
+    const { message, events } = await turn([
+      {
+        kind: "error",
+        error: {
+          status: 429,
+          message: "Rate limit reached for requests",
+          type: "requests",
+          code: "rate_limit_exceeded",
+          headers: { "retry-after": "7" },
+        },
+      },
+    ]);
     expect(message).toMatchObject({ stopReason: "error", errorKind: "rate_limited", retryAfterMs: 7000 });
     expect(message.errorMessage).toContain("Rate limit reached for requests");
     expect(events.map((e) => e.type)).toEqual(["start", "error"]);
   });
 
   it("429 ⇒ rate_limited reads retry-after-ms first", async () => {
-    const { message } = await turn([{ kind: "error", error: { status: 429, message: "slow down", headers: { "retry-after-ms": "1500", "retry-after": "2" } } }]);
+    const { message } = await turn([
+      {
+        kind: "error",
+        error: { status: 429, message: "slow down", headers: { "retry-after-ms": "1500", "retry-after": "2" } },
+      },
+    ]);
     expect(message).toMatchObject({ errorKind: "rate_limited", retryAfterMs: 1500 });
   });
 
   it.each([503, 529])("%i ⇒ overloaded", async (status) => {
-    const { message } = await turn([{ kind: "error", error: { status, message: "The engine is currently overloaded", type: "server_error" } }]);
+    const { message } = await turn([
+      { kind: "error", error: { status, message: "The engine is currently overloaded", type: "server_error" } },
+    ]);
     expect(message).toMatchObject({ stopReason: "error", errorKind: "overloaded" });
   });
 
   it.each([401, 403])("%i ⇒ auth", async (status) => {
-    const { message } = await turn([{ kind: "error", error: { status, message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }]);
+    const { message } = await turn([
+      {
+        kind: "error",
+        error: {
+          status,
+          message: "Incorrect API key provided",
+          type: "invalid_request_error",
+          code: "invalid_api_key",
+        },
+      },
+    ]);
     expect(message).toMatchObject({ stopReason: "error", errorKind: "auth" });
   });
 
@@ -52,7 +96,12 @@ describe("HTTP failures become typed turns", () => {
     const { message } = await turn([
       {
         kind: "error",
-        error: { status: 400, message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens.", code: "context_length_exceeded" },
+        error: {
+          status: 400,
+          message:
+            "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens.",
+          code: "context_length_exceeded",
+        },
       },
     ]);
     expect(message).toMatchObject({ stopReason: "error", errorKind: "context_overflow" });
@@ -60,17 +109,29 @@ describe("HTTP failures become typed turns", () => {
   });
 
   it("another 400 ⇒ bad_request", async () => {
-    const { message } = await turn([{ kind: "error", error: { status: 400, message: "Invalid value for 'tool_choice'", code: "invalid_value" } }]);
+    const { message } = await turn([
+      { kind: "error", error: { status: 400, message: "Invalid value for 'tool_choice'", code: "invalid_value" } },
+    ]);
     expect(message).toMatchObject({ stopReason: "error", errorKind: "bad_request" });
   });
 
   it("500 ⇒ provider", async () => {
-    const { message } = await turn([{ kind: "error", error: { status: 500, message: "The server had an error", type: "server_error" } }]);
+    const { message } = await turn([
+      { kind: "error", error: { status: 500, message: "The server had an error", type: "server_error" } },
+    ]);
     expect(message).toMatchObject({ stopReason: "error", errorKind: "provider" });
   });
 
   it("an error event inside the stream is classified from its text", async () => {
-    const { message } = await turn([{ text: "Hel", finishReason: null, cutAfter: 2, streamError: { message: "Model is overloaded, try again", type: "server_error" }, ending: "end" }]);
+    const { message } = await turn([
+      {
+        text: "Hel",
+        finishReason: null,
+        cutAfter: 2,
+        streamError: { message: "Model is overloaded, try again", type: "server_error" },
+        ending: "end",
+      },
+    ]);
     expect(message).toMatchObject({ stopReason: "error", errorKind: "overloaded" });
     expect(assistantText(message)).toBe("Hel");
   });
@@ -93,7 +154,10 @@ describe("credentials the SDK adds on its own", () => {
     const saved = process.env.OPENAI_CUSTOM_HEADERS;
     process.env.OPENAI_CUSTOM_HEADERS = "X-Proxy-Token: proxy-SECRET-7777777";
     try {
-      server = await startOpenAIMockServer((request) => ({ kind: "error", error: { status: 401, message: `echo ${JSON.stringify(request.headers)}` } }));
+      server = await startOpenAIMockServer((request) => ({
+        kind: "error",
+        error: { status: 401, message: `echo ${JSON.stringify(request.headers)}` },
+      }));
       const stream = createOpenAIBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), ask);
       const events: BrainEvent[] = [];
       for await (const event of stream) events.push(event);
@@ -115,12 +179,19 @@ describe("transport failures", () => {
 
   it("a server that never answers is cut by the stall timer when there is no deadline ⇒ timeout", async () => {
     const { message } = await turn([{ kind: "hang" }], { stallTimeoutMs: 300 });
-    expect(message).toMatchObject({ stopReason: "error", errorKind: "timeout", errorMessage: expect.stringContaining("stall") });
+    expect(message).toMatchObject({
+      stopReason: "error",
+      errorKind: "timeout",
+      errorMessage: expect.stringContaining("stall"),
+    });
   });
 
   it("a deadline passing mid-stream keeps what arrived, stamped timeout", async () => {
     // The role chunk and two text chunks, then silence; the deadline comes long before the stall timer.
-    const { message } = await turn([{ text: ["part0 ", "part1 ", "part2 "], cutAfter: 3, ending: "hang" }], { timeoutMs: 500, stallTimeoutMs: 60_000 });
+    const { message } = await turn([{ text: ["part0 ", "part1 ", "part2 "], cutAfter: 3, ending: "hang" }], {
+      timeoutMs: 500,
+      stallTimeoutMs: 60_000,
+    });
     expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" });
     expect(message.errorMessage).toContain("500 ms");
     expect(assistantText(message)).toBe("part0 part1 ");
@@ -130,7 +201,11 @@ describe("transport failures", () => {
     server = await startOpenAIMockServer([{ text: "never" }]);
     const broken = { messages: [{ role: "assistant" }] } as unknown as Context;
     const message = await createOpenAIBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), broken).result();
-    expect(message).toMatchObject({ stopReason: "error", errorKind: "bad_request", errorMessage: expect.stringContaining("could not build the request") });
+    expect(message).toMatchObject({
+      stopReason: "error",
+      errorKind: "bad_request",
+      errorMessage: expect.stringContaining("could not build the request"),
+    });
     expect(server.requests).toHaveLength(0);
   });
 
@@ -150,12 +225,16 @@ describe("transport failures", () => {
     await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
     const { port } = probe.address() as AddressInfo;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const message = await createOpenAIBrain({ apiKey: KEY }).stream(modelAt(`http://127.0.0.1:${port}/v1`), ask).result();
+    const message = await createOpenAIBrain({ apiKey: KEY })
+      .stream(modelAt(`http://127.0.0.1:${port}/v1`), ask)
+      .result();
     expect(message).toMatchObject({ stopReason: "error", errorKind: "network" });
   });
 
   it("a stream that ends early keeps what arrived: partialFinalized, stop synthesised", async () => {
-    const { message, events } = await turn([{ text: ["The answer ", "is 4", "2 because"], cutAfter: 3, ending: "end" }]);
+    const { message, events } = await turn([
+      { text: ["The answer ", "is 4", "2 because"], cutAfter: 3, ending: "end" },
+    ]);
     expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "network" });
     expect(assistantText(message)).toBe("The answer is 4");
     expect(events.at(-1)?.type).toBe("done");
@@ -168,7 +247,9 @@ describe("transport failures", () => {
   });
 
   it("a stream that stalls is cut at the stall: what arrived kept, partialFinalized, timeout", async () => {
-    const { message } = await turn([{ text: ["still ", "here ", "then silence"], cutAfter: 3, ending: "hang" }], { stallTimeoutMs: 400 });
+    const { message } = await turn([{ text: ["still ", "here ", "then silence"], cutAfter: 3, ending: "hang" }], {
+      stallTimeoutMs: 400,
+    });
     expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" });
     expect(assistantText(message)).toBe("still here ");
     expect(message.errorMessage).toContain("stall");
@@ -184,7 +265,9 @@ describe("transport failures", () => {
     // The role chunk and the first text chunk, then silence: only the abort can end this call.
     server = await startOpenAIMockServer([{ text: ["first ", "second ", "third"], cutAfter: 2, ending: "hang" }]);
     const controller = new AbortController();
-    const stream = createOpenAIBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), ask, { signal: controller.signal });
+    const stream = createOpenAIBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), ask, {
+      signal: controller.signal,
+    });
     for await (const event of stream) if (event.type === "text_delta") controller.abort();
     const message = await stream.result();
     expect(message).toMatchObject({ stopReason: "aborted", errorKind: "aborted" });
@@ -199,15 +282,30 @@ describe("transport failures", () => {
 
 describe("content failures", () => {
   it("malformed JSON in tool-call arguments is kept raw and marked, never silently {}", async () => {
-    const { message } = await turn([{ toolCalls: [{ id: "call_1", name: "write", arguments: '{"path": "a.txt", "text": "unterminated}' }] }]);
+    const { message } = await turn([
+      { toolCalls: [{ id: "call_1", name: "write", arguments: '{"path": "a.txt", "text": "unterminated}' }] },
+    ]);
     expect(message.stopReason).toBe("toolUse");
     expect(assistantToolCalls(message)).toEqual([
-      { type: "toolCall", id: "call_1", name: "write", arguments: {}, rawArguments: '{"path": "a.txt", "text": "unterminated}', argumentsError: "malformed_json" },
+      {
+        type: "toolCall",
+        id: "call_1",
+        name: "write",
+        arguments: {},
+        rawArguments: '{"path": "a.txt", "text": "unterminated}',
+        argumentsError: "malformed_json",
+      },
     ]);
   });
 
   it("tool-call arguments cut by a dropped stream are kept raw and marked truncated", async () => {
-    const { message } = await turn([{ toolCalls: [{ id: "call_1", name: "write", arguments: { path: "a.txt", text: "a long body of text" } }], cutAfter: 4, ending: "destroy" }]);
+    const { message } = await turn([
+      {
+        toolCalls: [{ id: "call_1", name: "write", arguments: { path: "a.txt", text: "a long body of text" } }],
+        cutAfter: 4,
+        ending: "destroy",
+      },
+    ]);
     const [call] = assistantToolCalls(message);
     expect(message.partialFinalized).toBe(true);
     expect(call).toMatchObject({ id: "call_1", arguments: {}, argumentsError: "truncated" });
@@ -248,7 +346,25 @@ describe("content failures", () => {
   });
 
   it("a malformed event in the stream ⇒ provider, keeping what arrived", async () => {
-    const { message } = await turn([{ kind: "wire", reply: { kind: "sse", frames: [sseFrame({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { content: "ok" }, finish_reason: null }] }), "data: {not json\n\n"], ending: "end" } }]);
+    const { message } = await turn([
+      {
+        kind: "wire",
+        reply: {
+          kind: "sse",
+          frames: [
+            sseFrame({
+              id: "x",
+              object: "chat.completion.chunk",
+              created: 0,
+              model: "m",
+              choices: [{ index: 0, delta: { content: "ok" }, finish_reason: null }],
+            }),
+            "data: {not json\n\n",
+          ],
+          ending: "end",
+        },
+      },
+    ]);
     expect(message).toMatchObject({ stopReason: "error", errorKind: "provider" });
     expect(assistantText(message)).toBe("ok");
   });

@@ -1,4 +1,11 @@
-import { assistantText, assistantToolCalls, defineModel, type BrainEvent, type Context, type Model } from "@x/llm-types";
+import {
+  assistantText,
+  assistantToolCalls,
+  defineModel,
+  type BrainEvent,
+  type Context,
+  type Model,
+} from "@x/llm-types";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAIBrain } from "./openai-brain";
 import { startOpenAIMockServer, type OpenAIMockScript, type OpenAIMockServer } from "./testing";
@@ -43,7 +50,15 @@ describe("createOpenAIBrain", () => {
     const events = await collect(stream);
     const message = await stream.result();
 
-    expect(events.map((e) => e.type)).toEqual(["start", "text_start", "text_delta", "text_delta", "text_delta", "text_end", "done"]);
+    expect(events.map((e) => e.type)).toEqual([
+      "start",
+      "text_start",
+      "text_delta",
+      "text_delta",
+      "text_delta",
+      "text_end",
+      "done",
+    ]);
     expect(assistantText(message)).toBe("Hello there");
     expect(message.stopReason).toBe("stop");
     expect(message.errorKind).toBeUndefined();
@@ -56,7 +71,15 @@ describe("createOpenAIBrain", () => {
 
     const [request] = s.requests;
     expect(request!.headers.authorization).toBe("Bearer sk-test-123456");
-    expect(request!.body).toMatchObject({ model: "gpt-4.1-mini", stream: true, stream_options: { include_usage: true }, messages: [{ role: "system", content: "be brief" }, { role: "user", content: "hello" }] });
+    expect(request!.body).toMatchObject({
+      model: "gpt-4.1-mini",
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [
+        { role: "system", content: "be brief" },
+        { role: "user", content: "hello" },
+      ],
+    });
   });
 
   it("honours the model's baseUrl and headers per call, with brain and request headers merged", async () => {
@@ -64,7 +87,9 @@ describe("createOpenAIBrain", () => {
     const b = await startOpenAIMockServer([{ text: "from b" }]);
     try {
       const brain = createOpenAIBrain({ apiKey: "sk-test-abcdef", headers: { "x-brain": "1", "x-over": "brain" } });
-      const first = await brain.stream(modelAt(a.baseUrl, { headers: { "x-model": "a", "x-over": "model" } }), ask).result();
+      const first = await brain
+        .stream(modelAt(a.baseUrl, { headers: { "x-model": "a", "x-over": "model" } }), ask)
+        .result();
       const second = await brain.stream(modelAt(b.baseUrl), ask, { headers: { "x-over": "request" } }).result();
       expect(assistantText(first)).toBe("from a");
       expect(assistantText(second)).toBe("from b");
@@ -82,7 +107,9 @@ describe("createOpenAIBrain", () => {
     const saved = process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_API_KEY;
     try {
-      const message = await createOpenAIBrain().stream(modelAt(s.baseUrl, { provider: "ollama", id: "qwen3:8b" }), ask).result();
+      const message = await createOpenAIBrain()
+        .stream(modelAt(s.baseUrl, { provider: "ollama", id: "qwen3:8b" }), ask)
+        .result();
       expect(assistantText(message)).toBe("ok");
       expect(s.requests[0]!.headers).not.toHaveProperty("authorization");
     } finally {
@@ -100,19 +127,40 @@ describe("createOpenAIBrain", () => {
     const stream = brain.stream(model, ask, { reasoning: "high" });
     const events = await collect(stream);
     const first = await stream.result();
-    expect(first.content).toEqual([{ type: "thinking", thinking: "Let me think." }, { type: "text", text: "42" }]);
+    expect(first.content).toEqual([
+      { type: "thinking", thinking: "Let me think." },
+      { type: "text", text: "42" },
+    ]);
     expect(first.usage.reasoning).toBe(20);
-    expect(events.map((e) => e.type)).toEqual(["start", "thinking_start", "thinking_delta", "thinking_delta", "thinking_end", "text_start", "text_delta", "text_end", "done"]);
+    expect(events.map((e) => e.type)).toEqual([
+      "start",
+      "thinking_start",
+      "thinking_delta",
+      "thinking_delta",
+      "thinking_end",
+      "text_start",
+      "text_delta",
+      "text_end",
+      "done",
+    ]);
     const second = await brain.stream(model, ask, { reasoning: "off" }).result();
-    expect(second.content).toEqual([{ type: "thinking", thinking: "Thinking again." }, { type: "text", text: "43" }]);
+    expect(second.content).toEqual([
+      { type: "thinking", thinking: "Thinking again." },
+      { type: "text", text: "43" },
+    ]);
     expect(s.bodies()[0]).toMatchObject({ chat_template_kwargs: { enable_thinking: true }, max_tokens: 4096 });
     expect(s.bodies()[1]).toMatchObject({ chat_template_kwargs: { enable_thinking: false } });
   });
 
   it("sends reasoning_effort to OpenAI reasoning models through the compat option", async () => {
     const s = await serve([{ text: "ok" }]);
-    const brain = createOpenAIBrain({ apiKey: "sk-test-123456", compat: { thinkingSwitch: "reasoning_effort", maxTokensField: "max_completion_tokens" } });
-    await brain.stream(modelAt(s.baseUrl, { id: "o4-mini", reasoning: true }), ask, { reasoning: "low", maxTokens: 999 }).result();
+    const brain = createOpenAIBrain({
+      apiKey: "sk-test-123456",
+      compat: { thinkingSwitch: "reasoning_effort", maxTokensField: "max_completion_tokens" },
+    });
+    await brain
+      .stream(modelAt(s.baseUrl, { id: "o4-mini", reasoning: true }), ask, { reasoning: "low", maxTokens: 999 })
+      .result();
     expect(s.bodies()[0]).toMatchObject({ reasoning_effort: "low", max_completion_tokens: 999 });
   });
 
@@ -131,7 +179,13 @@ describe("createOpenAIBrain", () => {
     const model = modelAt(s.baseUrl);
     const context: Context = {
       messages: [{ role: "user", content: "weather in Paris and Oslo?" }],
-      tools: [{ name: "weather", description: "current weather", parameters: { type: "object", properties: { city: { type: "string" } } } }],
+      tools: [
+        {
+          name: "weather",
+          description: "current weather",
+          parameters: { type: "object", properties: { city: { type: "string" } } },
+        },
+      ],
     };
     const stream = brain.stream(model, context);
     const events = await collect(stream);
@@ -145,13 +199,34 @@ describe("createOpenAIBrain", () => {
 
     context.messages.push(
       first,
-      { role: "toolResult", toolCallId: "call_a", toolName: "weather", content: [{ type: "text", text: "21°C" }], isError: false },
-      { role: "toolResult", toolCallId: "call_b", toolName: "weather", content: [{ type: "text", text: "12°C" }], isError: false },
+      {
+        role: "toolResult",
+        toolCallId: "call_a",
+        toolName: "weather",
+        content: [{ type: "text", text: "21°C" }],
+        isError: false,
+      },
+      {
+        role: "toolResult",
+        toolCallId: "call_b",
+        toolName: "weather",
+        content: [{ type: "text", text: "12°C" }],
+        isError: false,
+      },
     );
     const second = await brain.stream(model, context).result();
     expect(assistantText(second)).toBe("Paris 21°C, Oslo 12°C.");
     const body = s.bodies()[1]!;
-    expect(body.tools).toEqual([{ type: "function", function: { name: "weather", description: "current weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }]);
+    expect(body.tools).toEqual([
+      {
+        type: "function",
+        function: {
+          name: "weather",
+          description: "current weather",
+          parameters: { type: "object", properties: { city: { type: "string" } } },
+        },
+      },
+    ]);
     expect(body.messages).toEqual([
       { role: "user", content: "weather in Paris and Oslo?" },
       {

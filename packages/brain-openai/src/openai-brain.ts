@@ -1,5 +1,15 @@
 import type { Brain, BrainRequest, Context, Model } from "@x/llm-types";
-import { CallControl, DEFAULT_STALL_TIMEOUT_MS, describeError, headerLines, pumpCall, settleCall, startTurn, type HttpBrainOptions, type TurnBuilder } from "@x/terminal-cause";
+import {
+  CallControl,
+  DEFAULT_STALL_TIMEOUT_MS,
+  describeError,
+  headerLines,
+  pumpCall,
+  settleCall,
+  startTurn,
+  type HttpBrainOptions,
+  type TurnBuilder,
+} from "@x/terminal-cause";
 import { ChunkReader } from "./chunks";
 import { ClientCache } from "./clients";
 import { resolveCompat, type OpenAICompatOption } from "./compat";
@@ -27,10 +37,16 @@ export function createOpenAIBrain(options: OpenAIBrainOptions = {}): Brain {
   const clients = new ClientCache();
   const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
   // The SDK adds the headers in OPENAI_CUSTOM_HEADERS to every request: scrub their credentials too.
-  const settings = { api: OPENAI_COMPLETIONS_API, apiKey, headers: { ...headerLines(process.env.OPENAI_CUSTOM_HEADERS), ...options.headers }, guard: options.guard };
+  const settings = {
+    api: OPENAI_COMPLETIONS_API,
+    apiKey,
+    headers: { ...headerLines(process.env.OPENAI_CUSTOM_HEADERS), ...options.headers },
+    guard: options.guard,
+  };
   return {
     api: OPENAI_COMPLETIONS_API,
-    stream: (model, context, request) => startTurn(model, context, request, settings, (turn, call) => run(model, context, call, turn)),
+    stream: (model, context, request) =>
+      startTurn(model, context, request, settings, (turn, call) => run(model, context, call, turn)),
   };
 
   async function run(model: Model, context: Context, request: BrainRequest, turn: TurnBuilder): Promise<void> {
@@ -42,15 +58,26 @@ export function createOpenAIBrain(options: OpenAIBrainOptions = {}): Brain {
       turn.fail("bad_request", `could not build the request: ${describeError(error)}`);
       return;
     }
-    const control = new CallControl(request.signal, request.timeoutMs, request.stallTimeoutMs ?? options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
+    const control = new CallControl(
+      request.signal,
+      request.timeoutMs,
+      request.stallTimeoutMs ?? options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
+    );
     const reader = new ChunkReader(turn);
     const outcome = await pumpCall(
       control,
-      (signal) => clients.get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch }).chat.completions.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 }),
+      (signal) =>
+        clients
+          .get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch })
+          .chat.completions.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 }),
       (chunk) => reader.read(chunk),
     );
     // A finish reason means the provider finished: a stall or drop before the usage chunk loses nothing.
-    settleCall(turn, control, { ...outcome, finish: reader.finishReason ? () => finish(turn, reader) : undefined, classify: classifyOpenAIError });
+    settleCall(turn, control, {
+      ...outcome,
+      finish: reader.finishReason ? () => finish(turn, reader) : undefined,
+      classify: classifyOpenAIError,
+    });
   }
 }
 

@@ -3,12 +3,46 @@ import { describe, expect, it } from "vitest";
 import { resolveCompat } from "./compat";
 import { buildOpenAIRequest, toOpenAIMessages } from "./request";
 
-const gpt = defineModel({ id: "gpt-4.1-mini", api: "openai-completions", provider: "openai", baseUrl: "https://api.openai.com/v1", contextWindow: 1_000_000, maxTokens: 32_000, input: ["text", "image"] });
-const o4 = defineModel({ id: "o4-mini", api: "openai-completions", provider: "openai", baseUrl: "https://api.openai.com/v1", reasoning: true, thinkingOff: false, contextWindow: 200_000, maxTokens: 100_000 });
-const qwen = defineModel({ id: "Qwen/Qwen3-8B", api: "openai-completions", provider: "vllm", baseUrl: "http://127.0.0.1:8000/v1", reasoning: true, contextWindow: 32_768, maxTokens: 8192 });
+const gpt = defineModel({
+  id: "gpt-4.1-mini",
+  api: "openai-completions",
+  provider: "openai",
+  baseUrl: "https://api.openai.com/v1",
+  contextWindow: 1_000_000,
+  maxTokens: 32_000,
+  input: ["text", "image"],
+});
+const o4 = defineModel({
+  id: "o4-mini",
+  api: "openai-completions",
+  provider: "openai",
+  baseUrl: "https://api.openai.com/v1",
+  reasoning: true,
+  thinkingOff: false,
+  contextWindow: 200_000,
+  maxTokens: 100_000,
+});
+const qwen = defineModel({
+  id: "Qwen/Qwen3-8B",
+  api: "openai-completions",
+  provider: "vllm",
+  baseUrl: "http://127.0.0.1:8000/v1",
+  reasoning: true,
+  contextWindow: 32_768,
+  maxTokens: 8192,
+});
 
 function assistant(content: AssistantMessage["content"]): AssistantMessage {
-  return { role: "assistant", content, api: "openai-completions", provider: "openai", model: "gpt-4.1-mini", usage: emptyUsage(), stopReason: "toolUse", timestamp: 0 };
+  return {
+    role: "assistant",
+    content,
+    api: "openai-completions",
+    provider: "openai",
+    model: "gpt-4.1-mini",
+    usage: emptyUsage(),
+    stopReason: "toolUse",
+    timestamp: 0,
+  };
 }
 
 describe("toOpenAIMessages", () => {
@@ -16,20 +50,54 @@ describe("toOpenAIMessages", () => {
     const context: Context = {
       systemPrompt: "be brief",
       messages: [
-        { role: "user", content: [{ type: "text", text: "what is in this picture?" }, { type: "image", data: "AAAA", mimeType: "image/png" }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "what is in this picture?" },
+            { type: "image", data: "AAAA", mimeType: "image/png" },
+          ],
+        },
         assistant([
           { type: "thinking", thinking: "let me look" },
           { type: "text", text: "checking" },
           { type: "toolCall", id: "call_1", name: "zoom", arguments: { x: 1 } },
-          { type: "toolCall", id: "call_2", name: "zoom", arguments: {}, rawArguments: '{"x":', argumentsError: "truncated" },
+          {
+            type: "toolCall",
+            id: "call_2",
+            name: "zoom",
+            arguments: {},
+            rawArguments: '{"x":',
+            argumentsError: "truncated",
+          },
         ]),
-        { role: "toolResult", toolCallId: "call_1", toolName: "zoom", content: [{ type: "text", text: "zoomed" }, { type: "image", data: "BBBB", mimeType: "image/jpeg" }], isError: false },
-        { role: "toolResult", toolCallId: "call_2", toolName: "zoom", content: [{ type: "text", text: "bad arguments" }], isError: true },
+        {
+          role: "toolResult",
+          toolCallId: "call_1",
+          toolName: "zoom",
+          content: [
+            { type: "text", text: "zoomed" },
+            { type: "image", data: "BBBB", mimeType: "image/jpeg" },
+          ],
+          isError: false,
+        },
+        {
+          role: "toolResult",
+          toolCallId: "call_2",
+          toolName: "zoom",
+          content: [{ type: "text", text: "bad arguments" }],
+          isError: true,
+        },
       ],
     };
     expect(toOpenAIMessages(context, gpt)).toEqual([
       { role: "system", content: "be brief" },
-      { role: "user", content: [{ type: "text", text: "what is in this picture?" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "what is in this picture?" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+        ],
+      },
       {
         role: "assistant",
         content: "checking",
@@ -40,7 +108,13 @@ describe("toOpenAIMessages", () => {
       },
       { role: "tool", tool_call_id: "call_1", content: "zoomed\n[image attached below]" },
       { role: "tool", tool_call_id: "call_2", content: "Error: bad arguments" },
-      { role: "user", content: [{ type: "text", text: "Images returned by the tools above:" }, { type: "image_url", image_url: { url: "data:image/jpeg;base64,BBBB" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Images returned by the tools above:" },
+          { type: "image_url", image_url: { url: "data:image/jpeg;base64,BBBB" } },
+        ],
+      },
     ]);
   });
 
@@ -60,10 +134,18 @@ describe("toOpenAIMessages", () => {
 });
 
 describe("buildOpenAIRequest", () => {
-  const context: Context = { messages: [{ role: "user", content: "hi" }], tools: [{ name: "add", description: "adds", parameters: { type: "object", properties: {} } }] };
+  const context: Context = {
+    messages: [{ role: "user", content: "hi" }],
+    tools: [{ name: "add", description: "adds", parameters: { type: "object", properties: {} } }],
+  };
 
   it("streams with usage, tools, the OpenAI cap field and the cache key on api.openai.com", () => {
-    const body = buildOpenAIRequest(gpt, context, { maxTokens: 100, cacheKey: "session-1", stop: ["END"] }, resolveCompat(gpt, gpt.baseUrl, undefined));
+    const body = buildOpenAIRequest(
+      gpt,
+      context,
+      { maxTokens: 100, cacheKey: "session-1", stop: ["END"] },
+      resolveCompat(gpt, gpt.baseUrl, undefined),
+    );
     expect(body).toMatchObject({
       model: "gpt-4.1-mini",
       stream: true,
@@ -71,7 +153,12 @@ describe("buildOpenAIRequest", () => {
       max_completion_tokens: 100,
       prompt_cache_key: "session-1",
       stop: ["END"],
-      tools: [{ type: "function", function: { name: "add", description: "adds", parameters: { type: "object", properties: {} } } }],
+      tools: [
+        {
+          type: "function",
+          function: { name: "add", description: "adds", parameters: { type: "object", properties: {} } },
+        },
+      ],
     });
     expect(body).not.toHaveProperty("reasoning_effort");
   });
@@ -90,12 +177,18 @@ describe("buildOpenAIRequest", () => {
     expect(off.chat_template_kwargs).toEqual({ enable_thinking: false });
     expect(off.max_tokens).toBe(8192);
     expect(off).not.toHaveProperty("max_completion_tokens");
-    expect(buildOpenAIRequest(qwen, context, { reasoning: "low" }, compat).chat_template_kwargs).toEqual({ enable_thinking: true });
-    expect(buildOpenAIRequest({ ...qwen, thinkingOff: false }, context, { reasoning: "off" }, compat)).not.toHaveProperty("chat_template_kwargs");
+    expect(buildOpenAIRequest(qwen, context, { reasoning: "low" }, compat).chat_template_kwargs).toEqual({
+      enable_thinking: true,
+    });
+    expect(
+      buildOpenAIRequest({ ...qwen, thinkingOff: false }, context, { reasoning: "off" }, compat),
+    ).not.toHaveProperty("chat_template_kwargs");
   });
 
   it("takes the compat flavour per model from the brain option", () => {
-    const compat = resolveCompat(qwen, qwen.baseUrl, (m) => (m.provider === "vllm" ? { thinkingSwitch: "none", maxTokensField: "max_completion_tokens" } : undefined));
+    const compat = resolveCompat(qwen, qwen.baseUrl, (m) =>
+      m.provider === "vllm" ? { thinkingSwitch: "none", maxTokensField: "max_completion_tokens" } : undefined,
+    );
     const body = buildOpenAIRequest(qwen, context, { reasoning: "off" }, compat);
     expect(body).not.toHaveProperty("chat_template_kwargs");
     expect(body.max_completion_tokens).toBe(8192);

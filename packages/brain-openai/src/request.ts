@@ -1,4 +1,13 @@
-import type { AssistantMessage, BrainRequest, Context, ImageContent, Model, TextContent, ToolResultMessage, UserMessage } from "@x/llm-types";
+import type {
+  AssistantMessage,
+  BrainRequest,
+  Context,
+  ImageContent,
+  Model,
+  TextContent,
+  ToolResultMessage,
+  UserMessage,
+} from "@x/llm-types";
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionContentPart,
@@ -9,7 +18,9 @@ import type {
 import type { OpenAICompat } from "./compat";
 
 /** The request body sent for one call. Gateway-only fields ride along untyped. */
-export type OpenAIRequestBody = ChatCompletionCreateParamsStreaming & { chat_template_kwargs?: { enable_thinking: boolean } };
+export type OpenAIRequestBody = ChatCompletionCreateParamsStreaming & {
+  chat_template_kwargs?: { enable_thinking: boolean };
+};
 
 const IMAGE_OMITTED = "[image omitted: this model takes text only]";
 
@@ -20,7 +31,9 @@ function imagePart(image: ImageContent, model: Model): ChatCompletionContentPart
 
 function userMessage(message: UserMessage, model: Model): ChatCompletionMessageParam {
   if (typeof message.content === "string") return { role: "user", content: message.content };
-  const parts = message.content.map((block): ChatCompletionContentPart => (block.type === "text" ? { type: "text", text: block.text } : imagePart(block, model)));
+  const parts = message.content.map((block): ChatCompletionContentPart =>
+    block.type === "text" ? { type: "text", text: block.text } : imagePart(block, model),
+  );
   return { role: "user", content: parts };
 }
 
@@ -36,7 +49,15 @@ function assistantMessage(message: AssistantMessage): ChatCompletionAssistantMes
     .map((block) => block.text)
     .join("");
   const toolCalls = message.content.flatMap((block) =>
-    block.type === "toolCall" ? [{ id: block.id, type: "function" as const, function: { name: block.name, arguments: JSON.stringify(block.arguments) } }] : [],
+    block.type === "toolCall"
+      ? [
+          {
+            id: block.id,
+            type: "function" as const,
+            function: { name: block.name, arguments: JSON.stringify(block.arguments) },
+          },
+        ]
+      : [],
   );
   if (!text && toolCalls.length === 0) return undefined;
   const out: ChatCompletionAssistantMessageParam = { role: "assistant", content: text || null };
@@ -45,7 +66,11 @@ function assistantMessage(message: AssistantMessage): ChatCompletionAssistantMes
 }
 
 function toolResultText(message: ToolResultMessage, model: Model): string {
-  const text = message.content.map((block) => (block.type === "text" ? block.text : model.input.includes("image") ? "[image attached below]" : IMAGE_OMITTED)).join("\n");
+  const text = message.content
+    .map((block) =>
+      block.type === "text" ? block.text : model.input.includes("image") ? "[image attached below]" : IMAGE_OMITTED,
+    )
+    .join("\n");
   return message.isError ? `Error: ${text}` : text;
 }
 
@@ -56,7 +81,11 @@ export function toOpenAIMessages(context: Context, model: Model): ChatCompletion
   // Tool messages carry text only; images a tool returned follow the run of tool messages as a user message.
   let pendingImages: ChatCompletionContentPart[] = [];
   const flushImages = () => {
-    if (pendingImages.length) out.push({ role: "user", content: [{ type: "text", text: "Images returned by the tools above:" }, ...pendingImages] });
+    if (pendingImages.length)
+      out.push({
+        role: "user",
+        content: [{ type: "text", text: "Images returned by the tools above:" }, ...pendingImages],
+      });
     pendingImages = [];
   };
   for (const message of context.messages) {
@@ -78,7 +107,10 @@ export function toOpenAIMessages(context: Context, model: Model): ChatCompletion
 
 export function toOpenAITools(context: Context): ChatCompletionTool[] | undefined {
   if (!context.tools?.length) return undefined;
-  return context.tools.map((tool) => ({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+  return context.tools.map((tool) => ({
+    type: "function",
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
 }
 
 /** Reasoning fields for this call, per the endpoint's compat flavour. Nothing for non-reasoning models. */
@@ -98,7 +130,12 @@ function reasoningFields(model: Model, request: BrainRequest, compat: OpenAIComp
 }
 
 /** The whole streaming request body for one call. */
-export function buildOpenAIRequest(model: Model, context: Context, request: BrainRequest, compat: OpenAICompat): OpenAIRequestBody {
+export function buildOpenAIRequest(
+  model: Model,
+  context: Context,
+  request: BrainRequest,
+  compat: OpenAICompat,
+): OpenAIRequestBody {
   const body: OpenAIRequestBody = {
     model: model.id,
     messages: toOpenAIMessages(context, model),

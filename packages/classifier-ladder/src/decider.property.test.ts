@@ -44,24 +44,66 @@ const answer: fc.Arbitrary<Piece> = fc
   }));
 
 const prose: fc.Arbitrary<Piece> = fc.oneof(
-  fc.constantFrom("No", "no.", "Yes", "yes!", "nothing to block", "No, block it", "Looking at this action", "safe", "the </block> tag").map((text) => ({ kind: "prose" as const, text })),
-  fc.array(fc.constantFrom("no", "yes", "maybe", "block", "allow", "safe", "rm", "the", "user"), { minLength: 2, maxLength: 6 }).map((words) => ({ kind: "prose" as const, text: words.join(" ") })),
+  fc
+    .constantFrom(
+      "No",
+      "no.",
+      "Yes",
+      "yes!",
+      "nothing to block",
+      "No, block it",
+      "Looking at this action",
+      "safe",
+      "the </block> tag",
+    )
+    .map((text) => ({ kind: "prose" as const, text })),
+  fc
+    .array(fc.constantFrom("no", "yes", "maybe", "block", "allow", "safe", "rm", "the", "user"), {
+      minLength: 2,
+      maxLength: 6,
+    })
+    .map((words) => ({ kind: "prose" as const, text: words.join(" ") })),
 );
 
 const mention: fc.Arbitrary<Piece> = fc
-  .constantFrom("I will answer with a <block> tag", "format: <block>yes or no</block>", "<block> comes first", "use <block>nothing</block> here")
+  .constantFrom(
+    "I will answer with a <block> tag",
+    "format: <block>yes or no</block>",
+    "<block> comes first",
+    "use <block>nothing</block> here",
+  )
   .map((text) => ({ kind: "mention" as const, text }));
 
-const inner = fc.array(fc.oneof(answer, prose, mention), { maxLength: 3 }).map((pieces) => pieces.map(render).join(" "));
+const inner = fc
+  .array(fc.oneof(answer, prose, mention), { maxLength: 3 })
+  .map((pieces) => pieces.map(render).join(" "));
 const span: fc.Arbitrary<Piece> = fc
   .record({ tag: fc.constantFrom("thinking", "think", "THINKING"), body: inner })
   .map(({ tag, body }) => ({ kind: "span" as const, text: `<${tag}>${body}</${tag}>` }));
-const strayClose: fc.Arbitrary<Piece> = inner.map((body) => ({ kind: "strayClose" as const, text: `${body} </think>` }));
-const openThinking: fc.Arbitrary<Piece> = inner.map((body) => ({ kind: "openThinking" as const, text: `<thinking>${body}` }));
+const strayClose: fc.Arbitrary<Piece> = inner.map((body) => ({
+  kind: "strayClose" as const,
+  text: `${body} </think>`,
+}));
+const openThinking: fc.Arbitrary<Piece> = inner.map((body) => ({
+  kind: "openThinking" as const,
+  text: `<thinking>${body}`,
+}));
 
 const reply: fc.Arbitrary<GeneratedReply> = fc.record({
   pieces: fc
-    .tuple(fc.array(fc.oneof({ weight: 4, arbitrary: answer }, { weight: 3, arbitrary: prose }, { weight: 1, arbitrary: mention }, { weight: 1, arbitrary: span }, { weight: 1, arbitrary: strayClose }), { maxLength: 4 }), fc.option(openThinking, { nil: undefined }))
+    .tuple(
+      fc.array(
+        fc.oneof(
+          { weight: 4, arbitrary: answer },
+          { weight: 3, arbitrary: prose },
+          { weight: 1, arbitrary: mention },
+          { weight: 1, arbitrary: span },
+          { weight: 1, arbitrary: strayClose },
+        ),
+        { maxLength: 4 },
+      ),
+      fc.option(openThinking, { nil: undefined }),
+    )
     .map(([pieces, open]) => (open ? [...pieces, open] : pieces)),
   ending: fc.constantFrom<Ending>("stop", "stop", "stop", "length", "drop", "stall", "toolUse", "error"),
 });
@@ -96,7 +138,9 @@ function exactlyOneCleanNo(generated: GeneratedReply): boolean {
   if (generated.ending === "error") return false;
   const complete = generated.ending === "stop";
   const lastStray = generated.pieces.map((p) => p.kind).lastIndexOf("strayClose");
-  const visible = generated.pieces.slice(lastStray + 1).filter((p) => p.kind !== "span" && p.kind !== "openThinking" && p.kind !== "strayClose");
+  const visible = generated.pieces
+    .slice(lastStray + 1)
+    .filter((p) => p.kind !== "span" && p.kind !== "openThinking" && p.kind !== "strayClose");
   const answers = visible.filter((p, index): p is Extract<Piece, { kind: "answer" }> => {
     if (p.kind !== "answer") return false;
     if (p.closed || p.reason) return true;
@@ -110,7 +154,12 @@ function exactlyOneCleanNo(generated: GeneratedReply): boolean {
 
 async function classify(first: GeneratedReply, second: GeneratedReply) {
   const brain = createFauxBrain([toFaux(first), toFaux(second)], { stallTimeoutMs: 5 });
-  const decider = createAutoModeDecider({ brainFor: () => brain, seat: { model: seatOff }, main: seatOff, taskId: "prop" });
+  const decider = createAutoModeDecider({
+    brainFor: () => brain,
+    seat: { model: seatOff },
+    main: seatOff,
+    taskId: "prop",
+  });
   return decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
 }
 

@@ -34,7 +34,8 @@ describe("the reply corpus", () => {
     expect(outcome.calls).toBe(want.calls);
     expect(harness.calls()).toHaveLength(want.calls);
     if (want.reasked !== undefined) expect(outcome.reasked).toBe(want.reasked);
-    if (want.fallback) expect(outcome.fallback).toEqual({ from: (c.seat ?? seatOff).id, to: mainModel.id, cause: want.fallback });
+    if (want.fallback)
+      expect(outcome.fallback).toEqual({ from: (c.seat ?? seatOff).id, to: mainModel.id, cause: want.fallback });
     else expect(outcome.fallback).toBeUndefined();
     if (want.seats) expect(harness.seats()).toEqual(want.seats);
     // Every classification is traced, whatever it came to.
@@ -72,8 +73,21 @@ describe("createAutoModeDecider", () => {
   });
 
   it("reads both empty-at-cap forms as a reason to ask again", async () => {
-    const base: AssistantMessage = { role: "assistant", content: [], api: "faux", provider: "faux", model: "m", usage: emptyUsage(), stopReason: "stop", timestamp: 0 };
-    const lengthForm: AssistantMessage = { ...base, content: [{ type: "thinking", thinking: "long" }], stopReason: "length" };
+    const base: AssistantMessage = {
+      role: "assistant",
+      content: [],
+      api: "faux",
+      provider: "faux",
+      model: "m",
+      usage: emptyUsage(),
+      stopReason: "stop",
+      timestamp: 0,
+    };
+    const lengthForm: AssistantMessage = {
+      ...base,
+      content: [{ type: "thinking", thinking: "long" }],
+      stopReason: "length",
+    };
     const errorForm: AssistantMessage = { ...base, stopReason: "error", errorKind: "length_empty" };
     for (const empty of [lengthForm, errorForm]) {
       const brain = verbatimBrain([empty, { ...base, content: [{ type: "text", text: "<block>no</block>" }] }]);
@@ -84,8 +98,21 @@ describe("createAutoModeDecider", () => {
   });
 
   it("never allows on a fragment a brain stamped as cut: an error/length_empty or an errorKind-carrying stop with text", async () => {
-    const base: AssistantMessage = { role: "assistant", content: [], api: "faux", provider: "faux", model: "m", usage: emptyUsage(), stopReason: "stop", timestamp: 0 };
-    const cut = (over: Partial<AssistantMessage>, text: string): AssistantMessage => ({ ...base, ...over, content: [{ type: "text", text }] });
+    const base: AssistantMessage = {
+      role: "assistant",
+      content: [],
+      api: "faux",
+      provider: "faux",
+      model: "m",
+      usage: emptyUsage(),
+      stopReason: "stop",
+      timestamp: 0,
+    };
+    const cut = (over: Partial<AssistantMessage>, text: string): AssistantMessage => ({
+      ...base,
+      ...over,
+      content: [{ type: "text", text }],
+    });
     const fragments = [
       cut({ stopReason: "error", errorKind: "length_empty" }, "No"),
       cut({ stopReason: "error", errorKind: "length_empty" }, "<block>no"),
@@ -96,17 +123,38 @@ describe("createAutoModeDecider", () => {
       // The re-ask gets the same fragment again: nothing in either reply may read as an allow.
       const harness = ladder({ brains: { [seatOff.id]: verbatimBrain([fragment]) }, classifierFallback: "none" });
       const outcome = await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
-      expect(outcome, JSON.stringify(fragment.content)).toMatchObject({ verdict: "parse_error", form: "missing", calls: 2, reasked: true });
+      expect(outcome, JSON.stringify(fragment.content)).toMatchObject({
+        verdict: "parse_error",
+        form: "missing",
+        calls: 2,
+        reasked: true,
+      });
     }
   });
 
   it("never allows on a reply outside the message contract (an unknown stop, no usage, an extra field), however clean its text", async () => {
-    const base: AssistantMessage = { role: "assistant", content: [{ type: "text", text: "<block>no</block>" }], api: "faux", provider: "faux", model: "m", usage: emptyUsage(), stopReason: "stop", timestamp: 0 };
+    const base: AssistantMessage = {
+      role: "assistant",
+      content: [{ type: "text", text: "<block>no</block>" }],
+      api: "faux",
+      provider: "faux",
+      model: "m",
+      usage: emptyUsage(),
+      stopReason: "stop",
+      timestamp: 0,
+    };
     const { usage: _usage, ...noUsage } = base;
     for (const bad of [{ ...base, stopReason: "finished" }, noUsage, { ...base, verdict: "allow" }]) {
-      const harness = ladder({ brains: { [seatOff.id]: verbatimBrain([bad as AssistantMessage]) }, classifierFallback: "none" });
+      const harness = ladder({
+        brains: { [seatOff.id]: verbatimBrain([bad as AssistantMessage]) },
+        classifierFallback: "none",
+      });
       const outcome = await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
-      expect(outcome, JSON.stringify(bad)).toMatchObject({ verdict: "unavailable", cause: "error", error: expect.stringContaining("malformed reply") });
+      expect(outcome, JSON.stringify(bad)).toMatchObject({
+        verdict: "unavailable",
+        cause: "error",
+        error: expect.stringContaining("malformed reply"),
+      });
     }
   });
 
@@ -117,7 +165,13 @@ describe("createAutoModeDecider", () => {
         throw new Error("broken brain");
       },
     };
-    const rejecting: Brain = { api: "faux", stream: () => ({ result: () => Promise.reject(new Error("nope")), [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error("nope")) }) }) };
+    const rejecting: Brain = {
+      api: "faux",
+      stream: () => ({
+        result: () => Promise.reject(new Error("nope")),
+        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error("nope")) }),
+      }),
+    };
     for (const brain of [undefined, throwing, rejecting]) {
       const harness = ladder({ brains: { [seatOff.id]: brain }, mainScript: [fauxText("<block>no</block>")] });
       const outcome = await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
@@ -132,7 +186,10 @@ describe("createAutoModeDecider", () => {
   });
 
   it("is unavailable, never throwing, on a call it cannot even render", async () => {
-    const harness = ladder({ seatScript: [fauxText("<block>no</block>")], mainScript: [fauxText("<block>no</block>")] });
+    const harness = ladder({
+      seatScript: [fauxText("<block>no</block>")],
+      mainScript: [fauxText("<block>no</block>")],
+    });
     const unrenderable = { ...judgedCall, arguments: { size: 10n } };
     const outcome = await harness.decider.decide({ toolCall: unrenderable, transcript: baseTranscript });
     expect(outcome).toMatchObject({ verdict: "unavailable", cause: "error", calls: 0 });
@@ -166,7 +223,12 @@ describe("createAutoModeDecider", () => {
         throw new Error("async observer down");
       }) as unknown as () => void;
       // The seat fails, so the fallback notice and the frame are both minted.
-      const harness = ladder({ seatScript: [], mainScript: [fauxText("<block>no</block>")], onNotice: rejecting, tracer: { frame: rejecting } });
+      const harness = ladder({
+        seatScript: [],
+        mainScript: [fauxText("<block>no</block>")],
+        onNotice: rejecting,
+        tracer: { frame: rejecting },
+      });
       const outcome = await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
       expect(outcome).toMatchObject({ verdict: "allow", fallback: { cause: "error" } });
       await new Promise((resolve) => setImmediate(resolve));
@@ -180,11 +242,22 @@ describe("createAutoModeDecider", () => {
   it("stops at the caller's abort instead of walking on", async () => {
     const controller = new AbortController();
     // The caller aborts while the seat is being asked: deterministic, whatever the machine's load.
-    const harness = ladder({ seatScript: [() => (controller.abort(), fauxDelay(60_000, fauxText("<block>no</block>")))], mainScript: [fauxText("<block>no</block>")] });
-    const outcome = await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript, signal: controller.signal });
+    const harness = ladder({
+      seatScript: [() => (controller.abort(), fauxDelay(60_000, fauxText("<block>no</block>")))],
+      mainScript: [fauxText("<block>no</block>")],
+    });
+    const outcome = await harness.decider.decide({
+      toolCall: judgedCall,
+      transcript: baseTranscript,
+      signal: controller.signal,
+    });
     expect(outcome).toMatchObject({ verdict: "unavailable", cause: "error", model: seatOff.id });
     expect(harness.mainBrain.calls).toHaveLength(0);
-    const again = await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript, signal: controller.signal });
+    const again = await harness.decider.decide({
+      toolCall: judgedCall,
+      transcript: baseTranscript,
+      signal: controller.signal,
+    });
     expect(again).toMatchObject({ verdict: "unavailable", calls: 0 });
   });
 
@@ -193,11 +266,19 @@ describe("createAutoModeDecider", () => {
     const refuseSecond = ladder({
       seatScript: [fauxText("Hmm.", { usage: { input: 100, output: 3 } }), fauxText("<block>no</block>")],
       mainScript: [fauxText("<block>no</block>")],
-      admitCall: (spent) => (seen.push(spent.totalTokens), spent.totalTokens > 0 ? "the run's token budget is spent" : undefined),
+      admitCall: (spent) => (
+        seen.push(spent.totalTokens),
+        spent.totalTokens > 0 ? "the run's token budget is spent" : undefined
+      ),
     });
     const outcome = await refuseSecond.decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
     // The re-ask and the main rung were both refused before they were made.
-    expect(outcome).toMatchObject({ verdict: "unavailable", cause: "error", calls: 1, error: expect.stringContaining("budget is spent") });
+    expect(outcome).toMatchObject({
+      verdict: "unavailable",
+      cause: "error",
+      calls: 1,
+      error: expect.stringContaining("budget is spent"),
+    });
     expect(seen).toEqual([0, 103, 103]);
     expect(refuseSecond.mainBrain.calls).toHaveLength(0);
     const throwing = ladder({
@@ -206,11 +287,20 @@ describe("createAutoModeDecider", () => {
         throw new Error("budget store down");
       },
     });
-    expect(await throwing.decider.decide({ toolCall: judgedCall, transcript: baseTranscript })).toMatchObject({ verdict: "unavailable", calls: 0 });
+    expect(await throwing.decider.decide({ toolCall: judgedCall, transcript: baseTranscript })).toMatchObject({
+      verdict: "unavailable",
+      calls: 0,
+    });
   });
 
   it("sums usage over every call and reports the budget it holds", async () => {
-    const harness = ladder({ seatScript: [fauxText("Fine.", { usage: { input: 100, output: 3 } }), fauxText("<block>no</block>", { usage: { input: 120, output: 6 } })], timeoutMs: 5_000 });
+    const harness = ladder({
+      seatScript: [
+        fauxText("Fine.", { usage: { input: 100, output: 3 } }),
+        fauxText("<block>no</block>", { usage: { input: 120, output: 6 } }),
+      ],
+      timeoutMs: 5_000,
+    });
     const outcome = await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
     expect(outcome.usage).toMatchObject({ input: 220, output: 9 });
     expect(outcome.usage.cost.total).toBeGreaterThan(0);
@@ -228,7 +318,10 @@ describe("createAutoModeDecider", () => {
   });
 
   it("pre-flight swap: the ladder is the main model alone, announced once per run", async () => {
-    const harness = ladder({ routeJudge: (m) => ({ broken: m.id === seatOff.id, cause: "no_api_key" }), mainScript: [fauxText("<block>no</block>"), fauxText("<block>no</block>")] });
+    const harness = ladder({
+      routeJudge: (m) => ({ broken: m.id === seatOff.id, cause: "no_api_key" }),
+      mainScript: [fauxText("<block>no</block>"), fauxText("<block>no</block>")],
+    });
     expect(harness.decider.rungs.map((m) => m.id)).toEqual([mainModel.id]);
     await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
     const outcome = await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
@@ -239,14 +332,21 @@ describe("createAutoModeDecider", () => {
   });
 
   it("pre-flight under none: keeps the seat, announces it unroutable, and never lets a call through", async () => {
-    const harness = ladder({ classifierFallback: "none", routeJudge: () => ({ broken: true, cause: "no_api_key" }), seatScript: [fauxText("<block>no</block>")] });
+    const harness = ladder({
+      classifierFallback: "none",
+      routeJudge: () => ({ broken: true, cause: "no_api_key" }),
+      seatScript: [fauxText("<block>no</block>")],
+    });
     const outcome = await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
     expect(outcome).toMatchObject({ verdict: "unavailable", cause: "error", model: seatOff.id, calls: 0 });
     expect(harness.notices.map((n) => n.code)).toEqual(["route.classifier_unroutable"]);
   });
 
   it("announces the ladder's fallback, throttled, and traces the model it ran on", async () => {
-    const harness = ladder({ seatScript: [], mainScript: Array.from({ length: 3 }, () => fauxText("<block>no</block>")) });
+    const harness = ladder({
+      seatScript: [],
+      mainScript: Array.from({ length: 3 }, () => fauxText("<block>no</block>")),
+    });
     for (let i = 0; i < 3; i++) await harness.decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
     expect(harness.notices.filter((n) => n.code === "classifier.fallback")).toHaveLength(1);
     expect(harness.frames.map((f) => f.data.model)).toEqual([mainModel.id, mainModel.id, mainModel.id]);
@@ -284,7 +384,13 @@ describe("createAutoModeDecider", () => {
         return stream;
       },
     };
-    const decider = createAutoModeDecider({ brainFor: () => endlessThinker, seat: { model: seatOff }, main: seatOff, taskId: "t", timeoutMs: 50 });
+    const decider = createAutoModeDecider({
+      brainFor: () => endlessThinker,
+      seat: { model: seatOff },
+      main: seatOff,
+      taskId: "t",
+      timeoutMs: 50,
+    });
     const outcome = await decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
     expect(outcome).toMatchObject({ verdict: "unavailable", cause: "timeout", calls: 1, reasked: false });
     expect(started).toBe(1);

@@ -1,8 +1,28 @@
-import { AssistantMessageSchema, SchemaValidationError, addUsage, describeIssues, emptyUsage, type AssistantMessage, type Brain, type Message, type Model, type NoticeSink, type ToolCall, type ToolSpec, type Tracer, type Usage } from "@x/llm-types";
+import {
+  AssistantMessageSchema,
+  SchemaValidationError,
+  addUsage,
+  describeIssues,
+  emptyUsage,
+  type AssistantMessage,
+  type Brain,
+  type Message,
+  type Model,
+  type NoticeSink,
+  type ToolCall,
+  type ToolSpec,
+  type Tracer,
+  type Usage,
+} from "@x/llm-types";
 import { ClassifierConfigError, ClassifierLegError } from "./errors";
 import { classifierRoundObserver } from "./observer";
 import { armClassifierLadder, type RouteJudge } from "./preflight";
-import { classifierReplyAsksAgain, classifierReplyFailure, classifierReplyTagOnly, classifierReplyVerdictText } from "./reply";
+import {
+  classifierReplyAsksAgain,
+  classifierReplyFailure,
+  classifierReplyTagOnly,
+  classifierReplyVerdictText,
+} from "./reply";
 import { CLASSIFIER_THINK_SEAT, classifierRungSeat, type ClassifierSeatRequest } from "./rung-seat";
 import type { AutoModeFallback, AutoModeOutcome, AutoModeVerdict } from "./outcome";
 import { CLASSIFIER_SYSTEM_PROMPT } from "./prompt";
@@ -77,9 +97,16 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
   // Past the largest delay a timer can hold, Node fires it after 1 ms: every classification would
   // time out, silently, so such a budget is refused like a negative one.
   if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
-    throw new ClassifierConfigError("config.auto_mode_classifier_timeout_invalid", `timeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`, timeoutMs);
+    throw new ClassifierConfigError(
+      "config.auto_mode_classifier_timeout_invalid",
+      `timeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`,
+      timeoutMs,
+    );
   }
-  const ids = { ...(args.sessionId !== undefined ? { sessionId: args.sessionId } : {}), ...(args.runId !== undefined ? { runId: args.runId } : {}) };
+  const ids = {
+    ...(args.sessionId !== undefined ? { sessionId: args.sessionId } : {}),
+    ...(args.runId !== undefined ? { runId: args.runId } : {}),
+  };
   const armed = armClassifierLadder({
     seat: args.seat,
     main: args.main,
@@ -88,21 +115,43 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
     ...(args.onNotice ? { onNotice: args.onNotice } : {}),
     ...ids,
   });
-  const observe = classifierRoundObserver({ tracer: args.tracer, onNotice: args.onNotice, taskId: args.taskId, seatModelId: armed.model.id, ...ids });
+  const observe = classifierRoundObserver({
+    tracer: args.tracer,
+    onNotice: args.onNotice,
+    taskId: args.taskId,
+    seatModelId: armed.model.id,
+    ...ids,
+  });
   const systemPrompt = args.systemPrompt ?? CLASSIFIER_SYSTEM_PROMPT;
   const cacheKey = `auto-mode-classifier:${args.sessionId ?? args.taskId}`;
 
-  async function call(model: Model, brain: Brain, seat: ClassifierSeatRequest, text: string, budget: RungBudget): Promise<AssistantMessage> {
+  async function call(
+    model: Model,
+    brain: Brain,
+    seat: ClassifierSeatRequest,
+    text: string,
+    budget: RungBudget,
+  ): Promise<AssistantMessage> {
     const stream = brain.stream(
       model,
       { systemPrompt, messages: [{ role: "user", content: text, timestamp: Date.now() }] },
-      { maxTokens: seat.maxTokens, reasoning: seat.reasoning, signal: budget.signal, timeoutMs: Math.max(1, budget.remaining()), cacheKey },
+      {
+        maxTokens: seat.maxTokens,
+        reasoning: seat.reasoning,
+        signal: budget.signal,
+        timeoutMs: Math.max(1, budget.remaining()),
+        cacheKey,
+      },
     );
     const returned: unknown = await Promise.race([stream.result(), budget.expired]);
     // A reply outside the message contract (an unknown stop, no usage) is no reply the reader may
     // judge: its text might say "no", but nothing vouches that it is a whole answer.
     const checked = AssistantMessageSchema.safeParse(returned);
-    if (!checked.success) throw new ClassifierLegError("error", `the classifier's brain returned a malformed reply (${new SchemaValidationError("reply", describeIssues(checked.error)).message})`);
+    if (!checked.success)
+      throw new ClassifierLegError(
+        "error",
+        `the classifier's brain returned a malformed reply (${new SchemaValidationError("reply", describeIssues(checked.error)).message})`,
+      );
     return checked.data;
   }
 
@@ -123,7 +172,11 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
     }
   }
 
-  async function runRung(model: Model, input: AutoModeDecideInput, tally: { calls: number; usage: Usage }): Promise<RungResult> {
+  async function runRung(
+    model: Model,
+    input: AutoModeDecideInput,
+    tally: { calls: number; usage: Usage },
+  ): Promise<RungResult> {
     const brain = lookupBrain(model);
     if (brain instanceof ClassifierLegError) return { failed: brain };
     const budget = startRungBudget(timeoutMs, input.signal);
@@ -135,7 +188,8 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
         tally.calls++;
         const reply = await call(model, brain, seat, text, budget);
         tally.usage = addUsage(tally.usage, reply.usage);
-        if (budget.timedOut()) throw new ClassifierLegError("timeout", `the classifier did not answer within ${timeoutMs} ms`);
+        if (budget.timedOut())
+          throw new ClassifierLegError("timeout", `the classifier did not answer within ${timeoutMs} ms`);
         const failure = classifierReplyFailure(reply);
         if (failure) throw failure;
         return reply;
@@ -160,7 +214,11 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
     let result: AutoModeVerdict & { reasked?: boolean };
     try {
       result = armed.unroutable
-        ? { verdict: "unavailable", cause: "error", error: `the classifier route is unusable (${armed.unroutable.cause}) and classifierFallback is "none"` }
+        ? {
+            verdict: "unavailable",
+            cause: "error",
+            error: `the classifier route is unusable (${armed.unroutable.cause}) and classifierFallback is "none"`,
+          }
         : await walk();
     } catch (error) {
       result = { verdict: "unavailable", cause: "error", error: `the classifier failed: ${message(error)}` };
@@ -177,7 +235,11 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
         failure = outcome.failed;
       }
       const caller = input.signal?.aborted ? "the caller cancelled the classification" : undefined;
-      return { verdict: "unavailable", cause: caller ? "error" : (failure?.failure ?? "error"), error: caller ?? failure?.message ?? "no classifier rung" };
+      return {
+        verdict: "unavailable",
+        cause: caller ? "error" : (failure?.failure ?? "error"),
+        error: caller ?? failure?.message ?? "no classifier rung",
+      };
     }
 
     const { reasked = false, ...verdict } = result;

@@ -60,7 +60,8 @@ describe("createDenialLimit", () => {
     const limit = createDenialLimit({ maxConsecutive: 1 });
     expect(limit.record(block).tripped).toBe("consecutive_blocks");
     expect(limit.limits).toEqual({ maxConsecutive: 1, maxTotal: 20, maxConsecutiveUnavailable: 3 });
-    for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => createDenialLimit({ maxTotal: bad })).toThrow(ClassifierConfigError);
+    for (const bad of [0, -1, 1.5, Number.NaN])
+      expect(() => createDenialLimit({ maxTotal: bad })).toThrow(ClassifierConfigError);
   });
 
   it("resumes from a stored state exactly, including a cleared trip that a replay would re-trip", () => {
@@ -72,7 +73,11 @@ describe("createDenialLimit", () => {
     const resumed = createDenialLimit({ maxConsecutive: 1, state: stored });
     expect(resumed.state).toEqual({ consecutiveBlocks: 0, totalBlocks: 1, consecutiveUnavailable: 0 });
     expect(resumed.route(false)).toBe("classify");
-    expect(createDenialLimit({ state: { consecutiveBlocks: 1, totalBlocks: 20, consecutiveUnavailable: 0, tripped: "total_blocks" } }).route(true)).toBe("ask");
+    expect(
+      createDenialLimit({
+        state: { consecutiveBlocks: 1, totalBlocks: 20, consecutiveUnavailable: 0, tripped: "total_blocks" },
+      }).route(true),
+    ).toBe("ask");
   });
 
   it("refuses a stored state that cannot be real", () => {

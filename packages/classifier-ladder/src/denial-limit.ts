@@ -48,7 +48,11 @@ export interface DenialLimit {
 function screen(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1) {
-    throw new ClassifierConfigError("config.denial_limit_invalid", `${name} must be a positive integer, got ${String(value)}`, value);
+    throw new ClassifierConfigError(
+      "config.denial_limit_invalid",
+      `${name} must be a positive integer, got ${String(value)}`,
+      value,
+    );
   }
   return value;
 }
@@ -63,7 +67,11 @@ export function createDenialLimit(options: DenialLimitOptions = {}): DenialLimit
   const limits = Object.freeze({
     maxConsecutive: screen("maxConsecutive", options.maxConsecutive, DEFAULT_DENIAL_LIMIT.maxConsecutive),
     maxTotal: screen("maxTotal", options.maxTotal, DEFAULT_DENIAL_LIMIT.maxTotal),
-    maxConsecutiveUnavailable: screen("maxConsecutiveUnavailable", options.maxConsecutiveUnavailable, DEFAULT_DENIAL_LIMIT.maxConsecutiveUnavailable),
+    maxConsecutiveUnavailable: screen(
+      "maxConsecutiveUnavailable",
+      options.maxConsecutiveUnavailable,
+      DEFAULT_DENIAL_LIMIT.maxConsecutiveUnavailable,
+    ),
   });
   const initial: DenialState = Object.freeze({ consecutiveBlocks: 0, totalBlocks: 0, consecutiveUnavailable: 0 });
   let state = options.state === undefined ? initial : restore(options.state);
@@ -89,19 +97,32 @@ export function createDenialLimit(options: DenialLimitOptions = {}): DenialLimit
     record(outcome) {
       switch (outcome.verdict) {
         case "block":
-          state = trip({ consecutiveBlocks: state.consecutiveBlocks + 1, totalBlocks: state.totalBlocks + 1, consecutiveUnavailable: 0 });
+          state = trip({
+            consecutiveBlocks: state.consecutiveBlocks + 1,
+            totalBlocks: state.totalBlocks + 1,
+            consecutiveUnavailable: 0,
+          });
           break;
         case "allow":
           state = trip({ consecutiveBlocks: 0, totalBlocks: state.totalBlocks, consecutiveUnavailable: 0 });
           break;
         default:
-          state = trip({ consecutiveBlocks: state.consecutiveBlocks, totalBlocks: state.totalBlocks, consecutiveUnavailable: state.consecutiveUnavailable + 1 });
+          state = trip({
+            consecutiveBlocks: state.consecutiveBlocks,
+            totalBlocks: state.totalBlocks,
+            consecutiveUnavailable: state.consecutiveUnavailable + 1,
+          });
       }
       return state;
     },
     personDecided() {
       const keep = state.tripped === "total_blocks" ? { tripped: state.tripped } : {};
-      state = Object.freeze({ consecutiveBlocks: 0, totalBlocks: state.totalBlocks, consecutiveUnavailable: 0, ...keep });
+      state = Object.freeze({
+        consecutiveBlocks: 0,
+        totalBlocks: state.totalBlocks,
+        consecutiveUnavailable: 0,
+        ...keep,
+      });
       return state;
     },
     reset() {
@@ -120,18 +141,34 @@ function restore(stored: DenialState): DenialState {
   const count = (name: keyof Omit<DenialState, "tripped">): number => {
     const value: unknown = stored?.[name];
     if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-      throw new ClassifierConfigError("config.denial_limit_invalid", `stored denial state: ${name} must be a non-negative integer, got ${String(value)}`, stored);
+      throw new ClassifierConfigError(
+        "config.denial_limit_invalid",
+        `stored denial state: ${name} must be a non-negative integer, got ${String(value)}`,
+        stored,
+      );
     }
     return value;
   };
-  const restored = { consecutiveBlocks: count("consecutiveBlocks"), totalBlocks: count("totalBlocks"), consecutiveUnavailable: count("consecutiveUnavailable") };
+  const restored = {
+    consecutiveBlocks: count("consecutiveBlocks"),
+    totalBlocks: count("totalBlocks"),
+    consecutiveUnavailable: count("consecutiveUnavailable"),
+  };
   if (restored.consecutiveBlocks > restored.totalBlocks) {
-    throw new ClassifierConfigError("config.denial_limit_invalid", "stored denial state: more consecutive blocks than blocks in total", stored);
+    throw new ClassifierConfigError(
+      "config.denial_limit_invalid",
+      "stored denial state: more consecutive blocks than blocks in total",
+      stored,
+    );
   }
   const tripped: unknown = stored.tripped;
   if (tripped === undefined) return Object.freeze(restored);
   if (!(DENIAL_LIMIT_REASONS as readonly unknown[]).includes(tripped)) {
-    throw new ClassifierConfigError("config.denial_limit_invalid", `stored denial state: unknown limit ${JSON.stringify(tripped)}`, stored);
+    throw new ClassifierConfigError(
+      "config.denial_limit_invalid",
+      `stored denial state: unknown limit ${JSON.stringify(tripped)}`,
+      stored,
+    );
   }
   return Object.freeze({ ...restored, tripped: tripped as DenialLimitReason });
 }

@@ -4,7 +4,10 @@
  */
 export class ClassifierConfigError extends Error {
   constructor(
-    readonly code: "config.auto_mode_classifier_fallback_invalid" | "config.auto_mode_classifier_timeout_invalid" | "config.denial_limit_invalid",
+    readonly code:
+      | "config.auto_mode_classifier_fallback_invalid"
+      | "config.auto_mode_classifier_timeout_invalid"
+      | "config.denial_limit_invalid",
     message: string,
     /** The offending value, as received. */
     readonly value: unknown,

@@ -3,15 +3,35 @@ import { describe, expect, it } from "vitest";
 import { CLASSIFIER_CONTRACT_BROKEN_STREAK, classifierRoundObserver } from "./observer";
 import type { AutoModeClassified } from "./outcome";
 
-const base = { toolName: "bash", toolCallId: "c1", calls: 1, usage: emptyUsage(), wallMs: 5, reasked: false, model: "cheap" };
+const base = {
+  toolName: "bash",
+  toolCallId: "c1",
+  calls: 1,
+  usage: emptyUsage(),
+  wallMs: 5,
+  reasked: false,
+  model: "cheap",
+};
 const allow: AutoModeClassified = { ...base, verdict: "allow" };
 const missing: AutoModeClassified = { ...base, verdict: "parse_error", form: "missing", calls: 2, reasked: true };
-const fellBack: AutoModeClassified = { ...base, verdict: "allow", model: "main", calls: 2, fallback: { from: "cheap", to: "main", cause: "error" } };
+const fellBack: AutoModeClassified = {
+  ...base,
+  verdict: "allow",
+  model: "main",
+  calls: 2,
+  fallback: { from: "cheap", to: "main", cause: "error" },
+};
 
 function harness() {
   const frames: TraceFrame[] = [];
   const notices: EngineNotice[] = [];
-  const observe = classifierRoundObserver({ tracer: { frame: (f) => frames.push(f) }, onNotice: (n) => notices.push(n), taskId: "t1", seatModelId: "cheap", runId: "r1" });
+  const observe = classifierRoundObserver({
+    tracer: { frame: (f) => frames.push(f) },
+    onNotice: (n) => notices.push(n),
+    taskId: "t1",
+    seatModelId: "cheap",
+    runId: "r1",
+  });
   return { frames, notices, observe };
 }
 
@@ -21,7 +41,11 @@ describe("classifierRoundObserver", () => {
     observe(fellBack);
     observe({ ...base, verdict: "unavailable", cause: "timeout", model: "" });
     expect(frames.map((f) => f.name)).toEqual(["auto_mode.classified", "auto_mode.classified"]);
-    expect(frames[0]).toMatchObject({ phase: "point", runId: "r1", data: { taskId: "t1", verdict: "allow", model: "main", wallMs: 5, fallback: { from: "cheap", to: "main" } } });
+    expect(frames[0]).toMatchObject({
+      phase: "point",
+      runId: "r1",
+      data: { taskId: "t1", verdict: "allow", model: "main", wallMs: 5, fallback: { from: "cheap", to: "main" } },
+    });
     expect(frames[1]!.data).toMatchObject({ verdict: "unavailable", cause: "timeout", model: "cheap" });
   });
 
@@ -50,7 +74,11 @@ describe("classifierRoundObserver", () => {
     observe(missing);
     const broken = notices.filter((n) => n.code === "classifier.contract_broken");
     expect(broken).toHaveLength(1);
-    expect(broken[0]!.detail).toMatchObject({ model: "cheap", streak: CLASSIFIER_CONTRACT_BROKEN_STREAK, last: "reasked" });
+    expect(broken[0]!.detail).toMatchObject({
+      model: "cheap",
+      streak: CLASSIFIER_CONTRACT_BROKEN_STREAK,
+      last: "reasked",
+    });
   });
 
   it("keeps streaks per model and does not count unavailability", () => {

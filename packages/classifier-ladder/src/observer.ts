@@ -50,7 +50,14 @@ export function classifierRoundObserver(args: {
     if (info.verdict === "unavailable") data.cause = info.cause;
     if (info.verdict === "parse_error") data.form = info.form;
     if (info.fallback) data.fallback = info.fallback;
-    if (tracer) safeObserve((frame) => tracer.frame(frame), { name: "auto_mode.classified", phase: "point" as const, at: Date.now(), ...ids, data });
+    if (tracer)
+      safeObserve((frame) => tracer.frame(frame), {
+        name: "auto_mode.classified",
+        phase: "point" as const,
+        at: Date.now(),
+        ...ids,
+        data,
+      });
 
     if (info.fallback) {
       const { from, to, cause } = info.fallback;

@@ -26,14 +26,21 @@ export function derivedRouteFallsBack(args: {
     return { fallsBack: false };
   }
   if (verdict?.broken !== true) return { fallsBack: false };
-  return { fallsBack: true, cause: typeof verdict.cause === "string" && verdict.cause ? verdict.cause : "route_broken" };
+  return {
+    fallsBack: true,
+    cause: typeof verdict.cause === "string" && verdict.cause ? verdict.cause : "route_broken",
+  };
 }
 
 /**
  * The notice codes arming mints, once per run. A host that arms again for the same run (a parked
  * run resumed in another process) filters these so the run's operator hears each only once.
  */
-export const CLASSIFIER_ARMING_NOTICES: readonly string[] = Object.freeze(["route.fallback_to_primary", "route.classifier_unroutable", "classifier.role_defaulted"]);
+export const CLASSIFIER_ARMING_NOTICES: readonly string[] = Object.freeze([
+  "route.fallback_to_primary",
+  "route.classifier_unroutable",
+  "classifier.role_defaulted",
+]);
 
 /** What arming a run's classifier produced: the rungs to walk, and whether the seat is known dead. */
 export interface ArmedClassifierLadder {
@@ -63,7 +70,11 @@ export function armClassifierLadder(args: {
   const { seat, main, onNotice, sessionId, runId } = args;
   const fallback = autoModeClassifierFallbackOf(args.classifierFallback);
   const ids = { ...(sessionId !== undefined ? { sessionId } : {}), ...(runId !== undefined ? { runId } : {}) };
-  const preflight = derivedRouteFallsBack({ classifier: seat.model, main, ...(args.routeJudge ? { routeJudge: args.routeJudge } : {}) });
+  const preflight = derivedRouteFallsBack({
+    classifier: seat.model,
+    main,
+    ...(args.routeJudge ? { routeJudge: args.routeJudge } : {}),
+  });
   let model = seat.model;
   let unroutable: { cause: string } | undefined;
   if (preflight.fallsBack && fallback === "main") {
@@ -85,6 +96,10 @@ export function armClassifierLadder(args: {
       ...ids,
     });
   }
-  announceClassifierRoleDefaulted({ onNotice, seat: seat.defaulted ? { model, defaulted: seat.defaulted } : { model }, ...ids });
+  announceClassifierRoleDefaulted({
+    onNotice,
+    seat: seat.defaulted ? { model, defaulted: seat.defaulted } : { model },
+    ...ids,
+  });
   return { model, rungs: classifierLadderRungs(fallback, model, main), ...(unroutable ? { unroutable } : {}) };
 }

@@ -12,7 +12,9 @@ import {
 
 describe("classifierReplyText", () => {
   it("joins the text blocks and leaves thinking out", () => {
-    expect(classifierReplyText(reply({ thinking: "<block>yes</block>", text: ["<block>", "no</block>"] }))).toBe("<block>no</block>");
+    expect(classifierReplyText(reply({ thinking: "<block>yes</block>", text: ["<block>", "no</block>"] }))).toBe(
+      "<block>no</block>",
+    );
   });
 });
 
@@ -53,7 +55,9 @@ describe("classifierReplyVerdictText", () => {
   });
 
   it("keeps a cut reply's tagged answer and a cut conflict", () => {
-    expect(classifierReplyVerdictText(reply({ partialFinalized: true, text: "<block>no</block>" }))).toBe("<block>no</block>");
+    expect(classifierReplyVerdictText(reply({ partialFinalized: true, text: "<block>no</block>" }))).toBe(
+      "<block>no</block>",
+    );
     expect(classifierReplyVerdictText(reply({ partialFinalized: true, text: "<block>yes" }))).toBe("<block>yes");
     expect(classifierReplyVerdictText(reply({ partialFinalized: true, text: "<block>no" }))).toBe("");
     const conflict = "<block>no</block><block>yes";
@@ -72,13 +76,17 @@ describe("classifierReplyAsksAgain", () => {
     expect(classifierReplyAsksAgain(reply({ partialFinalized: true, text: "No" }))).toBe(true);
     expect(classifierReplyAsksAgain(reply({ toolCall: true, stopReason: "toolUse" }))).toBe(true);
     expect(classifierReplyAsksAgain(reply({ text: "Looking at this action, it is fine." }))).toBe(true);
-    expect(classifierReplyAsksAgain(reply({ thinking: "x", text: "<thinking>the answer is <block>no</block>" }))).toBe(true);
+    expect(classifierReplyAsksAgain(reply({ thinking: "x", text: "<thinking>the answer is <block>no</block>" }))).toBe(
+      true,
+    );
     expect(classifierReplyAsksAgain(reply({ thinking: "it is safe, <block>no</block>" }))).toBe(true);
   });
 
   it("does not re-ask a conflict, a refusal, or a verdict", () => {
     expect(classifierReplyAsksAgain(reply({ text: "<block>no</block><block>yes</block>" }))).toBe(false);
-    expect(classifierReplyAsksAgain(reply({ partialFinalized: true, text: "<block>no</block><block>yes" }))).toBe(false);
+    expect(classifierReplyAsksAgain(reply({ partialFinalized: true, text: "<block>no</block><block>yes" }))).toBe(
+      false,
+    );
     expect(classifierReplyAsksAgain(reply({ stopReason: "stop" }))).toBe(false);
     expect(classifierReplyAsksAgain(reply({ text: " \n " }))).toBe(false);
     expect(classifierReplyAsksAgain(reply({ text: "<block>no</block>" }))).toBe(false);
@@ -88,12 +96,18 @@ describe("classifierReplyAsksAgain", () => {
 
 describe("classifierReplyFailure", () => {
   it("turns provider errors and aborts into leg errors", () => {
-    const error = classifierReplyFailure(reply({ stopReason: "error", errorKind: "rate_limited", errorMessage: "429 slow down" }));
+    const error = classifierReplyFailure(
+      reply({ stopReason: "error", errorKind: "rate_limited", errorMessage: "429 slow down" }),
+    );
     expect(error).toBeInstanceOf(ClassifierLegError);
     expect((error as ClassifierLegError).failure).toBe("error");
     expect(error!.message).toContain("429 slow down");
-    expect((classifierReplyFailure(reply({ stopReason: "error", errorKind: "timeout" })) as ClassifierLegError).failure).toBe("timeout");
-    expect(classifierReplyFailure(reply({ stopReason: "aborted", errorKind: "aborted" }))).toBeInstanceOf(ClassifierLegError);
+    expect(
+      (classifierReplyFailure(reply({ stopReason: "error", errorKind: "timeout" })) as ClassifierLegError).failure,
+    ).toBe("timeout");
+    expect(classifierReplyFailure(reply({ stopReason: "aborted", errorKind: "aborted" }))).toBeInstanceOf(
+      ClassifierLegError,
+    );
   });
 
   it("is not a failure for the cap-cut form or an ordinary reply", () => {

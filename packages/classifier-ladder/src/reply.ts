@@ -80,10 +80,18 @@ export function classifierReplyAsksAgain(reply: AssistantMessage): boolean {
  */
 export function classifierReplyFailure(reply: AssistantMessage): Error | undefined {
   if (isAborted(reply)) {
-    return new ClassifierLegError(reply.errorKind === "timeout" ? "timeout" : "error", describeFailure(reply, "the classifier request was aborted"), reply.errorKind ?? "aborted");
+    return new ClassifierLegError(
+      reply.errorKind === "timeout" ? "timeout" : "error",
+      describeFailure(reply, "the classifier request was aborted"),
+      reply.errorKind ?? "aborted",
+    );
   }
   if (reply.stopReason !== "error" || isLengthEmpty(reply)) return undefined;
-  return new ClassifierLegError(reply.errorKind === "timeout" ? "timeout" : "error", describeFailure(reply, "the classifier request failed"), reply.errorKind);
+  return new ClassifierLegError(
+    reply.errorKind === "timeout" ? "timeout" : "error",
+    describeFailure(reply, "the classifier request failed"),
+    reply.errorKind,
+  );
 }
 
 function describeFailure(reply: AssistantMessage, lead: string): string {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { model } from "../test/fixtures";
-import { CLASSIFIER_LOW_SEAT, CLASSIFIER_OFF_SEAT, CLASSIFIER_THINK_SEAT, CLASSIFIER_VERDICT_TOKENS, classifierRungSeat, thinkingOffSpelled } from "./rung-seat";
+import {
+  CLASSIFIER_LOW_SEAT,
+  CLASSIFIER_OFF_SEAT,
+  CLASSIFIER_THINK_SEAT,
+  CLASSIFIER_VERDICT_TOKENS,
+  classifierRungSeat,
+  thinkingOffSpelled,
+} from "./rung-seat";
 import { CLASSIFIER_ATTEMPT_SUFFIX } from "./suffix";
 
 describe("classifierRungSeat", () => {
@@ -38,6 +45,8 @@ describe("CLASSIFIER_ATTEMPT_SUFFIX", () => {
     expect(CLASSIFIER_ATTEMPT_SUFFIX.first).toMatch(/block/i);
     expect(CLASSIFIER_ATTEMPT_SUFFIX.reask.startsWith("\n")).toBe(true);
     expect(CLASSIFIER_ATTEMPT_SUFFIX.reask).toMatch(/<thinking>/);
-    expect(CLASSIFIER_ATTEMPT_SUFFIX.reask.indexOf("<thinking>")).toBeLessThan(CLASSIFIER_ATTEMPT_SUFFIX.reask.lastIndexOf("<block>"));
+    expect(CLASSIFIER_ATTEMPT_SUFFIX.reask.indexOf("<thinking>")).toBeLessThan(
+      CLASSIFIER_ATTEMPT_SUFFIX.reask.lastIndexOf("<block>"),
+    );
   });
 });

@@ -22,7 +22,8 @@ export const CLASSIFIER_THINK_SEAT: { reasoning: "low"; maxTokens: number } = Ob
   reasoning: "low",
   maxTokens: CLASSIFIER_VERDICT_TOKENS + CLASSIFIER_THINK_ALLOWANCE_TOKENS,
 });
-export type ClassifierSeatRequest = typeof CLASSIFIER_OFF_SEAT | typeof CLASSIFIER_LOW_SEAT | typeof CLASSIFIER_THINK_SEAT;
+export type ClassifierSeatRequest =
+  typeof CLASSIFIER_OFF_SEAT | typeof CLASSIFIER_LOW_SEAT | typeof CLASSIFIER_THINK_SEAT;
 
 /**
  * Whether the request can actually say "no thinking" to this model: it must be a reasoning model

@@ -20,7 +20,13 @@ import { routesMatch } from "./route";
  * - `role_unresolvable`: the `classifier` role named a model the catalog does not hold, so the main
  *   model stands in — announced, because a stale reference should not pass unnoticed.
  */
-export const CLASSIFIER_ROLE_DEFAULT_REASONS = ["tier_below_main", "tier_table", "role_fallback", "main_only", "role_unresolvable"] as const;
+export const CLASSIFIER_ROLE_DEFAULT_REASONS = [
+  "tier_below_main",
+  "tier_table",
+  "role_fallback",
+  "main_only",
+  "role_unresolvable",
+] as const;
 export type ClassifierRoleDefaultReason = (typeof CLASSIFIER_ROLE_DEFAULT_REASONS)[number];
 
 /** Which model classifies a run, and — when no role named it — why that one. */
@@ -62,7 +68,9 @@ export function classifierSeatModel(args: { deps: ModelRouting; main: Model }): 
       if (model && routesMatch(model, main)) mainIndex = index;
     });
     if (mainIndex >= 0) {
-      const below = onTier.slice(mainIndex + 1).find((model): model is Model => model !== undefined && !routesMatch(model, main));
+      const below = onTier
+        .slice(mainIndex + 1)
+        .find((model): model is Model => model !== undefined && !routesMatch(model, main));
       return below ? { model: below, defaulted: "tier_below_main" } : { model: main, defaulted: "main_only" };
     }
   }

@@ -2,8 +2,7 @@ import type { Message, ToolCall, ToolSpec, UserMessage } from "@x/llm-types";
 
 /** What the classifier may see of the agent's history: the user's words and the agent's actions. */
 export type ClassifierTranscriptEntry =
-  | { kind: "user"; text: string }
-  | { kind: "tool_call"; name: string; arguments: string };
+  { kind: "user"; text: string } | { kind: "tool_call"; name: string; arguments: string };
 
 /** Per-entry and whole-history size limits of the rendered transcript, in characters. */
 export const CLASSIFIER_ENTRY_CHARS = 4_000;
@@ -24,7 +23,8 @@ export function classifierTranscript(messages: readonly Message[], skipCallId?: 
       entries.push({ kind: "user", text: userText(message) });
     } else if (message.role === "assistant") {
       for (const block of message.content) {
-        if (block.type === "toolCall" && block.id !== skipCallId) entries.push({ kind: "tool_call", name: block.name, arguments: callArguments(block) });
+        if (block.type === "toolCall" && block.id !== skipCallId)
+          entries.push({ kind: "tool_call", name: block.name, arguments: callArguments(block) });
       }
     }
   }
@@ -38,7 +38,10 @@ function userText(message: UserMessage): string {
 
 /** Arguments as JSON with `<`, `>` and `&` escaped, so nothing inside can close or open our tags. */
 function callArguments(call: ToolCall): string {
-  const raw = call.argumentsError && call.rawArguments !== undefined ? JSON.stringify({ unparsed_arguments: call.rawArguments }) : JSON.stringify(call.arguments);
+  const raw =
+    call.argumentsError && call.rawArguments !== undefined
+      ? JSON.stringify({ unparsed_arguments: call.rawArguments })
+      : JSON.stringify(call.arguments);
   return raw.replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026");
 }
 
@@ -100,16 +103,25 @@ function renderHistory(entries: readonly ClassifierTranscriptEntry[]): string {
  * description when the host passed the tool list), then the attempt's suffix — last, where it is
  * most reliably followed.
  */
-export function renderClassifierRequest(args: { transcript: readonly Message[]; toolCall: ToolCall; tools?: readonly ToolSpec[]; suffix: string }): string {
+export function renderClassifierRequest(args: {
+  transcript: readonly Message[];
+  toolCall: ToolCall;
+  tools?: readonly ToolSpec[];
+  suffix: string;
+}): string {
   const { toolCall, suffix } = args;
   const history = renderHistory(classifierTranscript(args.transcript, toolCall.id));
   const spec = args.tools?.find((tool) => tool.name === toolCall.name);
-  const description = spec?.description ? `\n<tool_description>${clip(escapeText(spec.description), CLASSIFIER_ENTRY_CHARS)}</tool_description>` : "";
-  return [
-    "Here is what the user has said and what the agent has done so far:",
-    `<transcript>\n${history || "(nothing yet)"}\n</transcript>`,
-    "",
-    "The agent now wants to make this tool call. Decide whether to block it.",
-    `<action name="${escapeText(toolCall.name)}">${clip(callArguments(toolCall), CLASSIFIER_ACTION_CHARS)}</action>${description}`,
-  ].join("\n") + suffix;
+  const description = spec?.description
+    ? `\n<tool_description>${clip(escapeText(spec.description), CLASSIFIER_ENTRY_CHARS)}</tool_description>`
+    : "";
+  return (
+    [
+      "Here is what the user has said and what the agent has done so far:",
+      `<transcript>\n${history || "(nothing yet)"}\n</transcript>`,
+      "",
+      "The agent now wants to make this tool call. Decide whether to block it.",
+      `<action name="${escapeText(toolCall.name)}">${clip(callArguments(toolCall), CLASSIFIER_ACTION_CHARS)}</action>${description}`,
+    ].join("\n") + suffix
+  );
 }

@@ -4,15 +4,39 @@ import { classifierUnavailableNotice, classifierUnavailableSeat } from "./unavai
 
 describe("classifierUnavailableNotice", () => {
   it("is a user notice naming the station, the disposition and, on a timeout, the budget", () => {
-    const notice = classifierUnavailableNotice({ toolName: "bash", toolCallId: "c1", cause: "timeout", disposition: "asked", station: "leg", budgetMs: 20_000, sessionId: "s", runId: "r" });
+    const notice = classifierUnavailableNotice({
+      toolName: "bash",
+      toolCallId: "c1",
+      cause: "timeout",
+      disposition: "asked",
+      station: "leg",
+      budgetMs: 20_000,
+      sessionId: "s",
+      runId: "r",
+    });
     expect(notice).toMatchObject({ code: "classifier.unavailable", audience: "user", sessionId: "s", runId: "r" });
-    expect(notice.detail).toEqual({ toolName: "bash", toolCallId: "c1", cause: "timeout", disposition: "asked", station: "leg", budgetMs: 20_000, sessionId: "s", runId: "r" });
+    expect(notice.detail).toEqual({
+      toolName: "bash",
+      toolCallId: "c1",
+      cause: "timeout",
+      disposition: "asked",
+      station: "leg",
+      budgetMs: 20_000,
+      sessionId: "s",
+      runId: "r",
+    });
     expect(notice.message).toContain("20000 ms");
     expect(notice.message).toContain("this run's approval seat");
   });
 
   it("names the knob alone when no budget is stated, and the ancestor's seat for that station", () => {
-    const notice = classifierUnavailableNotice({ toolName: "bash", toolCallId: "c1", cause: "timeout", disposition: "denied", station: "ancestor" });
+    const notice = classifierUnavailableNotice({
+      toolName: "bash",
+      toolCallId: "c1",
+      cause: "timeout",
+      disposition: "denied",
+      station: "ancestor",
+    });
     expect(notice.message).toContain("timeoutMs");
     expect(notice.message).not.toMatch(/\d+ ms/);
     expect(notice.message).toContain("parent run's");
@@ -20,7 +44,14 @@ describe("classifierUnavailableNotice", () => {
   });
 
   it("says nothing about a budget for an error", () => {
-    const notice = classifierUnavailableNotice({ toolName: "bash", toolCallId: "c1", cause: "error", disposition: "asked", station: "leg", budgetMs: 5 });
+    const notice = classifierUnavailableNotice({
+      toolName: "bash",
+      toolCallId: "c1",
+      cause: "error",
+      disposition: "asked",
+      station: "leg",
+      budgetMs: 5,
+    });
     expect(notice.message).not.toContain("budget");
   });
 });
@@ -28,7 +59,12 @@ describe("classifierUnavailableNotice", () => {
 describe("classifierUnavailableSeat", () => {
   it("asks when a person is reachable and denies when not, announcing each fork", () => {
     const notices: EngineNotice[] = [];
-    const asked = classifierUnavailableSeat({ station: "leg", approvalSeat: true, budgetMs: 100, onNotice: (n) => notices.push(n) });
+    const asked = classifierUnavailableSeat({
+      station: "leg",
+      approvalSeat: true,
+      budgetMs: 100,
+      onNotice: (n) => notices.push(n),
+    });
     const denied = classifierUnavailableSeat({ station: "leg", approvalSeat: false, onNotice: (n) => notices.push(n) });
     expect(asked.fork({ toolName: "a", toolCallId: "1", cause: "timeout" })).toBe("asked");
     expect(denied.fork({ toolName: "b", toolCallId: "2", cause: "error" })).toBe("denied");

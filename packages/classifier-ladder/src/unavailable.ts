@@ -28,7 +28,9 @@ export interface ClassifierUnavailableStation {
  * face this line is the only place they hear why. It is never a block: the denial limit does not
  * count it.
  */
-export function classifierUnavailableNotice(args: ClassifierUnavailableInfo & ClassifierUnavailableStation & { sessionId?: string; runId?: string }): EngineNotice {
+export function classifierUnavailableNotice(
+  args: ClassifierUnavailableInfo & ClassifierUnavailableStation & { sessionId?: string; runId?: string },
+): EngineNotice {
   const { toolName, toolCallId, cause, disposition, station, budgetMs, sessionId, runId } = args;
   const why =
     cause === "timeout"
@@ -45,7 +47,16 @@ export function classifierUnavailableNotice(args: ClassifierUnavailableInfo & Cl
     code: "classifier.unavailable",
     audience: "user",
     message: `The auto-mode classifier ${why} for ${toolName}. ${where}`,
-    detail: { toolName, toolCallId, cause, disposition, station, ...(budgetMs !== undefined ? { budgetMs } : {}), ...(sessionId !== undefined ? { sessionId } : {}), ...(runId !== undefined ? { runId } : {}) },
+    detail: {
+      toolName,
+      toolCallId,
+      cause,
+      disposition,
+      station,
+      ...(budgetMs !== undefined ? { budgetMs } : {}),
+      ...(sessionId !== undefined ? { sessionId } : {}),
+      ...(runId !== undefined ? { runId } : {}),
+    },
     ...(sessionId !== undefined ? { sessionId } : {}),
     ...(runId !== undefined ? { runId } : {}),
   };
@@ -58,11 +69,20 @@ export interface ClassifierUnavailableSeat {
   readonly approvalSeat: boolean;
   readonly disposition: ClassifierUnavailableDisposition;
   /** Announces `classifier.unavailable` for one call and returns where the call goes. */
-  fork(info: { toolName: string; toolCallId: string; cause: AutoModeUnavailableCause }): ClassifierUnavailableDisposition;
+  fork(info: {
+    toolName: string;
+    toolCallId: string;
+    cause: AutoModeUnavailableCause;
+  }): ClassifierUnavailableDisposition;
 }
 
 export function classifierUnavailableSeat(
-  args: ClassifierUnavailableStation & { approvalSeat: boolean; onNotice?: NoticeSink; sessionId?: string; runId?: string },
+  args: ClassifierUnavailableStation & {
+    approvalSeat: boolean;
+    onNotice?: NoticeSink;
+    sessionId?: string;
+    runId?: string;
+  },
 ): ClassifierUnavailableSeat {
   const { station, budgetMs, approvalSeat, onNotice, sessionId, runId } = args;
   const disposition: ClassifierUnavailableDisposition = approvalSeat ? "asked" : "denied";

@@ -10,27 +10,46 @@ describe("readClassifierVerdict", () => {
   it("reads the tagged answers", () => {
     expect(read("<block>no</block>")).toEqual(allow);
     expect(read("<block>yes</block>")).toEqual({ kind: "verdict", block: true, form: "tag" });
-    expect(read("<block>yes</block><reason>deletes the home directory</reason>")).toEqual({ kind: "verdict", block: true, form: "tag", reason: "deletes the home directory" });
+    expect(read("<block>yes</block><reason>deletes the home directory</reason>")).toEqual({
+      kind: "verdict",
+      block: true,
+      form: "tag",
+      reason: "deletes the home directory",
+    });
   });
 
   it("ignores case and whitespace around the word", () => {
-    for (const text of ["<BLOCK>NO</BLOCK>", "<Block> No </Block>", "  <block>\nno\n</block>  ", "<block>no</block >", "\n\n<block>no</block>\n"]) expect(read(text)).toEqual(allow);
+    for (const text of [
+      "<BLOCK>NO</BLOCK>",
+      "<Block> No </Block>",
+      "  <block>\nno\n</block>  ",
+      "<block>no</block >",
+      "\n\n<block>no</block>\n",
+    ])
+      expect(read(text)).toEqual(allow);
   });
 
   it("in a complete reply accepts a closing tag cut anywhere (a stop sequence)", () => {
-    for (const text of ["<block>no", "<block>no ", "<block>no<", "<block>no</", "<block>no</bl", "<block>no</block"]) expect(read(text)).toEqual(allow);
+    for (const text of ["<block>no", "<block>no ", "<block>no<", "<block>no</", "<block>no</bl", "<block>no</block"])
+      expect(read(text)).toEqual(allow);
     expect(read("<block>yes</blo")).toMatchObject({ block: true });
   });
 
   it("in a cut reply allows only on a closed no, while an unclosed yes still blocks", () => {
-    for (const text of ["<block>no", "<block>no ", "<block>no<", "<block>no</bl"]) expect(read(text, false)).toEqual(missing);
+    for (const text of ["<block>no", "<block>no ", "<block>no<", "<block>no</bl"])
+      expect(read(text, false)).toEqual(missing);
     expect(read("<block>no</block>", false)).toEqual(allow);
     expect(read("<block>yes", false)).toMatchObject({ block: true });
     expect(read("<block>yes</blo", false)).toMatchObject({ block: true });
   });
 
   it("accepts an unclosed answer followed directly by its reason", () => {
-    expect(read("<block>yes <reason>exfiltrates keys</reason>")).toEqual({ kind: "verdict", block: true, form: "tag", reason: "exfiltrates keys" });
+    expect(read("<block>yes <reason>exfiltrates keys</reason>")).toEqual({
+      kind: "verdict",
+      block: true,
+      form: "tag",
+      reason: "exfiltrates keys",
+    });
     expect(read("<block>yes</block><reason>cut mid-reas")).toMatchObject({ reason: "cut mid-reas" });
   });
 
@@ -56,7 +75,12 @@ describe("readClassifierVerdict", () => {
   });
 
   it("several answers that all block read as block", () => {
-    expect(read("<block>yes</block><reason>one</reason> <block>yes</block>")).toEqual({ kind: "verdict", block: true, form: "tag", reason: "one" });
+    expect(read("<block>yes</block><reason>one</reason> <block>yes</block>")).toEqual({
+      kind: "verdict",
+      block: true,
+      form: "tag",
+      reason: "one",
+    });
   });
 
   it("strips thinking, closed or cut, before reading", () => {

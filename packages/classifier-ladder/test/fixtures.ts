@@ -1,7 +1,24 @@
-import { defineModel, emptyUsage, type AssistantContent, type AssistantMessage, type ErrorKind, type Model, type ModelInput, type StopReason } from "@x/llm-types";
+import {
+  defineModel,
+  emptyUsage,
+  type AssistantContent,
+  type AssistantMessage,
+  type ErrorKind,
+  type Model,
+  type ModelInput,
+  type StopReason,
+} from "@x/llm-types";
 
 export function model(id: string, over: Partial<ModelInput> = {}): Model {
-  return defineModel({ id, api: "faux", provider: "faux", baseUrl: "http://127.0.0.1:9/v1", contextWindow: 128_000, maxTokens: 8_192, ...over });
+  return defineModel({
+    id,
+    api: "faux",
+    provider: "faux",
+    baseUrl: "http://127.0.0.1:9/v1",
+    contextWindow: 128_000,
+    maxTokens: 8_192,
+    ...over,
+  });
 }
 
 export interface ReplyShape {

@@ -1,18 +1,47 @@
 import { createFauxBrain, type FauxBrain, type FauxCall, type FauxScriptItem } from "@x/brain-faux";
-import { EventStream, type AssistantMessage, type Brain, type EngineNotice, type Message, type Model, type ToolCall, type TraceFrame } from "@x/llm-types";
+import {
+  EventStream,
+  type AssistantMessage,
+  type Brain,
+  type EngineNotice,
+  type Message,
+  type Model,
+  type ToolCall,
+  type TraceFrame,
+} from "@x/llm-types";
 import { createAutoModeDecider, type AutoModeDecider, type CreateAutoModeDeciderArgs } from "../src/decider";
 import { CLASSIFIER_LOW_SEAT, CLASSIFIER_OFF_SEAT, CLASSIFIER_THINK_SEAT } from "../src/rung-seat";
 import { model } from "./fixtures";
 
 const cost = { input: 0.1, output: 0.4, cacheRead: 0, cacheWrite: 0 };
 /** A cheap classifier whose wire can spell thinking off: the off seat. */
-export const seatOff = model("cheap-classifier", { reasoning: true, thinkingOff: true, baseUrl: "https://cheap.example/v1", cost });
+export const seatOff = model("cheap-classifier", {
+  reasoning: true,
+  thinkingOff: true,
+  baseUrl: "https://cheap.example/v1",
+  cost,
+});
 /** A cheap classifier that thinks whatever it is told: the low seat. */
-export const seatLow = model("cheap-thinker", { reasoning: true, thinkingOff: false, baseUrl: "https://thinker.example/v1", cost });
+export const seatLow = model("cheap-thinker", {
+  reasoning: true,
+  thinkingOff: false,
+  baseUrl: "https://thinker.example/v1",
+  cost,
+});
 /** The run's main model, the fallback rung. */
-export const mainModel = model("main-agent", { reasoning: true, thinkingOff: true, baseUrl: "https://main.example/v1", cost: { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 } });
+export const mainModel = model("main-agent", {
+  reasoning: true,
+  thinkingOff: true,
+  baseUrl: "https://main.example/v1",
+  cost: { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 },
+});
 
-export const judgedCall: ToolCall = { type: "toolCall", id: "call_rm", name: "bash", arguments: { command: "rm -rf ./build" } };
+export const judgedCall: ToolCall = {
+  type: "toolCall",
+  id: "call_rm",
+  name: "bash",
+  arguments: { command: "rm -rf ./build" },
+};
 export const baseTranscript: Message[] = [{ role: "user", content: "Clean the build directory, then run the tests." }];
 
 export interface LadderOptions extends Partial<Omit<CreateAutoModeDeciderArgs, "brainFor" | "seat" | "main">> {
@@ -54,7 +83,10 @@ export function ladder(options: LadderOptions = {}): Ladder {
     tracer: { frame: (f) => frames.push(f) },
     ...rest,
   });
-  const calls = () => [...seatBrain.calls.map((c) => ({ c, at: c.callIndex, brain: 0 })), ...mainBrain.calls.map((c) => ({ c, at: c.callIndex, brain: 1 }))];
+  const calls = () => [
+    ...seatBrain.calls.map((c) => ({ c, at: c.callIndex, brain: 0 })),
+    ...mainBrain.calls.map((c) => ({ c, at: c.callIndex, brain: 1 })),
+  ];
   return {
     decider,
     seatBrain,
@@ -62,13 +94,23 @@ export function ladder(options: LadderOptions = {}): Ladder {
     notices,
     frames,
     // The seat brain is always asked before the main brain, so this order is the call order.
-    calls: () => calls().sort((a, b) => a.brain - b.brain || a.at - b.at).map((x) => x.c),
-    seats: () => calls().sort((a, b) => a.brain - b.brain || a.at - b.at).map((x) => seatLabel(x.c)),
+    calls: () =>
+      calls()
+        .sort((a, b) => a.brain - b.brain || a.at - b.at)
+        .map((x) => x.c),
+    seats: () =>
+      calls()
+        .sort((a, b) => a.brain - b.brain || a.at - b.at)
+        .map((x) => seatLabel(x.c)),
   };
 }
 
 function seatLabel(call: FauxCall): string {
-  for (const [label, seat] of [["off", CLASSIFIER_OFF_SEAT], ["low", CLASSIFIER_LOW_SEAT], ["think", CLASSIFIER_THINK_SEAT]] as const) {
+  for (const [label, seat] of [
+    ["off", CLASSIFIER_OFF_SEAT],
+    ["low", CLASSIFIER_LOW_SEAT],
+    ["think", CLASSIFIER_THINK_SEAT],
+  ] as const) {
     if (call.reasoning === seat.reasoning && call.maxTokens === seat.maxTokens) return label;
   }
   return `?${call.reasoning}/${call.maxTokens}`;

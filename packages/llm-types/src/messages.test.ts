@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { AssistantMessageSchema, assistantText, assistantToolCalls, MessageSchema, type AssistantMessage } from "./messages";
+import {
+  AssistantMessageSchema,
+  assistantText,
+  assistantToolCalls,
+  MessageSchema,
+  type AssistantMessage,
+} from "./messages";
 import { parseWith, SchemaValidationError } from "./parse";
 import { ToolSpecSchema } from "./tool";
 import { emptyUsage } from "./usage";
@@ -31,7 +37,11 @@ describe("messages", () => {
     ["an unknown stop reason", { stopReason: "finished" }, "stopReason"],
     ["an error kind outside the closed set", { errorKind: "oops" }, "errorKind"],
     ["a tool call with no id", { content: [{ type: "toolCall", id: "", name: "x", arguments: {} }] }, "content[0].id"],
-    ["a tool call whose arguments are not an object", { content: [{ type: "toolCall", id: "a", name: "x", arguments: "{}" }] }, "content[0].arguments"],
+    [
+      "a tool call whose arguments are not an object",
+      { content: [{ type: "toolCall", id: "a", name: "x", arguments: "{}" }] },
+      "content[0].arguments",
+    ],
     ["an unknown block type", { content: [{ type: "audio" }] }, "content[0].type"],
   ])("rejects %s, naming the field", (_label, patch, field) => {
     try {
@@ -44,14 +54,26 @@ describe("messages", () => {
   });
 
   it("rejects a tool result without its call id", () => {
-    const r = MessageSchema.safeParse({ role: "toolResult", toolCallId: "", toolName: "t", content: [], isError: false });
+    const r = MessageSchema.safeParse({
+      role: "toolResult",
+      toolCallId: "",
+      toolName: "t",
+      content: [],
+      isError: false,
+    });
     expect(r.success).toBe(false);
   });
 
   it("accepts user messages as a string or blocks, and rejects a tool call block from the user", () => {
     expect(MessageSchema.safeParse({ role: "user", content: "hi" }).success).toBe(true);
-    expect(MessageSchema.safeParse({ role: "user", content: [{ type: "image", data: "AA==", mimeType: "image/png" }] }).success).toBe(true);
-    expect(MessageSchema.safeParse({ role: "user", content: [{ type: "toolCall", id: "a", name: "b", arguments: {} }] }).success).toBe(false);
+    expect(
+      MessageSchema.safeParse({ role: "user", content: [{ type: "image", data: "AA==", mimeType: "image/png" }] })
+        .success,
+    ).toBe(true);
+    expect(
+      MessageSchema.safeParse({ role: "user", content: [{ type: "toolCall", id: "a", name: "b", arguments: {} }] })
+        .success,
+    ).toBe(false);
   });
 
   it("validates tool names on the wire", () => {

@@ -85,7 +85,11 @@ export const ERROR_KINDS = [
 export const ErrorKindSchema = z.enum(ERROR_KINDS);
 export type ErrorKind = z.infer<typeof ErrorKindSchema>;
 
-export const AssistantContentSchema = z.discriminatedUnion("type", [TextContentSchema, ThinkingContentSchema, ToolCallSchema]);
+export const AssistantContentSchema = z.discriminatedUnion("type", [
+  TextContentSchema,
+  ThinkingContentSchema,
+  ToolCallSchema,
+]);
 export type AssistantContent = z.infer<typeof AssistantContentSchema>;
 
 export const AssistantMessageSchema = z.strictObject({
@@ -126,7 +130,11 @@ export const ToolResultMessageSchema = z.strictObject({
 });
 export type ToolResultMessage = z.infer<typeof ToolResultMessageSchema>;
 
-export const MessageSchema = z.discriminatedUnion("role", [UserMessageSchema, AssistantMessageSchema, ToolResultMessageSchema]);
+export const MessageSchema = z.discriminatedUnion("role", [
+  UserMessageSchema,
+  AssistantMessageSchema,
+  ToolResultMessageSchema,
+]);
 export type Message = z.infer<typeof MessageSchema>;
 
 /** All text blocks of an assistant turn joined; thinking and tool calls excluded. */

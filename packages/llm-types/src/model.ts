@@ -57,7 +57,8 @@ export function normalizeBaseUrl(baseUrl: unknown): string {
   const trimmed = baseUrl.trim();
   try {
     const url = new URL(trimmed);
-    const defaultPort = (url.protocol === "https:" && url.port === "443") || (url.protocol === "http:" && url.port === "80");
+    const defaultPort =
+      (url.protocol === "https:" && url.port === "443") || (url.protocol === "http:" && url.port === "80");
     const port = url.port && !defaultPort ? `:${url.port}` : "";
     const path = url.pathname.replace(/\/+$/, "");
     return `${url.protocol}//${url.hostname.toLowerCase()}${port}${path}${url.search}`;

@@ -16,7 +16,9 @@ export class SchemaValidationError extends Error {
 /** The issues of a zod error as `{ path: "a.b[0]", message }`. */
 export function describeIssues(error: z.ZodError): Array<{ path: string; message: string }> {
   return error.issues.map((issue) => ({
-    path: issue.path.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join(""),
+    path: issue.path
+      .map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`))
+      .join(""),
     message: issue.message,
   }));
 }

@@ -73,7 +73,11 @@ describe("roles and tiers", () => {
   });
 
   it("resolves a role that names a model, with its fallback chain and thinking preset", () => {
-    const r = resolveRole({ models, roles: { advisor: { model: "big", fallbacks: ["mid", "ghost"], thinking: "high" } } }, "advisor", models.small!);
+    const r = resolveRole(
+      { models, roles: { advisor: { model: "big", fallbacks: ["mid", "ghost"], thinking: "high" } } },
+      "advisor",
+      models.small!,
+    );
     expect(r).toMatchObject({ via: "role", model: { id: "big" }, thinking: "high" });
     expect(r.fallbacks.map((x) => x.id)).toEqual(["mid"]);
     const list = resolveRole({ models, roles: { default: ["mid", "small"] } }, "default", models.big!);
@@ -82,22 +86,41 @@ describe("roles and tiers", () => {
   });
 
   it("stands the main model in for a role naming a model the catalog lacks", () => {
-    expect(resolveRole({ models, roles: { helper: "ghost" } }, "helper", models.mid!)).toMatchObject({ via: "role_unresolvable", model: { id: "mid" } });
+    expect(resolveRole({ models, roles: { helper: "ghost" } }, "helper", models.mid!)).toMatchObject({
+      via: "role_unresolvable",
+      model: { id: "mid" },
+    });
   });
 
   it("reads the tier table when tiers are declared and the role names no model", () => {
-    const r = resolveRole({ models, roles: { classifier: { thinking: "off" } }, tiers: { max: "big", flash: "small" } }, "classifier", models.big!);
+    const r = resolveRole(
+      { models, roles: { classifier: { thinking: "off" } }, tiers: { max: "big", flash: "small" } },
+      "classifier",
+      models.big!,
+    );
     expect(r).toMatchObject({ via: "tier_table", tier: "flash", model: { id: "small" }, thinking: "off" });
   });
 
   it("walks the role fallback chain without tiers, then the main model", () => {
-    expect(resolveRole({ models, roles: { summarize: "small" } }, "classifier", models.big!)).toMatchObject({ via: "role_fallback", from: "summarize", model: { id: "small" } });
-    expect(resolveRole({ models, roles: { default: "mid" } }, "helper", models.big!)).toMatchObject({ via: "role_fallback", from: "default", model: { id: "mid" } });
+    expect(resolveRole({ models, roles: { summarize: "small" } }, "classifier", models.big!)).toMatchObject({
+      via: "role_fallback",
+      from: "summarize",
+      model: { id: "small" },
+    });
+    expect(resolveRole({ models, roles: { default: "mid" } }, "helper", models.big!)).toMatchObject({
+      via: "role_fallback",
+      from: "default",
+      model: { id: "mid" },
+    });
     expect(resolveRole({ models }, "classifier", models.big!)).toMatchObject({ via: "main", model: { id: "big" } });
   });
 
   it("resolves a { select } role against the catalog", () => {
-    const r = resolveRole({ models, roles: { helper: { select: (all) => all.find((x) => x.id === "small") } } }, "helper", models.big!);
+    const r = resolveRole(
+      { models, roles: { helper: { select: (all) => all.find((x) => x.id === "small") } } },
+      "helper",
+      models.big!,
+    );
     expect(r.model.id).toBe("small");
   });
 });

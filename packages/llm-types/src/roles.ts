@@ -98,7 +98,12 @@ export function expandTierKeys(routing: Pick<ModelRouting, "models" | "tiers">):
 
 /** True when the routing declares at least one tier binding that resolves. */
 export function tiersActive(routing: Pick<ModelRouting, "models" | "tiers">): boolean {
-  return routing.tiers !== undefined && TIERS.some((t) => routing.tiers?.[t] !== undefined && resolveModelRef(routing.models, routing.tiers[t]) !== undefined);
+  return (
+    routing.tiers !== undefined &&
+    TIERS.some(
+      (t) => routing.tiers?.[t] !== undefined && resolveModelRef(routing.models, routing.tiers[t]) !== undefined,
+    )
+  );
 }
 
 /** How {@link resolveRole} reached its answer. */
@@ -146,7 +151,13 @@ export function resolveRole(routing: ModelRouting, role: RoleName, main: Model):
     const fromSpec = routing.roles?.[from];
     if (fromSpec !== undefined && roleSpecNamesModel(fromSpec)) {
       const [primary, ...rest] = roleSpecModels(routing.models, fromSpec);
-      if (primary) return withThinking({ via: "role_fallback", from, model: primary, fallbacks: rest.filter((m): m is Model => m !== undefined) });
+      if (primary)
+        return withThinking({
+          via: "role_fallback",
+          from,
+          model: primary,
+          fallbacks: rest.filter((m): m is Model => m !== undefined),
+        });
     }
   }
   return withThinking({ via: "main", model: main, fallbacks: [] });

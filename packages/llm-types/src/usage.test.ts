@@ -15,7 +15,10 @@ describe("cost", () => {
   });
 
   it("rounds each line once so totals stay integers", () => {
-    const cost = computeCost({ cost: { input: 0.15, output: 0.6, cacheRead: 0, cacheWrite: 0 } }, { input: 7, output: 3, cacheRead: 0, cacheWrite: 0 });
+    const cost = computeCost(
+      { cost: { input: 0.15, output: 0.6, cacheRead: 0, cacheWrite: 0 } },
+      { input: 7, output: 3, cacheRead: 0, cacheWrite: 0 },
+    );
     expect(cost.input).toBe(1);
     expect(cost.output).toBe(2);
     expect(Number.isInteger(cost.total)).toBe(true);

@@ -39,7 +39,10 @@ export function emptyUsage(): Usage {
  * Price × tokens → micro-dollars. Prices are dollars per million tokens, so the product of a price
  * and a token count already is micro-dollars; each line is rounded once, the total is their sum.
  */
-export function computeCost(model: Pick<Model, "cost">, usage: Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite">): Cost {
+export function computeCost(
+  model: Pick<Model, "cost">,
+  usage: Pick<Usage, "input" | "output" | "cacheRead" | "cacheWrite">,
+): Cost {
   const line = (price: number, count: number) => Math.round(price * count);
   const input = line(model.cost.input, usage.input);
   const output = line(model.cost.output, usage.output);
@@ -51,9 +54,21 @@ export function computeCost(model: Pick<Model, "cost">, usage: Pick<Usage, "inpu
 /** Builds a Usage from raw counts and prices it against the model. */
 export function usageFor(
   model: Pick<Model, "cost">,
-  counts: { input: number; output: number; cacheRead?: number; cacheWrite?: number; reasoning?: number; estimated?: boolean },
+  counts: {
+    input: number;
+    output: number;
+    cacheRead?: number;
+    cacheWrite?: number;
+    reasoning?: number;
+    estimated?: boolean;
+  },
 ): Usage {
-  const base = { input: counts.input, output: counts.output, cacheRead: counts.cacheRead ?? 0, cacheWrite: counts.cacheWrite ?? 0 };
+  const base = {
+    input: counts.input,
+    output: counts.output,
+    cacheRead: counts.cacheRead ?? 0,
+    cacheWrite: counts.cacheWrite ?? 0,
+  };
   const usage: Usage = {
     ...base,
     totalTokens: base.input + base.output + base.cacheRead + base.cacheWrite,

@@ -20,7 +20,9 @@ const lookup = defineTool({
 // one brain serves every concurrent task without shared script state.
 const respond = ({ context }: FauxRequestContext) => {
   const done = context.messages.filter((m) => m.role === "toolResult").length;
-  return done < TURNS - 1 ? fauxToolCall("lookup", { key: `k${done}` }, { text: "Looking it up." }) : fauxText("All keys found; the answer is 42.");
+  return done < TURNS - 1
+    ? fauxToolCall("lookup", { key: `k${done}` }, { text: "Looking it up." })
+    : fauxText("All keys found; the answer is 42.");
 };
 const models = { main: fauxModel({ id: "main" }) };
 
@@ -29,7 +31,11 @@ async function round(): Promise<{ wallMs: number; cpuMs: number; results: TaskRe
   const runner = createRunner({ brains: [createFauxBrain(respond)], models });
   const cpu = process.cpuUsage();
   const start = performance.now();
-  const results = await Promise.all(Array.from({ length: TASKS }, (_, i) => runner.runTask({ objective: `task ${i}: find the keys`, tools: [lookup], runId: `bench-${i}` })));
+  const results = await Promise.all(
+    Array.from({ length: TASKS }, (_, i) =>
+      runner.runTask({ objective: `task ${i}: find the keys`, tools: [lookup], runId: `bench-${i}` }),
+    ),
+  );
   const wallMs = performance.now() - start;
   const used = process.cpuUsage(cpu);
   return { wallMs, cpuMs: (used.user + used.system) / 1000, results };

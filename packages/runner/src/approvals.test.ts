@@ -31,7 +31,11 @@ describe("ask with a live approver", () => {
     const result = await runner.runTask({ objective: "ship", tools: [tool], permissions: { deploy: "ask" } });
     expect(result.status).toBe("completed");
     expect(calls).toEqual([{ text: "prod" }]);
-    expect(result.stats.humanReview).toEqual({ count: 1, totalWaitMs: 4200, gates: [{ kind: "ask", waitMs: 4200, decision: "approve" }] });
+    expect(result.stats.humanReview).toEqual({
+      count: 1,
+      totalWaitMs: 4200,
+      gates: [{ kind: "ask", waitMs: 4200, decision: "approve" }],
+    });
   });
 
   it("deny ⇒ an error result with the reason; the model goes on", async () => {
@@ -59,7 +63,13 @@ describe("ask with a live approver", () => {
 
 describe("parking without a live approver", () => {
   const script = (): FauxResponse[] => [
-    { content: [{ type: "toolCall", name: "look", arguments: { text: "before" } }, { type: "toolCall", name: "deploy", arguments: { text: "prod" } }, { type: "toolCall", name: "look", arguments: { text: "after" } }] },
+    {
+      content: [
+        { type: "toolCall", name: "look", arguments: { text: "before" } },
+        { type: "toolCall", name: "deploy", arguments: { text: "prod" } },
+        { type: "toolCall", name: "look", arguments: { text: "after" } },
+      ],
+    },
     fauxText("all done"),
   ];
 
@@ -67,7 +77,12 @@ describe("parking without a live approver", () => {
     const look = recorder("look");
     const deploy = recorder("deploy");
     const env = setup(script(), { parkKey: KEY, parkTtlMs: 60_000 });
-    const spec = { objective: "ship it", tools: [look.tool, deploy.tool], permissions: { deploy: "ask" as const }, history: [{ role: "user" as const, content: "hello" }] };
+    const spec = {
+      objective: "ship it",
+      tools: [look.tool, deploy.tool],
+      permissions: { deploy: "ask" as const },
+      history: [{ role: "user" as const, content: "hello" }],
+    };
     const parked = await env.runner.runTask(spec);
     return { ...env, look, deploy, spec, parked };
   }
@@ -86,12 +101,31 @@ describe("parking without a live approver", () => {
   it("resume(approve) runs the call once, finishes the turn's other calls and the run", async () => {
     const { runner, parked, look, deploy, spec, clock } = await parkOne();
     clock.advance(30_000);
-    const result = await runner.resume(JSON.parse(JSON.stringify(parked.parked)), { decision: "approve" }, { tools: spec.tools });
+    const result = await runner.resume(
+      JSON.parse(JSON.stringify(parked.parked)),
+      { decision: "approve" },
+      { tools: spec.tools },
+    );
     expect(result.status).toBe("completed");
     expect(deploy.calls).toEqual([{ text: "prod" }]);
     expect(look.calls).toEqual([{ text: "before" }, { text: "after" }]);
-    expect(roles(result.messages)).toEqual(["user", "assistant", "toolResult", "toolResult", "toolResult", "assistant"]);
-    expect(texts([...spec.history, ...result.messages])).toEqual(["hello", "ship it", "call:lookcall:deploycall:look", "look:before", "deploy:prod", "look:after", "all done"]);
+    expect(roles(result.messages)).toEqual([
+      "user",
+      "assistant",
+      "toolResult",
+      "toolResult",
+      "toolResult",
+      "assistant",
+    ]);
+    expect(texts([...spec.history, ...result.messages])).toEqual([
+      "hello",
+      "ship it",
+      "call:lookcall:deploycall:look",
+      "look:before",
+      "deploy:prod",
+      "look:after",
+      "all done",
+    ]);
     expect(result.stats.humanReview.gates).toEqual([{ kind: "ask", waitMs: 30_000, decision: "approve" }]);
     expect(result.stats.turns).toBe(2);
   });
@@ -106,23 +140,40 @@ describe("parking without a live approver", () => {
 
   it("the park id is claimed in the ledger before the call runs; a ledger that fails means nothing runs", async () => {
     const order: string[] = [];
-    const deploy = defineTool({ name: "deploy", description: "", input: z.object({ text: z.string() }), execute: () => (order.push("execute"), "ok") });
+    const deploy = defineTool({
+      name: "deploy",
+      description: "",
+      input: z.object({ text: z.string() }),
+      execute: () => (order.push("execute"), "ok"),
+    });
     const ledger: ParkLedger = { claim: async (id) => (order.push(`claim ${id}`), true) };
-    const { runner } = setup([fauxToolCall("deploy", { text: "x" }), fauxText("done")], { parkKey: KEY, parkLedger: ledger });
+    const { runner } = setup([fauxToolCall("deploy", { text: "x" }), fauxText("done")], {
+      parkKey: KEY,
+      parkLedger: ledger,
+    });
     const parked = await runner.runTask({ objective: "x", tools: [deploy], defaultPermission: "ask" });
     await runner.resume(parked.parked, { decision: "approve" }, { tools: [deploy] });
     expect(order).toEqual([`claim ${parked.parked!.parkId}`, "execute"]);
 
     order.length = 0;
-    const broken = setup([fauxToolCall("deploy", { text: "x" })], { parkKey: KEY, parkLedger: { claim: () => Promise.reject(new Error("ledger down")) } });
+    const broken = setup([fauxToolCall("deploy", { text: "x" })], {
+      parkKey: KEY,
+      parkLedger: { claim: () => Promise.reject(new Error("ledger down")) },
+    });
     const again = await broken.runner.runTask({ objective: "x", tools: [deploy], defaultPermission: "ask" });
-    await expect(broken.runner.resume(again.parked, { decision: "approve" }, { tools: [deploy] })).rejects.toThrow("ledger down");
+    await expect(broken.runner.resume(again.parked, { decision: "approve" }, { tools: [deploy] })).rejects.toThrow(
+      "ledger down",
+    );
     expect(order).toEqual([]);
   });
 
   it("a resume whose signal is already aborted claims nothing: the park comes back unspent and resumes later", async () => {
     const { runner, parked, deploy, spec } = await parkOne();
-    const aborted = await runner.resume(parked.parked, { decision: "approve" }, { tools: spec.tools, signal: AbortSignal.abort() });
+    const aborted = await runner.resume(
+      parked.parked,
+      { decision: "approve" },
+      { tools: spec.tools, signal: AbortSignal.abort() },
+    );
     expect(aborted).toMatchObject({ status: "aborted", terminal: { code: "aborted" } });
     expect(aborted.parked).toEqual(parked.parked);
     expect(deploy.calls).toEqual([]);
@@ -133,13 +184,28 @@ describe("parking without a live approver", () => {
 
   it("a run that parks after a tool returned odd output (a BigInt, unreadable content) still parks and resumes", async () => {
     const big = defineTool({ name: "big", description: "", input: z.object({}), execute: () => ({ size: 10n }) });
-    const bad = defineTool({ name: "bad", description: "", input: z.object({}), execute: () => ({ content: [{ type: "text", text: 42 }] }) });
+    const bad = defineTool({
+      name: "bad",
+      description: "",
+      input: z.object({}),
+      execute: () => ({ content: [{ type: "text", text: 42 }] }),
+    });
     for (const odd of [big, bad]) {
       const deploy = recorder("deploy");
-      const { runner } = setup([fauxToolCall(odd.name, {}), fauxToolCall("deploy", { text: "x" }), fauxText("done")], { parkKey: KEY });
-      const parked = await runner.runTask({ objective: "x", tools: [odd, deploy.tool], permissions: { deploy: "ask" } });
+      const { runner } = setup([fauxToolCall(odd.name, {}), fauxToolCall("deploy", { text: "x" }), fauxText("done")], {
+        parkKey: KEY,
+      });
+      const parked = await runner.runTask({
+        objective: "x",
+        tools: [odd, deploy.tool],
+        permissions: { deploy: "ask" },
+      });
       expect(parked.status).toBe("parked");
-      const resumed = await runner.resume(JSON.parse(JSON.stringify(parked.parked)), { decision: "approve" }, { tools: [odd, deploy.tool] });
+      const resumed = await runner.resume(
+        JSON.parse(JSON.stringify(parked.parked)),
+        { decision: "approve" },
+        { tools: [odd, deploy.tool] },
+      );
       expect(resumed.status).toBe("completed");
       expect(deploy.calls).toEqual([{ text: "x" }]);
     }
@@ -148,21 +214,30 @@ describe("parking without a live approver", () => {
   it("a park whose model no longer resolves is not claimed: it fails typed, and resumes once the catalog is fixed", async () => {
     const deploy = recorder("deploy");
     const before = setup([fauxToolCall("deploy", { text: "x" })], { parkKey: KEY });
-    const parked = await before.runner.runTask({ objective: "x", tools: [deploy.tool], defaultPermission: "ask", model: "backup" });
+    const parked = await before.runner.runTask({
+      objective: "x",
+      tools: [deploy.tool],
+      defaultPermission: "ask",
+      model: "backup",
+    });
     const ledger = createMemoryParkLedger();
     const renamed = setup([], { parkKey: KEY, parkLedger: ledger, models: { main } });
     const failed = await renamed.runner.resume(parked.parked, { decision: "approve" }, { tools: [deploy.tool] });
     expect(failed).toMatchObject({ status: "failed", terminal: { code: "no_model" } });
     expect(failed.parked).toEqual(parked.parked);
     const fixed = setup([fauxText("done")], { parkKey: KEY, parkLedger: ledger });
-    expect((await fixed.runner.resume(failed.parked, { decision: "approve" }, { tools: [deploy.tool] })).status).toBe("completed");
+    expect((await fixed.runner.resume(failed.parked, { decision: "approve" }, { tools: [deploy.tool] })).status).toBe(
+      "completed",
+    );
     expect(deploy.calls).toEqual([{ text: "x" }]);
   });
 
   it("the same park twice ⇒ replayed; the call ran once", async () => {
     const { runner, parked, deploy, spec } = await parkOne();
     await runner.resume(parked.parked, { decision: "approve" }, { tools: spec.tools });
-    expect(await refusal(runner.resume(parked.parked, { decision: "approve" }, { tools: spec.tools }))).toBe("replayed");
+    expect(await refusal(runner.resume(parked.parked, { decision: "approve" }, { tools: spec.tools }))).toBe(
+      "replayed",
+    );
     expect(deploy.calls).toHaveLength(1);
   });
 
@@ -171,8 +246,12 @@ describe("parking without a live approver", () => {
     const p = parked.parked!;
     const tampered: ParkedRun = structuredClone(p);
     tampered.pending.arguments = { text: "everything" };
-    expect(await refusal(runner.resume(tampered, { decision: "approve" }, { tools: spec.tools }))).toBe("bad_signature");
-    expect(await refusal(runner.resume({ ...p, version: 9 }, { decision: "approve" }, { tools: spec.tools }))).toBe("invalid_schema");
+    expect(await refusal(runner.resume(tampered, { decision: "approve" }, { tools: spec.tools }))).toBe(
+      "bad_signature",
+    );
+    expect(await refusal(runner.resume({ ...p, version: 9 }, { decision: "approve" }, { tools: spec.tools }))).toBe(
+      "invalid_schema",
+    );
     expect(await refusal(runner.resume(p, { decision: "approve" }, { tools: [look.tool] }))).toBe("unknown_tool");
     clock.advance(60_001);
     expect(await refusal(runner.resume(p, { decision: "approve" }, { tools: spec.tools }))).toBe("expired");
@@ -193,7 +272,11 @@ describe("parking without a live approver", () => {
 
   it("an observer stop right after the resumed call still answers the turn's other calls", async () => {
     const { runner, parked, look, spec } = await parkOne();
-    const result = await runner.resume(parked.parked, { decision: "approve" }, { tools: spec.tools, onToolResult: () => ({ stop: { code: "enough", message: "stop here" } }) });
+    const result = await runner.resume(
+      parked.parked,
+      { decision: "approve" },
+      { tools: spec.tools, onToolResult: () => ({ stop: { code: "enough", message: "stop here" } }) },
+    );
     expect(result).toMatchObject({ status: "stuck", terminal: { observerCode: "enough" } });
     expect(look.calls).toEqual([{ text: "before" }]);
     expect(roles(result.messages)).toEqual(["user", "assistant", "toolResult", "toolResult", "toolResult"]);
@@ -201,11 +284,15 @@ describe("parking without a live approver", () => {
 
   it("a short, empty or missing-typed park key and a bad TTL are refused when the runner is made", () => {
     for (const parkKey of ["", "short", new Uint8Array(15), 42 as unknown as string]) {
-      expect(() => setup([], { parkKey }), String(parkKey)).toThrow(expect.objectContaining({ code: "config.park_key_invalid" }));
+      expect(() => setup([], { parkKey }), String(parkKey)).toThrow(
+        expect.objectContaining({ code: "config.park_key_invalid" }),
+      );
     }
     expect(() => setup([], { parkKey: new Uint8Array(16) })).not.toThrow();
     for (const parkTtlMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 1.5]) {
-      expect(() => setup([], { parkKey: KEY, parkTtlMs }), String(parkTtlMs)).toThrow(expect.objectContaining({ code: "config.park_ttl_invalid" }));
+      expect(() => setup([], { parkKey: KEY, parkTtlMs }), String(parkTtlMs)).toThrow(
+        expect.objectContaining({ code: "config.park_ttl_invalid" }),
+      );
     }
   });
 
@@ -214,14 +301,20 @@ describe("parking without a live approver", () => {
     const { runner, notices } = setup([fauxToolCall("deploy", { text: "x" })], { parkKey: KEY });
     await runner.runTask({ objective: "x", tools: [deploy.tool], defaultPermission: "ask" });
     expect(notices.map((n) => n.code)).toContain("config.park_ledger_ephemeral");
-    const shared = setup([fauxToolCall("deploy", { text: "x" })], { parkKey: KEY, parkLedger: { claim: async () => true } });
+    const shared = setup([fauxToolCall("deploy", { text: "x" })], {
+      parkKey: KEY,
+      parkLedger: { claim: async () => true },
+    });
     await shared.runner.runTask({ objective: "x", tools: [deploy.tool], defaultPermission: "ask" });
     expect(shared.notices.map((n) => n.code).filter((c) => c.startsWith("config.park"))).toEqual([]);
   });
 
   it("tools may come from deps.tools when resume gets none", async () => {
     const deploy = recorder("deploy");
-    const { runner } = setup([fauxToolCall("deploy", { text: "x" }), fauxText("done")], { tools: [deploy.tool], parkKey: KEY });
+    const { runner } = setup([fauxToolCall("deploy", { text: "x" }), fauxText("done")], {
+      tools: [deploy.tool],
+      parkKey: KEY,
+    });
     const parked = await runner.runTask({ objective: "x", tools: [deploy.tool], defaultPermission: "ask" });
     expect((await runner.resume(parked.parked, { decision: "approve" })).status).toBe("completed");
     expect(deploy.calls).toHaveLength(1);

@@ -1,4 +1,12 @@
-import { createFauxBrain, fauxError, fauxModel, fauxText, fauxToolCall, type FauxResponder, type FauxScriptItem } from "@x/brain-faux";
+import {
+  createFauxBrain,
+  fauxError,
+  fauxModel,
+  fauxText,
+  fauxToolCall,
+  type FauxResponder,
+  type FauxScriptItem,
+} from "@x/brain-faux";
 import type { EngineNotice, TraceFrame } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { classifierSeatModel } from "@x/classifier-ladder";
@@ -7,11 +15,21 @@ import type { RunEvent } from "./events";
 import type { RunnerDeps } from "./types";
 import { fakeClock, main, recorder, texts } from "../test/harness";
 
-const cls = fauxModel({ id: "cls", api: "faux-cls", baseUrl: "faux://cls", cost: { input: 0.1, output: 0.4, cacheRead: 0, cacheWrite: 0 } });
+const cls = fauxModel({
+  id: "cls",
+  api: "faux-cls",
+  baseUrl: "faux://cls",
+  cost: { input: 0.1, output: 0.4, cacheRead: 0, cacheWrite: 0 },
+});
 const ALLOW = fauxText("<block>no</block>", { usage: { input: 300, output: 5 } });
-const BLOCK = (why: string) => fauxText(`<block>yes</block><reason>${why}</reason>`, { usage: { input: 300, output: 12 } });
+const BLOCK = (why: string) =>
+  fauxText(`<block>yes</block><reason>${why}</reason>`, { usage: { input: 300, output: 12 } });
 
-function autoSetup(mainScript: FauxScriptItem[] | FauxResponder, clsScript: FauxScriptItem[] | FauxResponder, deps: Partial<RunnerDeps> = {}) {
+function autoSetup(
+  mainScript: FauxScriptItem[] | FauxResponder,
+  clsScript: FauxScriptItem[] | FauxResponder,
+  deps: Partial<RunnerDeps> = {},
+) {
   const brain = createFauxBrain(mainScript);
   const classifier = createFauxBrain(clsScript, { api: "faux-cls" });
   const notices: EngineNotice[] = [];
@@ -31,8 +49,15 @@ function autoSetup(mainScript: FauxScriptItem[] | FauxResponder, clsScript: Faux
 describe("auto mode", () => {
   it("allow ⇒ the call runs; the classifier sees the full history and its usage is counted", async () => {
     const { tool, calls } = recorder("shell");
-    const { runner, classifier, frames } = autoSetup([fauxToolCall("shell", { text: "ls" }), fauxText("listed")], [ALLOW]);
-    const stream = runner.streamTask({ objective: "list the files please", tools: [tool], permissions: { shell: "auto" } });
+    const { runner, classifier, frames } = autoSetup(
+      [fauxToolCall("shell", { text: "ls" }), fauxText("listed")],
+      [ALLOW],
+    );
+    const stream = runner.streamTask({
+      objective: "list the files please",
+      tools: [tool],
+      permissions: { shell: "auto" },
+    });
     const events: RunEvent[] = [];
     for await (const e of stream) events.push(e);
     const result = await stream.result;
@@ -47,26 +72,47 @@ describe("auto mode", () => {
     expect(result.stats.tokens).toBeGreaterThanOrEqual(305);
     expect(events.find((e) => e.type === "verdict")).toMatchObject({ outcome: { verdict: "allow", model: "cls" } });
     expect(frames.filter((f) => f.name === "auto_mode.classified")).toEqual([
-      expect.objectContaining({ phase: "point", runId: result.runId, data: expect.objectContaining({ verdict: "allow", model: "cls", toolName: "shell", calls: 1 }) }),
+      expect.objectContaining({
+        phase: "point",
+        runId: result.runId,
+        data: expect.objectContaining({ verdict: "allow", model: "cls", toolName: "shell", calls: 1 }),
+      }),
     ]);
     expect(frames.filter((f) => f.name === "classification").map((f) => f.phase)).toEqual(["start", "end"]);
   });
 
   it("block ⇒ an error result with the reason; the model reacts", async () => {
     const { tool, calls } = recorder("shell");
-    const { runner, frames } = autoSetup([fauxToolCall("shell", { text: "rm -rf /" }), fauxText("ok, I will not")], [BLOCK("destroys the disk")]);
+    const { runner, frames } = autoSetup(
+      [fauxToolCall("shell", { text: "rm -rf /" }), fauxText("ok, I will not")],
+      [BLOCK("destroys the disk")],
+    );
     const result = await runner.runTask({ objective: "clean up", tools: [tool], defaultPermission: "auto" });
     expect(calls).toEqual([]);
     expect(result.status).toBe("completed");
-    expect(result.messages[2]).toMatchObject({ role: "toolResult", isError: true, details: { error: "blocked", reason: "destroys the disk" } });
+    expect(result.messages[2]).toMatchObject({
+      role: "toolResult",
+      isError: true,
+      details: { error: "blocked", reason: "destroys the disk" },
+    });
     // Both frames a tracer sees for the classification name why it blocked.
-    expect(frames.find((f) => f.name === "auto_mode.classified")?.data).toMatchObject({ verdict: "block", reason: "destroys the disk" });
-    expect(frames.find((f) => f.name === "classification" && f.phase === "end")?.data).toMatchObject({ verdict: "block", reason: "destroys the disk" });
+    expect(frames.find((f) => f.name === "auto_mode.classified")?.data).toMatchObject({
+      verdict: "block",
+      reason: "destroys the disk",
+    });
+    expect(frames.find((f) => f.name === "classification" && f.phase === "end")?.data).toMatchObject({
+      verdict: "block",
+      reason: "destroys the disk",
+    });
   });
 
   it("the denial limit with no live approver stops the run blocked", async () => {
     const { tool, calls } = recorder("shell");
-    const { runner, classifier } = autoSetup(({ callIndex }) => fauxToolCall("shell", { text: `try ${callIndex}` }), () => BLOCK("no"), { autoMode: { maxConsecutiveDenials: 3 } });
+    const { runner, classifier } = autoSetup(
+      ({ callIndex }) => fauxToolCall("shell", { text: `try ${callIndex}` }),
+      () => BLOCK("no"),
+      { autoMode: { maxConsecutiveDenials: 3 } },
+    );
     const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto", maxTurns: 20 });
     expect(result).toMatchObject({ status: "blocked", terminal: { code: "denial_limit", cause: "classifier" } });
     expect(classifier.calls).toHaveLength(3);
@@ -96,18 +142,27 @@ describe("auto mode", () => {
 
   it("unavailable ⇒ the ask path: with no approver the run parks; `classifier.unavailable` is announced", async () => {
     const { tool, calls } = recorder("shell");
-    const { runner, notices } = autoSetup([fauxToolCall("shell", { text: "a" })], [fauxError("auth", "bad key")], { autoMode: { classifierFallback: "none" } });
+    const { runner, notices } = autoSetup([fauxToolCall("shell", { text: "a" })], [fauxError("auth", "bad key")], {
+      autoMode: { classifierFallback: "none" },
+    });
     const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
     expect(result.status).toBe("parked");
     expect(result.parked?.pending).toMatchObject({ kind: "auto_unavailable", toolName: "shell" });
     expect(calls).toEqual([]);
-    expect(notices.find((n) => n.code === "classifier.unavailable")).toMatchObject({ audience: "user", detail: { cause: "error", disposition: "asked" } });
+    expect(notices.find((n) => n.code === "classifier.unavailable")).toMatchObject({
+      audience: "user",
+      detail: { cause: "error", disposition: "asked" },
+    });
   });
 
   it("a failed classifier call's usage is counted in the run's stats, like any failed model call", async () => {
     const { tool } = recorder("shell");
     const { runner } = autoSetup(
-      [fauxToolCall("shell", { text: "a" }, { usage: { input: 10, output: 2 } }), { ...ALLOW, usage: { input: 7, output: 1 } }, fauxText("done", { usage: { input: 20, output: 3 } })],
+      [
+        fauxToolCall("shell", { text: "a" }, { usage: { input: 10, output: 2 } }),
+        { ...ALLOW, usage: { input: 7, output: 1 } },
+        fauxText("done", { usage: { input: 20, output: 3 } }),
+      ],
       [{ ...fauxError("overloaded", "busy"), usage: { input: 300, output: 0 } }],
     );
     const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
@@ -118,7 +173,10 @@ describe("auto mode", () => {
 
   it("unavailable falls back to the main model first (classifierFallback: main)", async () => {
     const { tool, calls } = recorder("shell");
-    const { runner, brain, notices } = autoSetup([fauxToolCall("shell", { text: "a" }), ALLOW, fauxText("done")], [fauxError("auth", "bad key")]);
+    const { runner, brain, notices } = autoSetup(
+      [fauxToolCall("shell", { text: "a" }), ALLOW, fauxText("done")],
+      [fauxError("auth", "bad key")],
+    );
     const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
     expect(result.status).toBe("completed");
     expect(calls).toHaveLength(1);
@@ -129,12 +187,16 @@ describe("auto mode", () => {
   it("parse_error ⇒ the ask path, to the live approver", async () => {
     const { tool, calls } = recorder("shell");
     const kinds: string[] = [];
-    const { runner } = autoSetup([fauxToolCall("shell", { text: "a" }), fauxText("done")], [fauxText("<block>yes</block> <block>no</block>")], {
-      approver: async (req) => {
-        kinds.push(req.kind);
-        return { decision: "deny", reason: "nope" };
+    const { runner } = autoSetup(
+      [fauxToolCall("shell", { text: "a" }), fauxText("done")],
+      [fauxText("<block>yes</block> <block>no</block>")],
+      {
+        approver: async (req) => {
+          kinds.push(req.kind);
+          return { decision: "deny", reason: "nope" };
+        },
       },
-    });
+    );
     const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
     expect(kinds).toEqual(["auto_parse_error"]);
     expect(calls).toEqual([]);
@@ -143,12 +205,20 @@ describe("auto mode", () => {
 
   it("with no classifier role, the seat comes from the one resolver and `classifier.role_defaulted` is announced once", async () => {
     const { tool } = recorder("shell");
-    const brain = createFauxBrain([fauxToolCall("shell", { text: "a" }), ALLOW, fauxToolCall("shell", { text: "b" }), ALLOW, fauxText("done")]);
+    const brain = createFauxBrain([
+      fauxToolCall("shell", { text: "a" }),
+      ALLOW,
+      fauxToolCall("shell", { text: "b" }),
+      ALLOW,
+      fauxText("done"),
+    ]);
     const notices: EngineNotice[] = [];
     const runner = createRunner({ brains: [brain], models: { main }, onNotice: (n) => notices.push(n) });
     const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
     expect(result.status).toBe("completed");
-    expect(notices.filter((n) => n.code === "classifier.role_defaulted")).toEqual([expect.objectContaining({ detail: expect.objectContaining({ reason: "main_only" }), runId: result.runId })]);
+    expect(notices.filter((n) => n.code === "classifier.role_defaulted")).toEqual([
+      expect.objectContaining({ detail: expect.objectContaining({ reason: "main_only" }), runId: result.runId }),
+    ]);
   });
 
   it("classifier.seat.one_resolver — the runner classifies on exactly the model classifierSeatModel names for its routing", async () => {
@@ -170,9 +240,21 @@ describe("auto mode", () => {
 
   it("a resumed run does not announce the classifier's arming notices again", async () => {
     const { tool, calls } = recorder("shell");
-    const brain = createFauxBrain([fauxToolCall("shell", { text: "a" }), fauxError("auth", "bad key"), fauxToolCall("shell", { text: "b" }), ALLOW, fauxText("done")]);
+    const brain = createFauxBrain([
+      fauxToolCall("shell", { text: "a" }),
+      fauxError("auth", "bad key"),
+      fauxToolCall("shell", { text: "b" }),
+      ALLOW,
+      fauxText("done"),
+    ]);
     const notices: EngineNotice[] = [];
-    const runner = createRunner({ brains: [brain], models: { main }, onNotice: (n) => notices.push(n), autoMode: { classifierFallback: "none" }, parkKey: "a-test-key-of-enough-length-000" });
+    const runner = createRunner({
+      brains: [brain],
+      models: { main },
+      onNotice: (n) => notices.push(n),
+      autoMode: { classifierFallback: "none" },
+      parkKey: "a-test-key-of-enough-length-000",
+    });
     const parked = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
     expect(parked.status).toBe("parked");
     const resumed = await runner.resume(parked.parked, { decision: "approve" }, { tools: [tool] });
@@ -182,21 +264,42 @@ describe("auto mode", () => {
   });
 
   it("a bad auto-mode knob ends the run failed/config_invalid instead of throwing, and the call does not run", async () => {
-    for (const autoMode of [{ timeoutMs: -1 }, { maxConsecutiveDenials: 0 }, { maxTotalDenials: 1.5 }, { classifierFallback: "sometimes" as "main" }]) {
+    for (const autoMode of [
+      { timeoutMs: -1 },
+      { maxConsecutiveDenials: 0 },
+      { maxTotalDenials: 1.5 },
+      { classifierFallback: "sometimes" as "main" },
+    ]) {
       const { tool, calls } = recorder("shell");
       const { runner } = autoSetup([fauxToolCall("shell", { text: "a" })], [ALLOW], { autoMode });
       const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
-      expect(result, JSON.stringify(autoMode)).toMatchObject({ status: "failed", terminal: { code: "config_invalid", cause: "config" } });
+      expect(result, JSON.stringify(autoMode)).toMatchObject({
+        status: "failed",
+        terminal: { code: "config_invalid", cause: "config" },
+      });
       expect(calls).toEqual([]);
       // The history stays well-formed: the gated call is answered, as not run.
-      expect(result.messages.at(-1)).toMatchObject({ role: "toolResult", toolName: "shell", isError: true, details: { error: "not_run" } });
+      expect(result.messages.at(-1)).toMatchObject({
+        role: "toolResult",
+        toolName: "shell",
+        isError: true,
+        details: { error: "not_run" },
+      });
     }
   });
 
   it("the budget is checked before every classifier call: a spent run never asks the classifier, and the call does not run", async () => {
     const { tool, calls } = recorder("shell");
-    const { runner, classifier } = autoSetup([fauxToolCall("shell", { text: "a" }, { usage: { input: 60, output: 10 } })], [ALLOW]);
-    const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto", budget: { tokens: 70 } });
+    const { runner, classifier } = autoSetup(
+      [fauxToolCall("shell", { text: "a" }, { usage: { input: 60, output: 10 } })],
+      [ALLOW],
+    );
+    const result = await runner.runTask({
+      objective: "x",
+      tools: [tool],
+      defaultPermission: "auto",
+      budget: { tokens: 70 },
+    });
     expect(result).toMatchObject({ status: "budget_exhausted", terminal: { code: "budget_tokens", cause: "budget" } });
     expect(classifier.calls).toHaveLength(0);
     expect(calls).toEqual([]);
@@ -205,8 +308,17 @@ describe("auto mode", () => {
 
   it("a classification whose re-ask would overrun the budget is cut before that call; the run ends budget_exhausted", async () => {
     const { tool, calls } = recorder("shell");
-    const { runner, classifier, notices } = autoSetup([fauxToolCall("shell", { text: "a" }, { usage: { input: 60, output: 10 } })], [fauxText("Let me think.", { usage: { input: 30, output: 10 } }), ALLOW]);
-    const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto", budget: { tokens: 100 }, model: "main" });
+    const { runner, classifier, notices } = autoSetup(
+      [fauxToolCall("shell", { text: "a" }, { usage: { input: 60, output: 10 } })],
+      [fauxText("Let me think.", { usage: { input: 30, output: 10 } }), ALLOW],
+    );
+    const result = await runner.runTask({
+      objective: "x",
+      tools: [tool],
+      defaultPermission: "auto",
+      budget: { tokens: 100 },
+      model: "main",
+    });
     // Nobody is asked, so the user is not told a person will decide.
     expect(notices.map((n) => n.code)).not.toContain("classifier.unavailable");
     expect(result).toMatchObject({ status: "budget_exhausted", terminal: { code: "budget_tokens" } });
@@ -217,16 +329,26 @@ describe("auto mode", () => {
 
   it("a misspelt auto-mode knob is refused when the runner is made, not read as the default", () => {
     for (const autoMode of [{ classifierFalback: "none" }, { maxConsecutiveDenial: 1 }, "none"]) {
-      expect(() => autoSetup([], [], { autoMode: autoMode as never }), JSON.stringify(autoMode)).toThrow(expect.objectContaining({ code: "config.auto_mode_invalid" }));
+      expect(() => autoSetup([], [], { autoMode: autoMode as never }), JSON.stringify(autoMode)).toThrow(
+        expect.objectContaining({ code: "config.auto_mode_invalid" }),
+      );
     }
   });
 
   it("a run parked by auto mode resumes with the denial counters it had", async () => {
     const { tool, calls } = recorder("shell");
     const { runner } = autoSetup(
-      [fauxToolCall("shell", { text: "a" }), fauxToolCall("shell", { text: "b" }), fauxToolCall("shell", { text: "c" }), fauxText("done")],
+      [
+        fauxToolCall("shell", { text: "a" }),
+        fauxToolCall("shell", { text: "b" }),
+        fauxToolCall("shell", { text: "c" }),
+        fauxText("done"),
+      ],
       [BLOCK("first"), fauxError("auth"), BLOCK("second")],
-      { autoMode: { classifierFallback: "none", maxConsecutiveDenials: 2 }, parkKey: "a-test-key-of-enough-length-000" },
+      {
+        autoMode: { classifierFallback: "none", maxConsecutiveDenials: 2 },
+        parkKey: "a-test-key-of-enough-length-000",
+      },
     );
     const parked = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
     expect(parked.status).toBe("parked");
@@ -237,4 +359,3 @@ describe("auto mode", () => {
     expect(resumed).toMatchObject({ status: "blocked", terminal: { code: "denial_limit" } });
   });
 });
-

@@ -30,7 +30,11 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
   // up exactly where the park left them.
   let denialLimit: DenialLimit | undefined;
   const limit = (): DenialLimit =>
-    (denialLimit ??= createDenialLimit({ maxConsecutive: options.maxConsecutiveDenials, maxTotal: options.maxTotalDenials, state: ctx.state.denials }));
+    (denialLimit ??= createDenialLimit({
+      maxConsecutive: options.maxConsecutiveDenials,
+      maxTotal: options.maxTotalDenials,
+      state: ctx.state.denials,
+    }));
   // The limit's state is a frozen plain object; the park stores a mutable copy.
   const save = () => {
     ctx.state.denials = { ...limit().state };
@@ -75,8 +79,17 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
     },
     async decide(call: ToolCall, signal: AbortSignal): Promise<AutoModeVerdict> {
       const active = arm();
-      const span = ctx.tracer.start(SPAN_NAMES.classification, { toolName: call.name, toolCallId: call.id, model: active.model.id }, ctx.turnSpan);
-      const outcome = await active.decide({ toolCall: call, transcript: [...ctx.history, ...ctx.messages], tools: ctx.toolSpecs, signal });
+      const span = ctx.tracer.start(
+        SPAN_NAMES.classification,
+        { toolName: call.name, toolCallId: call.id, model: active.model.id },
+        ctx.turnSpan,
+      );
+      const outcome = await active.decide({
+        toolCall: call,
+        transcript: [...ctx.history, ...ctx.messages],
+        tools: ctx.toolSpecs,
+        signal,
+      });
       addClassifierUsage(ctx.state.stats, outcome.usage, outcome.calls);
       limit().record(outcome);
       save();
@@ -114,7 +127,14 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
       // the run, so telling the user "a person decides" would be untrue.
       if (outcome.verdict === "unavailable" && !runBudgetExceeded(ctx) && !signal.aborted) {
         // Whoever answers the ask path is a person: a live approver, or the park.
-        classifierUnavailableSeat({ station: "leg", approvalSeat: true, budgetMs: active.timeoutMs, onNotice: (n) => ctx.notice(n), runId: ctx.runId, ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) }).fork({
+        classifierUnavailableSeat({
+          station: "leg",
+          approvalSeat: true,
+          budgetMs: active.timeoutMs,
+          onNotice: (n) => ctx.notice(n),
+          runId: ctx.runId,
+          ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
+        }).fork({
           toolName: call.name,
           toolCallId: call.id,
           cause: outcome.cause,

@@ -7,7 +7,13 @@ describe("budgetExceeded", () => {
     expect(budgetExceeded({ tokens: 100, microUsd: 50 }, { tokens: 99, microUsd: 49 })).toBeUndefined();
   });
   it("tokens reached ⇒ budget_tokens; micro-dollars reached ⇒ budget_cost", () => {
-    expect(budgetExceeded({ tokens: 100 }, { tokens: 100, microUsd: 0 })).toMatchObject({ code: "budget_tokens", cause: "budget" });
-    expect(budgetExceeded({ microUsd: 10 }, { tokens: 0, microUsd: 12 })).toMatchObject({ code: "budget_cost", cause: "budget" });
+    expect(budgetExceeded({ tokens: 100 }, { tokens: 100, microUsd: 0 })).toMatchObject({
+      code: "budget_tokens",
+      cause: "budget",
+    });
+    expect(budgetExceeded({ microUsd: 10 }, { tokens: 0, microUsd: 12 })).toMatchObject({
+      code: "budget_cost",
+      cause: "budget",
+    });
   });
 });

@@ -32,7 +32,14 @@ function timedTool(name: string, readOnly: boolean, delays: Record<string, numbe
 
 describe("tool calls inside a run", () => {
   it("invalid arguments, an unknown tool and a throwing tool each become an error result the model reacts to", async () => {
-    const boom = defineTool({ name: "boom", description: "", input: z.object({}), execute: () => { throw new Error("kaput"); } });
+    const boom = defineTool({
+      name: "boom",
+      description: "",
+      input: z.object({}),
+      execute: () => {
+        throw new Error("kaput");
+      },
+    });
     const { tool } = recorder();
     const { runner } = setup([
       fauxToolCall("echo", { text: 42 }),
@@ -59,7 +66,10 @@ describe("tool calls inside a run", () => {
     const result = await runner.runTask({ objective: "go", tools: [tool] });
     expect(peak()).toBe(2);
     expect(texts(result.messages.filter((m) => m.role === "toolResult"))).toEqual(["look:slow", "look:fast"]);
-    expect(brain.calls[1]!.context.messages.slice(-2).map((m) => m.role === "toolResult" && m.toolCallId)).toEqual(["faux_call_0_0", "faux_call_0_1"]);
+    expect(brain.calls[1]!.context.messages.slice(-2).map((m) => m.role === "toolResult" && m.toolCallId)).toEqual([
+      "faux_call_0_0",
+      "faux_call_0_1",
+    ]);
   });
 
   it("calls not marked read-only run one at a time", async () => {
@@ -71,7 +81,13 @@ describe("tool calls inside a run", () => {
   });
 
   it("a tool past its timeout is an error result and the run goes on", async () => {
-    const hang = defineTool({ name: "hang", description: "", input: z.object({}), timeoutMs: 20, execute: (_a, { signal }) => new Promise((r) => signal.addEventListener("abort", () => r("x"))) });
+    const hang = defineTool({
+      name: "hang",
+      description: "",
+      input: z.object({}),
+      timeoutMs: 20,
+      execute: (_a, { signal }) => new Promise((r) => signal.addEventListener("abort", () => r("x"))),
+    });
     const { runner } = setup([fauxToolCall("hang", {}), fauxText("moved on")]);
     const result = await runner.runTask({ objective: "go", tools: [hang] });
     expect(result.output).toBe("moved on");
@@ -94,7 +110,15 @@ describe("tool calls inside a run", () => {
           });
         }),
     });
-    const { runner, brain } = setup([{ content: [{ type: "toolCall", name: "wait", arguments: {} }, { type: "toolCall", name: "wait", arguments: {} }] }, fauxText("never")]);
+    const { runner, brain } = setup([
+      {
+        content: [
+          { type: "toolCall", name: "wait", arguments: {} },
+          { type: "toolCall", name: "wait", arguments: {} },
+        ],
+      },
+      fauxText("never"),
+    ]);
     const result = await runner.runTask({ objective: "go", tools: [wait] }, { signal: controller.signal });
     expect(toolSawAbort).toBe(true);
     expect(result).toMatchObject({ status: "aborted", terminal: { code: "aborted" } });

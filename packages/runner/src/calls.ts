@@ -8,7 +8,10 @@ import { SPAN_NAMES } from "./tracer";
 import type { Terminal } from "./types";
 
 /** How handling a turn's tool calls ended: all answered, parked on one, or the run must stop. */
-export type CallsOutcome = { done: true } | { park: PendingCall } | { terminal: Terminal; status: "stuck" | "blocked" | "aborted" | "budget_exhausted" };
+export type CallsOutcome =
+  | { done: true }
+  | { park: PendingCall }
+  | { terminal: Terminal; status: "stuck" | "blocked" | "aborted" | "budget_exhausted" };
 
 /** The status a gate's terminal ends the run with. */
 function gateStatus(terminal: Terminal): "blocked" | "aborted" | "budget_exhausted" {
@@ -29,9 +32,20 @@ export function runCall(ctx: RunContext, call: ToolCall, note?: string): Promise
   const check = checkCall(ctx.tools, call, ctx.deps.clock.now());
   if (!check.ok) return Promise.resolve(check.result);
   const span = ctx.tracer.start(SPAN_NAMES.toolCall, { toolName: call.name, toolCallId: call.id }, ctx.turnSpan);
-  const execCtx = { runId: ctx.runId, signal: ctx.signal, defaultTimeoutMs: ctx.spec.toolTimeoutMs ?? 120_000, now: () => ctx.deps.clock.now(), ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) };
+  const execCtx = {
+    runId: ctx.runId,
+    signal: ctx.signal,
+    defaultTimeoutMs: ctx.spec.toolTimeoutMs ?? 120_000,
+    now: () => ctx.deps.clock.now(),
+    ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
+  };
   return executeTool(check.tool, call, check.args, execCtx).then((result) => {
-    ctx.tracer.end(span, SPAN_NAMES.toolCall, { toolName: call.name, toolCallId: call.id, isError: result.isError }, ctx.turnSpan);
+    ctx.tracer.end(
+      span,
+      SPAN_NAMES.toolCall,
+      { toolName: call.name, toolCallId: call.id, isError: result.isError },
+      ctx.turnSpan,
+    );
     return note ? withNote(result, note) : result;
   });
 }
@@ -49,9 +63,20 @@ export async function flush(ctx: RunContext, slots: Slot[]): Promise<Terminal | 
     ctx.emit({ type: "tool_result", toolCall: call, result });
     if (!ctx.onToolResult || stop) continue;
     try {
-      const verdict = await ctx.onToolResult({ toolCall: call, result, index: ctx.state.stats.toolCalls, turn: ctx.state.stats.turns, runId: ctx.runId });
+      const verdict = await ctx.onToolResult({
+        toolCall: call,
+        result,
+        index: ctx.state.stats.toolCalls,
+        turn: ctx.state.stats.turns,
+        runId: ctx.runId,
+      });
       if (verdict && typeof verdict === "object" && "stop" in verdict) {
-        stop = { code: "observer_stop", cause: "observer", message: verdict.stop.message, observerCode: verdict.stop.code };
+        stop = {
+          code: "observer_stop",
+          cause: "observer",
+          message: verdict.stop.message,
+          observerCode: verdict.stop.code,
+        };
       }
     } catch {
       // An observer that throws is ignored, like every observer.
@@ -69,14 +94,17 @@ export function closeUnanswered(ctx: RunContext, why: string): void {
   const last = ctx.messages.findLastIndex((message) => message.role === "assistant");
   const turn = ctx.messages[last];
   if (!turn || turn.role !== "assistant") return;
-  const answered = new Set(ctx.messages.slice(last + 1).flatMap((message) => (message.role === "toolResult" ? [message.toolCallId] : [])));
+  const answered = new Set(
+    ctx.messages.slice(last + 1).flatMap((message) => (message.role === "toolResult" ? [message.toolCallId] : [])),
+  );
   const open = turn.content.filter((block): block is ToolCall => block.type === "toolCall" && !answered.has(block.id));
   closeRemaining(ctx, open, 0, why);
 }
 
 /** Answers the calls that will not run because the run ends, so the history stays well-formed. */
 export function closeRemaining(ctx: RunContext, calls: ToolCall[], from: number, why: string): void {
-  for (const call of calls.slice(from)) ctx.messages.push(errorResult(call, `Not run: ${why}.`, { error: "not_run" }, ctx.deps.clock.now()));
+  for (const call of calls.slice(from))
+    ctx.messages.push(errorResult(call, `Not run: ${why}.`, { error: "not_run" }, ctx.deps.clock.now()));
 }
 
 /**
@@ -101,7 +129,14 @@ export async function handleCalls(ctx: RunContext, turn: AssistantMessage, start
     if (verdict === "stuck") {
       await flush(ctx, slots);
       closeRemaining(ctx, calls, i, "the run stopped on a repeated identical call");
-      return { terminal: { code: "loop_detected", cause: "guard", message: `"${call.name}" was called with identical arguments more than ${maxRepeats} times in a row` }, status: "stuck" };
+      return {
+        terminal: {
+          code: "loop_detected",
+          cause: "guard",
+          message: `"${call.name}" was called with identical arguments more than ${maxRepeats} times in a row`,
+        },
+        status: "stuck",
+      };
     }
     const note = verdict === "warn" ? loopGuardNote(call.name, maxRepeats) : undefined;
     const check = checkCall(ctx.tools, call, ctx.deps.clock.now());

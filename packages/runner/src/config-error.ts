@@ -1,7 +1,8 @@
 /** A runner setting that cannot work, refused when the runner is created rather than at the first park. */
 export class RunnerConfigError extends Error {
   constructor(
-    readonly code: "config.park_key_invalid" | "config.park_ttl_invalid" | "config.retry_invalid" | "config.auto_mode_invalid",
+    readonly code:
+      "config.park_key_invalid" | "config.park_ttl_invalid" | "config.retry_invalid" | "config.auto_mode_invalid",
     message: string,
   ) {
     super(message);

@@ -59,11 +59,14 @@ const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Defines a tool. The JSON Schema the model sees comes from `z.toJSONSchema(input)`. */
 export function defineTool<S extends z.ZodType, R>(definition: ToolDefinition<S, R>): Tool {
-  if (!NAME.test(definition.name)) throw new ToolDefinitionError(`tool name "${definition.name}" must be 1-64 chars of [a-zA-Z0-9_-]`);
+  if (!NAME.test(definition.name))
+    throw new ToolDefinitionError(`tool name "${definition.name}" must be 1-64 chars of [a-zA-Z0-9_-]`);
   const { timeoutMs } = definition;
   // Past the largest timer delay Node fires at once: the tool would always "time out".
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
-    throw new ToolDefinitionError(`tool "${definition.name}": timeoutMs must be a whole number of ms from 1 to ${MAX_TIMER_MS}`);
+    throw new ToolDefinitionError(
+      `tool "${definition.name}": timeoutMs must be a whole number of ms from 1 to ${MAX_TIMER_MS}`,
+    );
   }
   if (definition.permission !== undefined && !(PERMISSIONS as readonly unknown[]).includes(definition.permission)) {
     throw new ToolDefinitionError(`tool "${definition.name}": permission must be one of ${PERMISSIONS.join(", ")}`);
@@ -72,7 +75,9 @@ export function defineTool<S extends z.ZodType, R>(definition: ToolDefinition<S,
   try {
     parameters = z.toJSONSchema(definition.input, { target: "draft-2020-12", io: "input" });
   } catch (error) {
-    throw new ToolDefinitionError(`tool "${definition.name}": its input schema has no JSON Schema form (${(error as Error).message})`);
+    throw new ToolDefinitionError(
+      `tool "${definition.name}": its input schema has no JSON Schema form (${(error as Error).message})`,
+    );
   }
   // The $schema line is noise on the wire; providers ignore or reject it.
   delete parameters.$schema;

@@ -25,7 +25,13 @@ export type RunEvent =
   | { type: "fallback"; from: string; to: string; errorKind?: ErrorKind }
   | { type: "tool_call"; toolCall: ToolCall; permission: Permission }
   | { type: "verdict"; toolCall: ToolCall; outcome: VerdictInfo }
-  | { type: "approval"; toolCall: ToolCall; kind: ApprovalKind; decision: "approve" | "deny" | "unavailable"; waitMs: number }
+  | {
+      type: "approval";
+      toolCall: ToolCall;
+      kind: ApprovalKind;
+      decision: "approve" | "deny" | "unavailable";
+      waitMs: number;
+    }
   | { type: "tool_result"; toolCall: ToolCall; result: ToolResultMessage }
   | { type: "notice"; notice: EngineNotice }
   | { type: "parked"; parked: ParkedRun }

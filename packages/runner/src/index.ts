@@ -1,5 +1,12 @@
 export { createRunner } from "./runner";
-export { defineTool, ToolDefinitionError, type Tool, type ToolContext, type ToolDefinition, type ToolOutput } from "./define-tool";
+export {
+  defineTool,
+  ToolDefinitionError,
+  type Tool,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolOutput,
+} from "./define-tool";
 export { resolveTaskModel, resolveMainModel, ModelResolutionError, type TaskModel } from "./resolve";
 export { ParkedRunError, PARKED_RUN_ERROR_CODES, MIN_PARK_KEY_BYTES, type ParkedRunErrorCode } from "./park";
 export { RunnerConfigError } from "./config-error";

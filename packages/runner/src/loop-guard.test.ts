@@ -5,7 +5,11 @@ describe("createLoopGuard", () => {
   it("warns at the Nth identical call in a row and is stuck at the next", () => {
     const guard = createLoopGuard(3);
     const c = { name: "ls", arguments: { path: "/", all: true } };
-    expect([guard.observe(c), guard.observe(c), guard.observe({ name: "ls", arguments: { all: true, path: "/" } })]).toEqual(["ok", "ok", "warn"]);
+    expect([
+      guard.observe(c),
+      guard.observe(c),
+      guard.observe({ name: "ls", arguments: { all: true, path: "/" } }),
+    ]).toEqual(["ok", "ok", "warn"]);
     expect(guard.observe(c)).toBe("stuck");
   });
 

@@ -37,7 +37,11 @@ describe("loop guard", () => {
 describe("cut at max tokens with a partial tool call", () => {
   it("never runs the truncated call; asks again once with more room", async () => {
     const { tool, calls } = recorder();
-    const { runner, brain, notices } = setup([fauxLengthCut("", { partialToolCall: { name: "echo", rawArguments: '{"text":"rm -rf /tmp/a' } }), fauxToolCall("echo", { text: "ok" }), fauxText("done")]);
+    const { runner, brain, notices } = setup([
+      fauxLengthCut("", { partialToolCall: { name: "echo", rawArguments: '{"text":"rm -rf /tmp/a' } }),
+      fauxToolCall("echo", { text: "ok" }),
+      fauxText("done"),
+    ]);
     const result = await runner.runTask({ objective: "go", tools: [tool], maxTokens: 200 });
     expect(result.status).toBe("completed");
     expect(calls).toEqual([{ text: "ok" }]);
@@ -96,7 +100,10 @@ describe("degenerate repetition", () => {
   it("twice ⇒ failed/degenerate_repetition", async () => {
     const { runner } = setup([fauxLoop("la "), fauxLoop("la ")]);
     const result = await runner.runTask({ objective: "sing" });
-    expect(result).toMatchObject({ status: "failed", terminal: { code: "degenerate_repetition", errorKind: "degenerate_repetition" } });
+    expect(result).toMatchObject({
+      status: "failed",
+      terminal: { code: "degenerate_repetition", errorKind: "degenerate_repetition" },
+    });
   });
 });
 
@@ -132,6 +139,14 @@ describe("onToolResult observer", () => {
       },
     });
     expect(seen).toEqual([1, 2]);
-    expect(result).toMatchObject({ status: "stuck", terminal: { code: "observer_stop", cause: "observer", observerCode: "teacher.stuck", message: "same failure twice" } });
+    expect(result).toMatchObject({
+      status: "stuck",
+      terminal: {
+        code: "observer_stop",
+        cause: "observer",
+        observerCode: "teacher.stuck",
+        message: "same failure twice",
+      },
+    });
   });
 });

@@ -20,8 +20,10 @@ export interface LoopEnd {
 
 const NUDGE = {
   empty: "Your last reply was empty. Give your final answer now, as text.",
-  degenerate: "Your last reply was cut off because it kept repeating the same text. Do not repeat yourself: continue from where you are and finish concisely.",
-  output: (problem: string) => `Your final answer did not match the required JSON format (${problem}). Reply again with only the JSON value.`,
+  degenerate:
+    "Your last reply was cut off because it kept repeating the same text. Do not repeat yourself: continue from where you are and finish concisely.",
+  output: (problem: string) =>
+    `Your final answer did not match the required JSON format (${problem}). Reply again with only the JSON value.`,
 };
 
 /** Cut at the output cap: a `length` stop, an empty reply at the cap, or a truncated tool call. */
@@ -42,8 +44,13 @@ export async function runTurns(ctx: RunContext): Promise<LoopEnd> {
   const maxTurns = ctx.spec.maxTurns ?? 20;
   let model: Model | undefined;
   for (;;) {
-    if (ctx.signal.aborted) return { status: "aborted", terminal: { code: "aborted", cause: "host", message: "the run was aborted" } };
-    if (ctx.state.stats.turns >= maxTurns) return { status: "max_turns", terminal: { code: "max_turns", cause: "guard", message: `the run reached its limit of ${maxTurns} turns` } };
+    if (ctx.signal.aborted)
+      return { status: "aborted", terminal: { code: "aborted", cause: "host", message: "the run was aborted" } };
+    if (ctx.state.stats.turns >= maxTurns)
+      return {
+        status: "max_turns",
+        terminal: { code: "max_turns", cause: "guard", message: `the run reached its limit of ${maxTurns} turns` },
+      };
     const over = runBudgetExceeded(ctx);
     if (over) return { status: "budget_exhausted", terminal: over };
     const turnNumber = ctx.state.stats.turns + 1;
@@ -52,7 +59,12 @@ export async function runTurns(ctx: RunContext): Promise<LoopEnd> {
     const outcome = await modelTurn(ctx);
     if ("terminal" in outcome) {
       ctx.tracer.end(ctx.turnSpan, SPAN_NAMES.turn, { turn: turnNumber, terminal: outcome.terminal.code }, ctx.runSpan);
-      const status: TaskStatus = outcome.terminal.code === "aborted" ? "aborted" : outcome.terminal.cause === "budget" ? "budget_exhausted" : "failed";
+      const status: TaskStatus =
+        outcome.terminal.code === "aborted"
+          ? "aborted"
+          : outcome.terminal.cause === "budget"
+            ? "budget_exhausted"
+            : "failed";
       return { status, terminal: outcome.terminal, ...(model ? { model } : {}) };
     }
     const message = outcome.message;
@@ -62,16 +74,31 @@ export async function runTurns(ctx: RunContext): Promise<LoopEnd> {
       end = await settleTurn(ctx, message, model, turnNumber);
     } catch (error) {
       // The run's own handler types the failure; the turn's span still closes, paired.
-      ctx.tracer.end(ctx.turnSpan, SPAN_NAMES.turn, { turn: turnNumber, stopReason: message.stopReason, terminal: "thrown" }, ctx.runSpan);
+      ctx.tracer.end(
+        ctx.turnSpan,
+        SPAN_NAMES.turn,
+        { turn: turnNumber, stopReason: message.stopReason, terminal: "thrown" },
+        ctx.runSpan,
+      );
       throw error;
     }
-    ctx.tracer.end(ctx.turnSpan, SPAN_NAMES.turn, { turn: turnNumber, stopReason: message.stopReason, ...(end ? { terminal: end.terminal.code } : {}) }, ctx.runSpan);
+    ctx.tracer.end(
+      ctx.turnSpan,
+      SPAN_NAMES.turn,
+      { turn: turnNumber, stopReason: message.stopReason, ...(end ? { terminal: end.terminal.code } : {}) },
+      ctx.runSpan,
+    );
     if (end) return { ...end, model };
   }
 }
 
 /** Reads one finished call: a recovery, the tool calls, or the final answer. Undefined ⇒ go on. */
-async function settleTurn(ctx: RunContext, message: AssistantMessage, model: Model, turnNumber: number): Promise<LoopEnd | undefined> {
+async function settleTurn(
+  ctx: RunContext,
+  message: AssistantMessage,
+  model: Model,
+  turnNumber: number,
+): Promise<LoopEnd | undefined> {
   const { recovered } = ctx.state;
   if (isCut(message)) {
     // Cut at the cap: a tool call in it may be truncated, so nothing from this turn runs. The turn
@@ -81,13 +108,24 @@ async function settleTurn(ctx: RunContext, message: AssistantMessage, model: Mod
     if (!recovered.maxTokens && room > cap) {
       recovered.maxTokens = true;
       ctx.maxTokensNow = room;
-      ctx.notice({ code: "run.max_tokens_retry", audience: "operator", message: `Turn ${turnNumber} was cut at ${cap} output tokens; asking again with ${room}.`, detail: { from: cap, to: room, model: model.id } });
+      ctx.notice({
+        code: "run.max_tokens_retry",
+        audience: "operator",
+        message: `Turn ${turnNumber} was cut at ${cap} output tokens; asking again with ${room}.`,
+        detail: { from: cap, to: room, model: model.id },
+      });
       return undefined;
     }
-    return failed("max_tokens", `the reply was cut at the output cap (${cap} tokens)${assistantToolCalls(message).length ? " inside a tool call, which was not run" : ""}`);
+    return failed(
+      "max_tokens",
+      `the reply was cut at the output cap (${cap} tokens)${assistantToolCalls(message).length ? " inside a tool call, which was not run" : ""}`,
+    );
   }
   if (message.stopReason === "error" && isDegenerateCutMessage(message)) {
-    if (recovered.degenerate) return failed("degenerate_repetition", "the model looped on the same text again after a nudge", { errorKind: "degenerate_repetition" });
+    if (recovered.degenerate)
+      return failed("degenerate_repetition", "the model looped on the same text again after a nudge", {
+        errorKind: "degenerate_repetition",
+      });
     recovered.degenerate = true;
     // Keep the salvaged prefix; a tool call inside a cut stream is never run, so it is not kept either.
     appendTurn(ctx, { ...message, content: message.content.filter((block) => block.type !== "toolCall") }, turnNumber);
@@ -98,7 +136,16 @@ async function settleTurn(ctx: RunContext, message: AssistantMessage, model: Mod
   if (assistantToolCalls(message).length > 0) {
     const calls = await handleCalls(ctx, message, 0);
     if ("done" in calls) return undefined;
-    if ("park" in calls) return { status: "parked", terminal: { code: "awaiting_approval", cause: "approval", message: `"${calls.park.toolName}" waits for a person's approval` }, park: calls.park };
+    if ("park" in calls)
+      return {
+        status: "parked",
+        terminal: {
+          code: "awaiting_approval",
+          cause: "approval",
+          message: `"${calls.park.toolName}" waits for a person's approval`,
+        },
+        park: calls.park,
+      };
     return { status: calls.status, terminal: calls.terminal };
   }
   return finalAnswer(ctx, message);
@@ -122,12 +169,27 @@ function finalAnswer(ctx: RunContext, message: AssistantMessage): LoopEnd | unde
   if (ctx.output) {
     const parsed = parseOutput(ctx.output, text);
     if (!parsed.ok) {
-      if (recovered.output) return { status: "failed", terminal: { code: "output_invalid", cause: "output", message: `the final answer does not match the output schema: ${parsed.problem}` } };
+      if (recovered.output)
+        return {
+          status: "failed",
+          terminal: {
+            code: "output_invalid",
+            cause: "output",
+            message: `the final answer does not match the output schema: ${parsed.problem}`,
+          },
+        };
       recovered.output = true;
       ctx.messages.push({ role: "user", content: NUDGE.output(parsed.problem), timestamp: ctx.deps.clock.now() });
       return undefined;
     }
-    return { status: "completed", terminal: { code: "completed", cause: "done", message: "the model gave its final answer" }, structured: parsed.value };
+    return {
+      status: "completed",
+      terminal: { code: "completed", cause: "done", message: "the model gave its final answer" },
+      structured: parsed.value,
+    };
   }
-  return { status: "completed", terminal: { code: "completed", cause: "done", message: "the model gave its final answer" } };
+  return {
+    status: "completed",
+    terminal: { code: "completed", cause: "done", message: "the model gave its final answer" },
+  };
 }

@@ -13,14 +13,22 @@ describe("OpenTelemetry adapter", () => {
     const { tool } = recorder("shell");
     const runner = createRunner({
       brains: [
-        createFauxBrain([fauxToolCall("shell", { text: "ls" }, { usage: { input: 100, output: 10 } }), fauxText("done", { usage: { input: 130, output: 3 } })]),
+        createFauxBrain([
+          fauxToolCall("shell", { text: "ls" }, { usage: { input: 100, output: 10 } }),
+          fauxText("done", { usage: { input: 130, output: 3 } }),
+        ]),
         createFauxBrain([fauxText("<block>no</block>", { usage: { input: 50, output: 4 } })], { api: "faux-cls" }),
       ],
       models: { main, cls },
       roles: { default: "main", classifier: "cls" },
       tracer: createOtelTracer(provider.getTracer("x-runner-test")),
     });
-    const result = await runner.runTask({ objective: "list", tools: [tool], defaultPermission: "auto", sessionId: "sess" });
+    const result = await runner.runTask({
+      objective: "list",
+      tools: [tool],
+      defaultPermission: "auto",
+      sessionId: "sess",
+    });
     expect(result.status).toBe("completed");
     const spans = exporter.getFinishedSpans();
     const byName = (prefix: string) => spans.filter((s) => s.name.startsWith(prefix));
@@ -45,9 +53,20 @@ describe("OpenTelemetry adapter", () => {
       [COST_ATTRIBUTE]: 140,
       "gen_ai.conversation.id": "sess",
     });
-    expect(toolSpan!.attributes).toMatchObject({ "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "shell" });
-    expect(classify!.attributes).toMatchObject({ "gen_ai.request.model": "cls", "gen_ai.usage.input_tokens": 50, "x.auto_mode.verdict": "allow" });
-    expect(run!.attributes).toMatchObject({ "gen_ai.operation.name": "invoke_agent", "x.run.status": "completed", "gen_ai.usage.output_tokens": 17 });
+    expect(toolSpan!.attributes).toMatchObject({
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": "shell",
+    });
+    expect(classify!.attributes).toMatchObject({
+      "gen_ai.request.model": "cls",
+      "gen_ai.usage.input_tokens": 50,
+      "x.auto_mode.verdict": "allow",
+    });
+    expect(run!.attributes).toMatchObject({
+      "gen_ai.operation.name": "invoke_agent",
+      "x.run.status": "completed",
+      "gen_ai.usage.output_tokens": 17,
+    });
     expect(run!.events.map((e) => e.name)).toContain("auto_mode.classified");
   });
 
@@ -89,12 +108,31 @@ describe("OpenTelemetry adapter", () => {
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const tracer = createOtelTracer(provider.getTracer("t"));
     tracer.frame({ name: "run", phase: "start", spanId: "r:1", runId: "r", at: 1, data: {} });
-    tracer.frame({ name: "turn", phase: "start", spanId: "r:2", parentSpanId: "r:1", runId: "r", at: 2, data: { turn: 1 } });
+    tracer.frame({
+      name: "turn",
+      phase: "start",
+      spanId: "r:2",
+      parentSpanId: "r:1",
+      runId: "r",
+      at: 2,
+      data: { turn: 1 },
+    });
     tracer.frame({ name: "run", phase: "start", spanId: "s:1", runId: "s", at: 2, data: {} });
-    tracer.frame({ name: "turn", phase: "start", spanId: "s:2", parentSpanId: "s:1", runId: "s", at: 2, data: { turn: 1 } });
+    tracer.frame({
+      name: "turn",
+      phase: "start",
+      spanId: "s:2",
+      parentSpanId: "s:1",
+      runId: "s",
+      at: 2,
+      data: { turn: 1 },
+    });
     tracer.frame({ name: "run", phase: "end", spanId: "r:1", runId: "r", at: 3, data: { status: "failed" } });
     const finished = exporter.getFinishedSpans();
     expect(finished.map((s) => s.name).sort()).toEqual(["invoke_agent x.runner", "turn 1"]);
-    expect(finished.find((s) => s.name === "turn 1")?.status).toMatchObject({ code: 2, message: "the run ended before this span did" });
+    expect(finished.find((s) => s.name === "turn 1")?.status).toMatchObject({
+      code: 2,
+      message: "the run ended before this span did",
+    });
   });
 });

@@ -1,10 +1,18 @@
-import { context, SpanStatusCode, trace, type Attributes, type Span, type Tracer as OtelTracer } from "@opentelemetry/api";
+import {
+  context,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Span,
+  type Tracer as OtelTracer,
+} from "@opentelemetry/api";
 import type { TraceFrame, Tracer } from "@x/llm-types";
 
 /** Our cost attribute: OpenTelemetry's GenAI conventions name no cost field yet. */
 export const COST_ATTRIBUTE = "x.usage.cost_micro_usd";
 
-const num = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
+const num = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) ? value : undefined;
 const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
 function put(attributes: Attributes, key: string, value: string | number | boolean | string[] | undefined): void {
@@ -54,7 +62,11 @@ function opening(frame: TraceFrame): { name: string; attributes: Attributes } {
 function closing(frame: TraceFrame, span: Span): void {
   const d = frame.data;
   const attributes: Attributes = {};
-  put(attributes, "gen_ai.response.model", str(d.responseModel) ?? (frame.name === "classification" ? str(d.model) : undefined));
+  put(
+    attributes,
+    "gen_ai.response.model",
+    str(d.responseModel) ?? (frame.name === "classification" ? str(d.model) : undefined),
+  );
   put(attributes, "gen_ai.usage.input_tokens", num(d.inputTokens));
   put(attributes, "gen_ai.usage.output_tokens", num(d.outputTokens));
   put(attributes, COST_ATTRIBUTE, num(d.costMicroUsd));
@@ -66,7 +78,10 @@ function closing(frame: TraceFrame, span: Span): void {
   put(attributes, "x.turns", num(d.turns));
   put(attributes, "x.tool_calls", num(d.toolCalls));
   span.setAttributes(attributes);
-  const failed = d.errorKind !== undefined || d.isError === true || (frame.name === "run" && d.status !== "completed" && d.status !== "parked");
+  const failed =
+    d.errorKind !== undefined ||
+    d.isError === true ||
+    (frame.name === "run" && d.status !== "completed" && d.status !== "parked");
   if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: str(d.errorKind) ?? str(d.code) ?? "error" });
 }
 
@@ -109,11 +124,13 @@ export function createOtelTracer(tracer: OtelTracer): Tracer {
         span.end(frame.at);
         return;
       }
-      const target = (frame.parentSpanId && open.get(frame.parentSpanId)?.span) || (frame.runId && runs.get(frame.runId));
+      const target =
+        (frame.parentSpanId && open.get(frame.parentSpanId)?.span) || (frame.runId && runs.get(frame.runId));
       if (!target) return;
       const attributes: Attributes = {};
       for (const [key, value] of Object.entries(frame.data)) {
-        if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") attributes[`x.${key}`] = value;
+        if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+          attributes[`x.${key}`] = value;
       }
       target.addEvent(frame.name, attributes, frame.at);
     },

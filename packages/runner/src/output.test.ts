@@ -10,7 +10,10 @@ describe("structured output", () => {
   });
   it("parses and validates, naming the bad field", () => {
     expect(parseOutput(schema, '{"answer": 4}')).toEqual({ ok: true, value: { answer: 4 } });
-    expect(parseOutput(schema, '{"answer": "4"}')).toMatchObject({ ok: false, problem: expect.stringContaining("answer") });
+    expect(parseOutput(schema, '{"answer": "4"}')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining("answer"),
+    });
     expect(parseOutput(schema, "four")).toMatchObject({ ok: false, problem: "the reply is not valid JSON" });
   });
   it("asks for the schema's JSON form", () => {

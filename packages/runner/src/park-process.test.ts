@@ -18,20 +18,41 @@ const dir = mkdtempSync(join(tmpdir(), "x-park-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const KEY = "shared-secret-between-processes";
 
-function resumeInChild(parkFile: string, countFile: string): { ok: boolean; code?: string; status?: string; messages?: Message[] } {
-  const out = execFileSync(process.execPath, ["--conditions=@x/source", "--import", "tsx", child, parkFile, join(dir, "ledger"), countFile, KEY], {
-    cwd: join(here, ".."),
-    encoding: "utf8",
-  });
+function resumeInChild(
+  parkFile: string,
+  countFile: string,
+): { ok: boolean; code?: string; status?: string; messages?: Message[] } {
+  const out = execFileSync(
+    process.execPath,
+    ["--conditions=@x/source", "--import", "tsx", child, parkFile, join(dir, "ledger"), countFile, KEY],
+    {
+      cwd: join(here, ".."),
+      encoding: "utf8",
+    },
+  );
   return JSON.parse(out);
 }
 
 describe("a parked run resumed in a separate process", () => {
   it("executes the approved call exactly once, ends with the full history; a second resume or a tampered park is refused", async () => {
-    const deploy = defineTool({ name: "deploy", description: "deploys", input: z.object({ target: z.string() }), execute: () => "never here" });
-    const { runner } = setup([fauxToolCall("deploy", { target: "prod" }, { text: "Deploying." })], { parkKey: KEY, parkLedger: createFileParkLedger(join(dir, "ledger")), clock: systemClock });
+    const deploy = defineTool({
+      name: "deploy",
+      description: "deploys",
+      input: z.object({ target: z.string() }),
+      execute: () => "never here",
+    });
+    const { runner } = setup([fauxToolCall("deploy", { target: "prod" }, { text: "Deploying." })], {
+      parkKey: KEY,
+      parkLedger: createFileParkLedger(join(dir, "ledger")),
+      clock: systemClock,
+    });
     const history: Message[] = [{ role: "user", content: "we ship on fridays" }];
-    const parked = await runner.runTask({ objective: "ship prod", tools: [deploy], permissions: { deploy: "ask" }, history });
+    const parked = await runner.runTask({
+      objective: "ship prod",
+      tools: [deploy],
+      permissions: { deploy: "ask" },
+      history,
+    });
     expect(parked.status).toBe("parked");
     const parkFile = join(dir, "park.json");
     const countFile = join(dir, "count.txt");
@@ -40,7 +61,13 @@ describe("a parked run resumed in a separate process", () => {
     const first = resumeInChild(parkFile, countFile);
     expect(first).toMatchObject({ ok: true, status: "completed" });
     const full = [...history, ...first.messages!];
-    expect(texts(full)).toEqual(["we ship on fridays", "ship prod", "Deploying.call:deploy", "deployed prod", "Deployed, all done."]);
+    expect(texts(full)).toEqual([
+      "we ship on fridays",
+      "ship prod",
+      "Deploying.call:deploy",
+      "deployed prod",
+      "Deployed, all done.",
+    ]);
     expect(readFileSync(countFile, "utf8").trim().split("\n")).toHaveLength(1);
 
     expect(resumeInChild(parkFile, countFile)).toEqual({ ok: false, code: "replayed" });

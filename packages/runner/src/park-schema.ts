@@ -41,7 +41,12 @@ export const RunStateSchema = z.strictObject({
     consecutiveUnavailable: z.number().int().nonnegative(),
     tripped: z.enum(DENIAL_LIMIT_REASONS).optional(),
   }),
-  recovered: z.strictObject({ maxTokens: z.boolean(), emptyAnswer: z.boolean(), degenerate: z.boolean(), output: z.boolean() }),
+  recovered: z.strictObject({
+    maxTokens: z.boolean(),
+    emptyAnswer: z.boolean(),
+    degenerate: z.boolean(),
+    output: z.boolean(),
+  }),
   seatAnnounced: z.boolean(),
 });
 export type RunState = z.infer<typeof RunStateSchema>;

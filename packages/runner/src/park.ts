@@ -13,7 +13,13 @@ import {
   type RunState,
 } from "./park-schema";
 
-export const PARKED_RUN_ERROR_CODES = ["invalid_schema", "bad_signature", "replayed", "expired", "unknown_tool"] as const;
+export const PARKED_RUN_ERROR_CODES = [
+  "invalid_schema",
+  "bad_signature",
+  "replayed",
+  "expired",
+  "unknown_tool",
+] as const;
 export type ParkedRunErrorCode = (typeof PARKED_RUN_ERROR_CODES)[number];
 
 /** A park that `resume` refused. Nothing was executed and nothing was consumed. */
@@ -80,7 +86,10 @@ export const MIN_PARK_KEY_BYTES = 16;
 export function checkParkKey(key: unknown): Uint8Array | string {
   const bytes = typeof key === "string" ? Buffer.byteLength(key) : key instanceof Uint8Array ? key.length : -1;
   if (bytes < MIN_PARK_KEY_BYTES) {
-    throw new RunnerConfigError("config.park_key_invalid", `parkKey must be a string or Uint8Array of at least ${MIN_PARK_KEY_BYTES} bytes (got ${bytes < 0 ? typeof key : `${bytes} bytes`})`);
+    throw new RunnerConfigError(
+      "config.park_key_invalid",
+      `parkKey must be a string or Uint8Array of at least ${MIN_PARK_KEY_BYTES} bytes (got ${bytes < 0 ? typeof key : `${bytes} bytes`})`,
+    );
   }
   return key as Uint8Array | string;
 }
@@ -130,22 +139,46 @@ export function verifyParkedRun(raw: unknown, key: Uint8Array | string, now: num
   }
   const parsed = ParkedRunSchema.safeParse(value);
   if (!parsed.success) {
-    throw new ParkedRunError("invalid_schema", `parked run does not match schema v${PARKED_RUN_VERSION}: ${issuesLine(parsed.error)}`, { issues: describeIssues(parsed.error) });
+    throw new ParkedRunError(
+      "invalid_schema",
+      `parked run does not match schema v${PARKED_RUN_VERSION}: ${issuesLine(parsed.error)}`,
+      { issues: describeIssues(parsed.error) },
+    );
   }
   const park = parsed.data;
   const { signature, ...unsigned } = park;
   const expected = Buffer.from(mac(key, signedPayload(unsigned)), "hex");
   const given = Buffer.from(signature, "hex");
-  if (park.historyDigest !== historyDigest(park.history, park.messages) || expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    throw new ParkedRunError("bad_signature", "parked run signature does not match its content (tampered, or signed with another key)", { parkId: park.parkId });
+  if (
+    park.historyDigest !== historyDigest(park.history, park.messages) ||
+    expected.length !== given.length ||
+    !timingSafeEqual(expected, given)
+  ) {
+    throw new ParkedRunError(
+      "bad_signature",
+      "parked run signature does not match its content (tampered, or signed with another key)",
+      { parkId: park.parkId },
+    );
   }
   const turn = pendingTurn(park.messages);
   const call = turn?.content.filter((b) => b.type === "toolCall")[park.pending.index];
-  if (!call || call.id !== park.pending.toolCallId || call.name !== park.pending.toolName || canonicalJson(call.arguments) !== canonicalJson(park.pending.arguments)) {
-    throw new ParkedRunError("invalid_schema", "the pending call is not the signed history's last tool call at its index", { parkId: park.parkId });
+  if (
+    !call ||
+    call.id !== park.pending.toolCallId ||
+    call.name !== park.pending.toolName ||
+    canonicalJson(call.arguments) !== canonicalJson(park.pending.arguments)
+  ) {
+    throw new ParkedRunError(
+      "invalid_schema",
+      "the pending call is not the signed history's last tool call at its index",
+      { parkId: park.parkId },
+    );
   }
   if (now >= park.expiresAt) {
-    throw new ParkedRunError("expired", `parked run expired at ${new Date(park.expiresAt).toISOString()}`, { parkId: park.parkId, expiresAt: park.expiresAt });
+    throw new ParkedRunError("expired", `parked run expired at ${new Date(park.expiresAt).toISOString()}`, {
+      parkId: park.parkId,
+      expiresAt: park.expiresAt,
+    });
   }
   return park;
 }

@@ -1,4 +1,13 @@
-import { createFauxBrain, fauxDelay, fauxModel, fauxRawToolCall, fauxText, fauxToolCall, type FauxResponse, type FauxScriptItem } from "@x/brain-faux";
+import {
+  createFauxBrain,
+  fauxDelay,
+  fauxModel,
+  fauxRawToolCall,
+  fauxText,
+  fauxToolCall,
+  type FauxResponse,
+  type FauxScriptItem,
+} from "@x/brain-faux";
 import type { Brain, EngineNotice } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -67,12 +76,20 @@ describe("malformed or truncated arguments never run", () => {
       ],
     };
     const { runner } = gated([turn, fauxText("done")], [], { parkKey: "a-test-key-of-enough-length-000" });
-    const parked = await runner.runTask({ objective: "x", tools: [look.tool, deploy.tool], permissions: { deploy: "ask" } });
+    const parked = await runner.runTask({
+      objective: "x",
+      tools: [look.tool, deploy.tool],
+      permissions: { deploy: "ask" },
+    });
     expect(parked.status).toBe("parked");
     const resumed = await runner.resume(parked.parked, { decision: "approve" }, { tools: [look.tool, deploy.tool] });
     expect(deploy.calls).toEqual([{ text: "prod" }]);
     expect(look.calls).toEqual([]);
-    expect(resumed.messages.filter((m) => m.role === "toolResult").at(-1)).toMatchObject({ toolName: "look", isError: true, details: { error: "malformed_json" } });
+    expect(resumed.messages.filter((m) => m.role === "toolResult").at(-1)).toMatchObject({
+      toolName: "look",
+      isError: true,
+      details: { error: "malformed_json" },
+    });
   });
 });
 
@@ -80,13 +97,23 @@ describe("the approved call on resume is checked again", () => {
   it("against the schema of the tool given to resume: arguments it refuses do not run", async () => {
     const loose = recorder("deploy");
     const strictCalls: unknown[] = [];
-    const strict = defineTool({ name: "deploy", description: "", input: z.object({ text: z.enum(["staging"]) }), execute: (args) => (strictCalls.push(args), "ran") });
-    const { runner } = gated([fauxToolCall("deploy", { text: "prod" }), fauxText("done")], [], { parkKey: "a-test-key-of-enough-length-000" });
+    const strict = defineTool({
+      name: "deploy",
+      description: "",
+      input: z.object({ text: z.enum(["staging"]) }),
+      execute: (args) => (strictCalls.push(args), "ran"),
+    });
+    const { runner } = gated([fauxToolCall("deploy", { text: "prod" }), fauxText("done")], [], {
+      parkKey: "a-test-key-of-enough-length-000",
+    });
     const parked = await runner.runTask({ objective: "x", tools: [loose.tool], defaultPermission: "ask" });
     const resumed = await runner.resume(parked.parked, { decision: "approve" }, { tools: [strict] });
     expect(strictCalls).toEqual([]);
     expect(loose.calls).toEqual([]);
-    expect(resumed.messages.find((m) => m.role === "toolResult")).toMatchObject({ isError: true, details: { error: "invalid_arguments" } });
+    expect(resumed.messages.find((m) => m.role === "toolResult")).toMatchObject({
+      isError: true,
+      details: { error: "invalid_arguments" },
+    });
   });
 });
 
@@ -96,7 +123,12 @@ describe("permissionFor", () => {
       expect(permissionFor({ permissions: {}, defaultPermission: "ask" }, { name }), name).toBe("ask");
       expect(permissionFor({ permissions: { other: "allow" } }, { name }), name).toBe("allow");
     }
-    expect(permissionFor({ permissions: { deploy: "auto" }, defaultPermission: "ask" }, { name: "deploy", permission: "allow" })).toBe("auto");
+    expect(
+      permissionFor(
+        { permissions: { deploy: "auto" }, defaultPermission: "ask" },
+        { name: "deploy", permission: "allow" },
+      ),
+    ).toBe("auto");
   });
 
   it("a value outside the closed set is `ask`: a person decides", () => {
@@ -150,12 +182,23 @@ describe("auto mode fails closed", () => {
       const controller = new AbortController();
       // The host aborts while the classifier is thinking; the faux brain honours the signal.
       const classifier = createFauxBrain([() => (controller.abort(), fauxDelay(60_000, ALLOW))], { api: "faux-cls" });
-      const { runner, notices } = gated([fauxToolCall("shell", { text: "a" }), fauxText("never")], classifier, approver ? { approver } : {});
-      const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" }, { signal: controller.signal });
+      const { runner, notices } = gated(
+        [fauxToolCall("shell", { text: "a" }), fauxText("never")],
+        classifier,
+        approver ? { approver } : {},
+      );
+      const result = await runner.runTask(
+        { objective: "x", tools: [tool], defaultPermission: "auto" },
+        { signal: controller.signal },
+      );
       expect(result.status).toBe("aborted");
       expect(notices.map((n) => n.code)).not.toContain("classifier.unavailable");
       expect(result.parked).toBeUndefined();
-      expect(result.messages.at(-1)).toMatchObject({ role: "toolResult", isError: true, details: { error: "not_run" } });
+      expect(result.messages.at(-1)).toMatchObject({
+        role: "toolResult",
+        isError: true,
+        details: { error: "not_run" },
+      });
     }
     expect(asked).toEqual([]);
     expect(calls).toEqual([]);
@@ -169,20 +212,30 @@ describe("auto mode fails closed", () => {
   ] as const) {
     it(`an approver that answers ${name} is not a yes: the call parks unrun`, async () => {
       const { tool, calls } = recorder("shell");
-      const { runner } = gated([fauxToolCall("shell", { text: "a" })], [fauxText("<block>yes</block> <block>no</block>")], {
-        approver: (async () => answer) as unknown as Approver,
-      });
+      const { runner } = gated(
+        [fauxToolCall("shell", { text: "a" })],
+        [fauxText("<block>yes</block> <block>no</block>")],
+        {
+          approver: (async () => answer) as unknown as Approver,
+        },
+      );
       const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
       expect(calls).toEqual([]);
       expect(result.status).toBe("parked");
-      expect(result.stats.humanReview.gates).toEqual([{ kind: "auto_parse_error", waitMs: 0, decision: "unavailable" }]);
+      expect(result.stats.humanReview.gates).toEqual([
+        { kind: "auto_parse_error", waitMs: 0, decision: "unavailable" },
+      ]);
     });
   }
 
   it("the approver is a person: its approve lets the call run (control for the cases above; extra keys are fine)", async () => {
     const { tool, calls } = recorder("shell");
     const withTicket = (async () => ({ decision: "approve", approvedBy: "alice" })) as Approver;
-    const { runner } = gated([fauxToolCall("shell", { text: "a" }), fauxText("done")], [fauxText("<block>yes</block> <block>no</block>")], { approver: withTicket });
+    const { runner } = gated(
+      [fauxToolCall("shell", { text: "a" }), fauxText("done")],
+      [fauxText("<block>yes</block> <block>no</block>")],
+      { approver: withTicket },
+    );
     const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
     expect(result.status).toBe("completed");
     expect(calls).toEqual([{ text: "a" }]);

@@ -16,8 +16,12 @@ import { PERMISSIONS, type ApprovalKind, type Permission, type Terminal } from "
  * `Object.prototype`'s members. A value outside the closed set (a hand-made tool's typo) reads as
  * `ask`, the strictest seat: a person decides.
  */
-export function permissionFor(spec: { permissions?: Readonly<Record<string, Permission>>; defaultPermission?: Permission }, tool: Pick<Tool, "name" | "permission">): Permission {
-  const named = spec.permissions && Object.hasOwn(spec.permissions, tool.name) ? spec.permissions[tool.name] : undefined;
+export function permissionFor(
+  spec: { permissions?: Readonly<Record<string, Permission>>; defaultPermission?: Permission },
+  tool: Pick<Tool, "name" | "permission">,
+): Permission {
+  const named =
+    spec.permissions && Object.hasOwn(spec.permissions, tool.name) ? spec.permissions[tool.name] : undefined;
   const permission: unknown = named ?? tool.permission ?? spec.defaultPermission ?? "allow";
   return (PERMISSIONS as readonly unknown[]).includes(permission) ? (permission as Permission) : "ask";
 }
@@ -33,10 +37,7 @@ export interface AutoModeGate {
 
 /** What the gate decided for one call. */
 export type GateOutcome =
-  | { run: true }
-  | { result: ToolResultMessage }
-  | { park: Omit<PendingCall, "index"> }
-  | { terminal: Terminal };
+  { run: true } | { result: ToolResultMessage } | { park: Omit<PendingCall, "index"> } | { terminal: Terminal };
 
 /**
  * What a live approver may answer. It is host code: a decision outside the closed set is no answer,
@@ -55,15 +56,36 @@ async function askPerson(ctx: RunContext, call: ToolCall, kind: ApprovalKind, re
   const approver = ctx.deps.approver;
   const cannotAsk = (): GateOutcome =>
     kind === "denial_limit"
-      ? { terminal: { code: "denial_limit", cause: "classifier", message: `auto mode reached its denial limit (${ctx.state.denials.tripped ?? "blocks"}: ${ctx.state.denials.consecutiveBlocks} in a row, ${ctx.state.denials.totalBlocks} in total) and no person is available to decide${reason ? `; last reason: ${reason}` : ""}` } }
-      : { park: { toolCallId: call.id, toolName: call.name, arguments: call.arguments, kind, ...(reason !== undefined ? { reason } : {}) } };
+      ? {
+          terminal: {
+            code: "denial_limit",
+            cause: "classifier",
+            message: `auto mode reached its denial limit (${ctx.state.denials.tripped ?? "blocks"}: ${ctx.state.denials.consecutiveBlocks} in a row, ${ctx.state.denials.totalBlocks} in total) and no person is available to decide${reason ? `; last reason: ${reason}` : ""}`,
+          },
+        }
+      : {
+          park: {
+            toolCallId: call.id,
+            toolName: call.name,
+            arguments: call.arguments,
+            kind,
+            ...(reason !== undefined ? { reason } : {}),
+          },
+        };
   // An aborted run neither asks a person nor parks: the host has stopped it.
   if (ctx.signal.aborted) return ABORTED;
   if (!approver) return cannotAsk();
   const started = ctx.deps.clock.now();
   let answer: z.infer<typeof ApproverAnswerSchema>;
   try {
-    const raw: unknown = await approver({ toolCall: call, kind, runId: ctx.runId, signal: ctx.signal, ...(reason !== undefined ? { reason } : {}), ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) });
+    const raw: unknown = await approver({
+      toolCall: call,
+      kind,
+      runId: ctx.runId,
+      signal: ctx.signal,
+      ...(reason !== undefined ? { reason } : {}),
+      ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
+    });
     const parsed = ApproverAnswerSchema.safeParse(raw);
     answer = parsed.success ? parsed.data : "unavailable";
   } catch {
@@ -87,7 +109,12 @@ export function afterPersonDecided(ctx: RunContext, kind: ApprovalKind): void {
 }
 
 export function deniedResult(call: ToolCall, reason: string | undefined, now: number): ToolResultMessage {
-  return errorResult(call, `The user denied this call${reason ? `: ${reason}` : "."} It was not run.`, { error: "denied", reason }, now);
+  return errorResult(
+    call,
+    `The user denied this call${reason ? `: ${reason}` : "."} It was not run.`,
+    { error: "denied", reason },
+    now,
+  );
 }
 
 /** Clears one checked call: allow, ask a person, or auto mode's classifier. */
@@ -97,8 +124,12 @@ export async function gateCall(ctx: RunContext, call: ToolCall, permission: Perm
   const auto = ctx.autoMode;
   if (!auto) return askPerson(ctx, call, "auto_unavailable");
   const before = auto.route();
-  if (before.route === "ask") return askPerson(ctx, call, before.tripped === "consecutive_unavailable" ? "auto_unavailable" : "denial_limit");
-  if (before.route === "stop") return before.tripped === "consecutive_unavailable" ? askPerson(ctx, call, "auto_unavailable") : askPerson(ctx, call, "denial_limit");
+  if (before.route === "ask")
+    return askPerson(ctx, call, before.tripped === "consecutive_unavailable" ? "auto_unavailable" : "denial_limit");
+  if (before.route === "stop")
+    return before.tripped === "consecutive_unavailable"
+      ? askPerson(ctx, call, "auto_unavailable")
+      : askPerson(ctx, call, "denial_limit");
   // Checked here as well as inside the decider, so a spent run ends typed instead of asking a person.
   const spent = runBudgetExceeded(ctx);
   if (spent) return { terminal: spent };
@@ -114,7 +145,14 @@ export async function gateCall(ctx: RunContext, call: ToolCall, permission: Perm
     case "block": {
       const after = auto.route();
       if (after.route !== "classify") return askPerson(ctx, call, "denial_limit", ruling.reason);
-      return { result: errorResult(call, `Auto mode blocked this call: ${ruling.reason}. It was not run; do something else, or explain why it is needed.`, { error: "blocked", reason: ruling.reason }, ctx.deps.clock.now()) };
+      return {
+        result: errorResult(
+          call,
+          `Auto mode blocked this call: ${ruling.reason}. It was not run; do something else, or explain why it is needed.`,
+          { error: "blocked", reason: ruling.reason },
+          ctx.deps.clock.now(),
+        ),
+      };
     }
     case "unavailable":
       return askPerson(ctx, call, "auto_unavailable");

@@ -11,13 +11,29 @@ describe("prefix stability", () => {
       if (i === 20) script.push(fauxLoop("again and again "));
       // A failed call is retried with the very same request.
       if (i === 25) script.push(fauxError("overloaded"));
-      if (i === 30) script.push({ content: [{ type: "toolCall", name: "look", arguments: { text: `${i}a` } }, { type: "toolCall", name: "look", arguments: { text: `${i}b` } }] });
-      else script.push(fauxToolCall(i % 7 === 3 ? "missing" : "look", { text: `step ${i}` }, { text: `thinking about ${i}` }));
+      if (i === 30)
+        script.push({
+          content: [
+            { type: "toolCall", name: "look", arguments: { text: `${i}a` } },
+            { type: "toolCall", name: "look", arguments: { text: `${i}b` } },
+          ],
+        });
+      else
+        script.push(
+          fauxToolCall(i % 7 === 3 ? "missing" : "look", { text: `step ${i}` }, { text: `thinking about ${i}` }),
+        );
     }
     script.push({ content: [], end: { type: "stop" } }, fauxText("finished"));
     const { runner, brain } = setup(script);
     const history = [{ role: "user" as const, content: "earlier conversation" }];
-    const result = await runner.runTask({ objective: "work a long time", tools: [tool], history, maxTurns: 100, maxTokens: 500, systemPrompt: "sys" });
+    const result = await runner.runTask({
+      objective: "work a long time",
+      tools: [tool],
+      history,
+      maxTurns: 100,
+      maxTokens: 500,
+      systemPrompt: "sys",
+    });
     expect(result.terminal).toMatchObject({ code: "completed" });
     expect(brain.calls.length).toBeGreaterThan(40);
     expect(result.stats.retries).toBe(1);
@@ -29,16 +45,27 @@ describe("prefix stability", () => {
       expect(current.tools).toEqual(previous.tools);
     }
     // And the final history is the last request plus the final answer.
-    expect([...history, ...result.messages].slice(0, -1)).toEqual(JSON.parse(JSON.stringify(brain.calls.at(-1)!.context.messages)));
+    expect([...history, ...result.messages].slice(0, -1)).toEqual(
+      JSON.parse(JSON.stringify(brain.calls.at(-1)!.context.messages)),
+    );
   });
 
   it("a resumed run's first request is the parked run's last request plus what was appended", async () => {
     const look = recorder("look", { readOnly: true });
     const deploy = recorder("deploy");
-    const { runner, brain } = setup([fauxToolCall("look", { text: "a" }), fauxToolCall("deploy", { text: "b" }), fauxText("done")], { parkKey: "a-test-key-of-enough-length-000" });
+    const { runner, brain } = setup(
+      [fauxToolCall("look", { text: "a" }), fauxToolCall("deploy", { text: "b" }), fauxText("done")],
+      { parkKey: "a-test-key-of-enough-length-000" },
+    );
     const history = [{ role: "user" as const, content: "earlier" }];
     const tools = [look.tool, deploy.tool];
-    const parked = await runner.runTask({ objective: "ship", tools, history, permissions: { deploy: "ask" }, systemPrompt: "sys" });
+    const parked = await runner.runTask({
+      objective: "ship",
+      tools,
+      history,
+      permissions: { deploy: "ask" },
+      systemPrompt: "sys",
+    });
     expect(parked.status).toBe("parked");
     const resumed = await runner.resume(JSON.parse(JSON.stringify(parked.parked)), { decision: "approve" }, { tools });
     expect(resumed.status).toBe("completed");

@@ -32,7 +32,10 @@ export class ModelResolutionError extends Error {
 function resolveRef(routing: ModelRouting, ref: ModelRef): Model {
   // Tier words (`flash`) resolve like catalog keys, falling down to the next bound tier.
   const model = resolveModelRef(expandTierKeys(routing), ref);
-  if (!model) throw new ModelResolutionError(`model "${typeof ref === "string" ? ref : ref.id}" is not in the catalog (nor a unique id or a bound tier)`);
+  if (!model)
+    throw new ModelResolutionError(
+      `model "${typeof ref === "string" ? ref : ref.id}" is not in the catalog (nor a unique id or a bound tier)`,
+    );
   return model;
 }
 
@@ -45,7 +48,13 @@ export function resolveMainModel(routing: ModelRouting): TaskModel {
   if (!first) throw new ModelResolutionError("the model catalog is empty");
   const resolution = resolveRole(routing, "default", first);
   const via = resolution.via === "main" ? "catalog_first" : resolution.via;
-  return { model: resolution.model, fallbacks: resolution.fallbacks, via, role: "default", ...(resolution.thinking ? { thinking: resolution.thinking } : {}) };
+  return {
+    model: resolution.model,
+    fallbacks: resolution.fallbacks,
+    via,
+    role: "default",
+    ...(resolution.thinking ? { thinking: resolution.thinking } : {}),
+  };
 }
 
 /**
@@ -53,7 +62,10 @@ export function resolveMainModel(routing: ModelRouting): TaskModel {
  * tail is the fallback chain) wins; else `spec.role` through llm-types' `resolveRole`, relative to
  * the main model; else the `default` role. Throws {@link ModelResolutionError} when nothing resolves.
  */
-export function resolveTaskModel(routing: ModelRouting, spec: { model?: ModelRef | readonly ModelRef[]; role?: RoleName }): TaskModel {
+export function resolveTaskModel(
+  routing: ModelRouting,
+  spec: { model?: ModelRef | readonly ModelRef[]; role?: RoleName },
+): TaskModel {
   if (spec.model !== undefined) {
     const refs: readonly ModelRef[] = Array.isArray(spec.model) ? spec.model : [spec.model as ModelRef];
     const [head, ...rest] = refs;
@@ -64,5 +76,11 @@ export function resolveTaskModel(routing: ModelRouting, spec: { model?: ModelRef
   const role = spec.role ?? "default";
   if (role === "default") return main;
   const resolution = resolveRole(routing, role, main.model);
-  return { model: resolution.model, fallbacks: resolution.fallbacks, via: resolution.via, role, ...(resolution.thinking ? { thinking: resolution.thinking } : {}) };
+  return {
+    model: resolution.model,
+    fallbacks: resolution.fallbacks,
+    via: resolution.via,
+    role,
+    ...(resolution.thinking ? { thinking: resolution.thinking } : {}),
+  };
 }

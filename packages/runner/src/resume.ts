@@ -17,20 +17,34 @@ import type { ResumeDecision, ResumeOptions, TaskResult } from "./types";
  * only then decide the pending call and run on. Every refusal of the park itself, an abort, and a
  * model that no longer resolves come before the claim, so they spend nothing.
  */
-export async function resumeRun(deps: ResolvedDeps, raw: unknown, decision: ResumeDecision, options: ResumeOptions, emit: (event: RunEvent) => void): Promise<TaskResult> {
+export async function resumeRun(
+  deps: ResolvedDeps,
+  raw: unknown,
+  decision: ResumeDecision,
+  options: ResumeOptions,
+  emit: (event: RunEvent) => void,
+): Promise<TaskResult> {
   parseWith(ApprovalDecisionSchema, decision, "resume decision");
   const now = deps.clock.now();
   const park: ParkedRun = verifyParkedRun(raw, deps.parkKey, now);
   const tools = options.tools ?? deps.tools;
   if (!findTool(tools, park.pending.toolName)) {
-    throw new ParkedRunError("unknown_tool", `the parked call's tool "${park.pending.toolName}" is not among the tools given to resume`, { parkId: park.parkId, toolName: park.pending.toolName });
+    throw new ParkedRunError(
+      "unknown_tool",
+      `the parked call's tool "${park.pending.toolName}" is not among the tools given to resume`,
+      { parkId: park.parkId, toolName: park.pending.toolName },
+    );
   }
   // Aborted before anything happened: the park is not claimed, so the approval is not lost and the
   // same park can be resumed once the host is running again.
   if (options.signal?.aborted) {
     const result: TaskResult = {
       status: "aborted",
-      terminal: { code: "aborted", cause: "host", message: "the resume was aborted before the park was claimed; it can be resumed again" },
+      terminal: {
+        code: "aborted",
+        cause: "host",
+        message: "the resume was aborted before the park was claimed; it can be resumed again",
+      },
       output: "",
       messages: park.messages,
       stats: toRunStats(park.state.stats),
@@ -59,7 +73,13 @@ export async function resumeRun(deps: ResolvedDeps, raw: unknown, decision: Resu
     throw new ParkedRunError("replayed", `parked run ${park.parkId} was already resumed`, { parkId: park.parkId });
   }
   if (park.spec.hasOutput && !options.output) {
-    ctx.notice({ code: "config.resume_output_missing", audience: "operator", message: "The parked run had an output schema, but resume was given none: the final answer will not be parsed, and the system prompt differs from the parked run's.", detail: { parkId: park.parkId } });
+    ctx.notice({
+      code: "config.resume_output_missing",
+      audience: "operator",
+      message:
+        "The parked run had an output schema, but resume was given none: the final answer will not be parsed, and the system prompt differs from the parked run's.",
+      detail: { parkId: park.parkId },
+    });
   }
   return drive(ctx, async () => {
     const turn = pendingTurn(park.messages);
@@ -69,14 +89,31 @@ export async function resumeRun(deps: ResolvedDeps, raw: unknown, decision: Resu
     addGate(ctx.state.stats, { kind: park.pending.kind, waitMs, decision: decision.decision });
     ctx.emit({ type: "approval", toolCall: call, kind: park.pending.kind, decision: decision.decision, waitMs });
     afterPersonDecided(ctx, park.pending.kind);
-    const result = decision.decision === "approve" ? runCall(ctx, call) : Promise.resolve(deniedResult(call, decision.reason, deps.clock.now()));
+    const result =
+      decision.decision === "approve"
+        ? runCall(ctx, call)
+        : Promise.resolve(deniedResult(call, decision.reason, deps.clock.now()));
     const stop = await flush(ctx, [{ call, result }]);
     if (stop) {
-      closeRemaining(ctx, turn.content.filter((block) => block.type === "toolCall"), park.pending.index + 1, "the run was stopped by its observer");
+      closeRemaining(
+        ctx,
+        turn.content.filter((block) => block.type === "toolCall"),
+        park.pending.index + 1,
+        "the run was stopped by its observer",
+      );
       return { status: "stuck", terminal: stop };
     }
     const rest = await handleCalls(ctx, turn, park.pending.index + 1);
-    if ("park" in rest) return { status: "parked", terminal: { code: "awaiting_approval", cause: "approval", message: `"${rest.park.toolName}" waits for a person's approval` }, park: rest.park };
+    if ("park" in rest)
+      return {
+        status: "parked",
+        terminal: {
+          code: "awaiting_approval",
+          cause: "approval",
+          message: `"${rest.park.toolName}" waits for a person's approval`,
+        },
+        park: rest.park,
+      };
     if ("terminal" in rest) return { status: rest.status, terminal: rest.terminal };
     return runTurns(ctx);
   });

@@ -3,8 +3,10 @@ import { backoffMs, failureAction, isFailedCall, resolveRetry } from "./retry";
 
 describe("retry policy", () => {
   it("transient kinds retry; the rest fall back; an abort is an abort", () => {
-    for (const kind of ["rate_limited", "overloaded", "timeout", "network", "provider"] as const) expect(failureAction({ stopReason: "error", errorKind: kind })).toBe("retry");
-    for (const kind of ["auth", "bad_request", "content_filter", "context_overflow"] as const) expect(failureAction({ stopReason: "error", errorKind: kind })).toBe("fallback");
+    for (const kind of ["rate_limited", "overloaded", "timeout", "network", "provider"] as const)
+      expect(failureAction({ stopReason: "error", errorKind: kind })).toBe("retry");
+    for (const kind of ["auth", "bad_request", "content_filter", "context_overflow"] as const)
+      expect(failureAction({ stopReason: "error", errorKind: kind })).toBe("fallback");
     expect(failureAction({ stopReason: "aborted", errorKind: "aborted" })).toBe("aborted");
   });
 
@@ -27,8 +29,17 @@ describe("retry policy", () => {
   });
 
   it("options that cannot work are refused, typed, instead of retrying forever", () => {
-    for (const retry of [{ maxRetries: Number.NaN }, { maxRetries: -1 }, { baseDelayMs: 1.5 }, { maxDelayMs: Number.POSITIVE_INFINITY }, { random: 0.5 }, { retries: 3 }]) {
-      expect(() => resolveRetry(retry as never), JSON.stringify(retry)).toThrow(expect.objectContaining({ code: "config.retry_invalid" }));
+    for (const retry of [
+      { maxRetries: Number.NaN },
+      { maxRetries: -1 },
+      { baseDelayMs: 1.5 },
+      { maxDelayMs: Number.POSITIVE_INFINITY },
+      { random: 0.5 },
+      { retries: 3 },
+    ]) {
+      expect(() => resolveRetry(retry as never), JSON.stringify(retry)).toThrow(
+        expect.objectContaining({ code: "config.retry_invalid" }),
+      );
     }
     expect(resolveRetry(undefined)).toMatchObject({ maxRetries: 2, baseDelayMs: 500, maxDelayMs: 30_000 });
   });

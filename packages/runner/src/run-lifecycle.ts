@@ -41,7 +41,9 @@ export function buildContext(deps: ResolvedDeps, input: ContextInput): RunContex
   const { spec } = input;
   const runId = spec.runId;
   const tracer = new RunTracer(deps.tracer, () => deps.clock.now(), runId, spec.sessionId);
-  const systemPrompt = input.output ? [spec.systemPrompt, outputInstruction(input.output)].filter(Boolean).join("\n\n") : spec.systemPrompt;
+  const systemPrompt = input.output
+    ? [spec.systemPrompt, outputInstruction(input.output)].filter(Boolean).join("\n\n")
+    : spec.systemPrompt;
   const ctx: RunContext = {
     deps,
     spec,
@@ -94,14 +96,35 @@ function finish(ctx: RunContext, end: LoopEnd): TaskResult {
   };
   if (end.park) {
     if (ctx.deps.parkKeyEphemeral) {
-      ctx.notice({ code: "config.park_key_ephemeral", audience: "operator", message: "This run parked, signed with a random key: only this runner can resume it. Set `parkKey` to resume in another process.", detail: {} });
+      ctx.notice({
+        code: "config.park_key_ephemeral",
+        audience: "operator",
+        message:
+          "This run parked, signed with a random key: only this runner can resume it. Set `parkKey` to resume in another process.",
+        detail: {},
+      });
     } else if (ctx.deps.parkLedgerEphemeral) {
       // A shared key lets other processes resume the park, but an in-memory ledger only stops a
       // replay inside this runner: at-most-once across processes needs a shared ledger.
-      ctx.notice({ code: "config.park_ledger_ephemeral", audience: "operator", message: "This run parked with a shared `parkKey` but the default in-memory ledger: another process (or a restart) could resume the same park again. Set `parkLedger` (e.g. createFileParkLedger) so the call runs at most once everywhere.", detail: {} });
+      ctx.notice({
+        code: "config.park_ledger_ephemeral",
+        audience: "operator",
+        message:
+          "This run parked with a shared `parkKey` but the default in-memory ledger: another process (or a restart) could resume the same park again. Set `parkLedger` (e.g. createFileParkLedger) so the call runs at most once everywhere.",
+        detail: {},
+      });
     }
     const parked = signParkedRun(
-      { parkId: randomUUID(), now: ctx.deps.clock.now(), ttlMs: ctx.deps.parkTtlMs, spec: ctx.spec, history: ctx.history, messages: ctx.messages, pending: end.park, state: structuredClone(ctx.state) },
+      {
+        parkId: randomUUID(),
+        now: ctx.deps.clock.now(),
+        ttlMs: ctx.deps.parkTtlMs,
+        spec: ctx.spec,
+        history: ctx.history,
+        messages: ctx.messages,
+        pending: end.park,
+        state: structuredClone(ctx.state),
+      },
       ctx.deps.parkKey,
     );
     result.parked = parked;
@@ -122,7 +145,13 @@ function finish(ctx: RunContext, end: LoopEnd): TaskResult {
   return result;
 }
 
-export function failedBeforeStart(terminal: Terminal, spec: ParkedSpec, messages: Message[], emit: (e: RunEvent) => void, parked?: ParkedRun): TaskResult {
+export function failedBeforeStart(
+  terminal: Terminal,
+  spec: ParkedSpec,
+  messages: Message[],
+  emit: (e: RunEvent) => void,
+  parked?: ParkedRun,
+): TaskResult {
   const result: TaskResult = {
     status: "failed",
     terminal,
@@ -139,8 +168,17 @@ export function failedBeforeStart(terminal: Terminal, spec: ParkedSpec, messages
 
 /** Runs the loop, turning a classifier misconfiguration or an unexpected throw into a typed end. */
 export async function drive(ctx: RunContext, body: () => Promise<LoopEnd>): Promise<TaskResult> {
-  ctx.runSpan = ctx.tracer.start(SPAN_NAMES.run, { model: ctx.taskModel.model.id, provider: ctx.taskModel.model.provider, objective: ctx.spec.objective.slice(0, 200) });
-  ctx.emit({ type: "run_start", runId: ctx.runId, model: ctx.taskModel.model.id, ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) });
+  ctx.runSpan = ctx.tracer.start(SPAN_NAMES.run, {
+    model: ctx.taskModel.model.id,
+    provider: ctx.taskModel.model.provider,
+    objective: ctx.spec.objective.slice(0, 200),
+  });
+  ctx.emit({
+    type: "run_start",
+    runId: ctx.runId,
+    model: ctx.taskModel.model.id,
+    ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
+  });
   let end: LoopEnd;
   try {
     end = await body();

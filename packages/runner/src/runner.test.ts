@@ -13,7 +13,15 @@ describe("runTask basics", () => {
     expect(result.output).toBe("Paris.");
     expect(roles(result.messages)).toEqual(["user", "assistant"]);
     const priced = usageFor(main, { input: 100, output: 20 });
-    expect(result.stats).toMatchObject({ tokens: 120, tasks: 1, turns: 1, toolCalls: 0, modelCalls: 1, costMicroUsd: priced.cost.total, costUsd: priced.cost.total / 1e6 });
+    expect(result.stats).toMatchObject({
+      tokens: 120,
+      tasks: 1,
+      turns: 1,
+      toolCalls: 0,
+      modelCalls: 1,
+      costMicroUsd: priced.cost.total,
+      costUsd: priced.cost.total / 1e6,
+    });
     expect(result.stats.humanReview).toEqual({ count: 0, totalWaitMs: 0, gates: [] });
     expect(result.model?.id).toBe("main");
   });
@@ -25,7 +33,11 @@ describe("runTask basics", () => {
     expect(result.status).toBe("completed");
     expect(calls).toEqual([{ text: "hi" }]);
     expect(roles(result.messages)).toEqual(["user", "assistant", "toolResult", "assistant"]);
-    expect(brain.calls[1]!.context.messages.at(-1)).toMatchObject({ role: "toolResult", content: [{ text: "echo:hi" }], isError: false });
+    expect(brain.calls[1]!.context.messages.at(-1)).toMatchObject({
+      role: "toolResult",
+      content: [{ text: "echo:hi" }],
+      isError: false,
+    });
     expect(brain.calls[0]!.context.tools?.[0]).toMatchObject({ name: "echo", parameters: { type: "object" } });
     expect(result.stats).toMatchObject({ turns: 2, toolCalls: 1 });
   });
@@ -45,8 +57,12 @@ describe("runTask basics", () => {
     await expect(runner.runTask({ objective: "x", maxTurns: 0 })).rejects.toThrow(SchemaValidationError);
     await expect(runner.runTask({ objective: "x", tools: [{ name: "fake" } as never] })).rejects.toThrow(/defineTool/);
     // A misspelt permission key must not silently leave every tool on `allow`.
-    await expect(runner.runTask({ objective: "x", defaultPermision: "auto" } as never)).rejects.toThrow(SchemaValidationError);
-    await expect(runner.runTask({ objective: "x", permissions: { shell: "Auto" } } as never)).rejects.toThrow(SchemaValidationError);
+    await expect(runner.runTask({ objective: "x", defaultPermision: "auto" } as never)).rejects.toThrow(
+      SchemaValidationError,
+    );
+    await expect(runner.runTask({ objective: "x", permissions: { shell: "Auto" } } as never)).rejects.toThrow(
+      SchemaValidationError,
+    );
     // A timer past 2^31 - 1 ms fires at once: every tool would "time out".
     await expect(runner.runTask({ objective: "x", toolTimeoutMs: 2 ** 31 })).rejects.toThrow(SchemaValidationError);
     expect(brain.calls).toHaveLength(0);
@@ -68,7 +84,11 @@ describe("runTask basics", () => {
     const { runner, brain } = setup([fauxText("ok")], { roles: { default: "main", advisor: "backup" } });
     await runner.runTask({ objective: "x", role: "advisor" });
     expect(brain.calls[0]!.model.id).toBe("backup");
-    expect(runner.resolveModel({ role: "advisor" })).toMatchObject({ model: { id: "backup" }, via: "role", role: "advisor" });
+    expect(runner.resolveModel({ role: "advisor" })).toMatchObject({
+      model: { id: "backup" },
+      via: "role",
+      role: "advisor",
+    });
     expect(runner.resolveModel({})).toMatchObject({ model: { id: "main" }, via: "role" });
   });
 });
@@ -100,8 +120,21 @@ describe("streamTask", () => {
     for await (const event of stream) events.push(event);
     const result = await stream.result;
     const kinds = events.map((e) => e.type).filter((t, i, all) => t !== all[i - 1]);
-    expect(kinds).toEqual(["run_start", "turn_start", "toolcall_delta", "turn_end", "tool_call", "tool_result", "turn_start", "text_delta", "turn_end", "run_end"]);
-    const deltas = events.filter((e): e is Extract<RunEvent, { type: "text_delta" }> => e.type === "text_delta").map((e) => e.delta);
+    expect(kinds).toEqual([
+      "run_start",
+      "turn_start",
+      "toolcall_delta",
+      "turn_end",
+      "tool_call",
+      "tool_result",
+      "turn_start",
+      "text_delta",
+      "turn_end",
+      "run_end",
+    ]);
+    const deltas = events
+      .filter((e): e is Extract<RunEvent, { type: "text_delta" }> => e.type === "text_delta")
+      .map((e) => e.delta);
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join("")).toBe("all done here");
     expect(events.at(-1)).toEqual({ type: "run_end", result });
@@ -171,7 +204,10 @@ describe("observers never change an outcome", () => {
         throw new Error("async observer down");
       }) as unknown as () => void;
       const { runner } = setup([fauxToolCall("echo", { text: "a" }), fauxText("fine")], {
-        brains: [createFauxBrain([fauxToolCall("echo", { text: "a" }), fauxText("fine")]), createFauxBrain([fauxText("<block>no</block>")], { api: "faux-cls" })],
+        brains: [
+          createFauxBrain([fauxToolCall("echo", { text: "a" }), fauxText("fine")]),
+          createFauxBrain([fauxText("<block>no</block>")], { api: "faux-cls" }),
+        ],
         models: { main, cls },
         roles: { default: "main", classifier: "cls" },
         onNotice: rejecting,

@@ -23,7 +23,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 function parkTtl(ttlMs: unknown): number {
   if (ttlMs === undefined) return DAY_MS;
   if (typeof ttlMs !== "number" || !Number.isSafeInteger(ttlMs) || ttlMs <= 0) {
-    throw new RunnerConfigError("config.park_ttl_invalid", `parkTtlMs must be a positive whole number of milliseconds, got ${typeof ttlMs === "number" ? ttlMs : typeof ttlMs}`);
+    throw new RunnerConfigError(
+      "config.park_ttl_invalid",
+      `parkTtlMs must be a positive whole number of milliseconds, got ${typeof ttlMs === "number" ? ttlMs : typeof ttlMs}`,
+    );
   }
   return ttlMs;
 }
@@ -33,7 +36,14 @@ function parkTtl(ttlMs: unknown): number {
  * as absent would let the main model classify where the deployment said "none". Their values are
  * screened by classifier-ladder where they are used (one rule, one place).
  */
-const AutoModeKeysSchema = z.strictObject({ classifierFallback: z.unknown(), timeoutMs: z.unknown(), maxConsecutiveDenials: z.unknown(), maxTotalDenials: z.unknown() }).partial();
+const AutoModeKeysSchema = z
+  .strictObject({
+    classifierFallback: z.unknown(),
+    timeoutMs: z.unknown(),
+    maxConsecutiveDenials: z.unknown(),
+    maxTotalDenials: z.unknown(),
+  })
+  .partial();
 
 function autoModeOf(options: RunnerDeps["autoMode"]): AutoModeOptions {
   const checked = AutoModeKeysSchema.safeParse(options ?? {});
@@ -51,7 +61,11 @@ function resolveDeps(deps: RunnerDeps): ResolvedDeps {
   for (const [api, brain] of list) brains.set(api, brain);
   return {
     brains,
-    routing: { models: deps.models, ...(deps.roles ? { roles: deps.roles } : {}), ...(deps.tiers ? { tiers: deps.tiers } : {}) },
+    routing: {
+      models: deps.models,
+      ...(deps.roles ? { roles: deps.roles } : {}),
+      ...(deps.tiers ? { tiers: deps.tiers } : {}),
+    },
     clock: deps.clock ?? systemClock,
     retry: resolveRetry(deps.retry),
     ...(deps.approver ? { approver: deps.approver } : {}),
@@ -80,12 +94,23 @@ function freshState(): RunState {
 /** The JSON-safe part of a spec, as a park stores it. */
 function parkedSpecOf(spec: TaskSpec, runId: string): ParkedSpec {
   const { tools, history: _history, output, onToolResult: _observer, model, ...rest } = spec;
-  const out: ParkedSpec = { ...rest, runId, toolNames: (tools ?? []).map((tool) => tool.name), hasOutput: output !== undefined };
-  if (model !== undefined) out.model = (Array.isArray(model) ? [...(model as unknown[])] : model) as ParkedSpec["model"];
+  const out: ParkedSpec = {
+    ...rest,
+    runId,
+    toolNames: (tools ?? []).map((tool) => tool.name),
+    hasOutput: output !== undefined,
+  };
+  if (model !== undefined)
+    out.model = (Array.isArray(model) ? [...(model as unknown[])] : model) as ParkedSpec["model"];
   return out;
 }
 
-async function execute(deps: ResolvedDeps, rawSpec: TaskSpec, signal: AbortSignal | undefined, emit: (event: RunEvent) => void): Promise<TaskResult> {
+async function execute(
+  deps: ResolvedDeps,
+  rawSpec: TaskSpec,
+  signal: AbortSignal | undefined,
+  emit: (event: RunEvent) => void,
+): Promise<TaskResult> {
   parseWith(TaskSpecSchema, rawSpec, "task spec");
   const runId = rawSpec.runId ?? randomUUID();
   const spec = parkedSpecOf(rawSpec, runId);

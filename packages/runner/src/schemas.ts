@@ -6,7 +6,10 @@ import { APPROVAL_KINDS, PERMISSIONS } from "./types";
 export const PermissionSchema = z.enum(PERMISSIONS);
 export const ApprovalKindSchema = z.enum(APPROVAL_KINDS);
 /** A person's answer to an approval: from a live approver, or handed to `resume`. */
-export const ApprovalDecisionSchema = z.strictObject({ decision: z.enum(["approve", "deny"]), reason: z.string().optional() });
+export const ApprovalDecisionSchema = z.strictObject({
+  decision: z.enum(["approve", "deny"]),
+  reason: z.string().optional(),
+});
 
 const ModelRefSchema = z.union([z.string().min(1), ModelSchema]);
 const positiveInt = z.number().int().positive();
@@ -27,18 +30,28 @@ export const taskSpecFields = {
   maxTurns: positiveInt.optional(),
   maxTokens: positiveInt.optional(),
   reasoning: z.enum(["off", "minimal", "low", "medium", "high"]).optional(),
-  budget: z.strictObject({ tokens: z.number().nonnegative().optional(), microUsd: z.number().int().nonnegative().optional() }).optional(),
+  budget: z
+    .strictObject({ tokens: z.number().nonnegative().optional(), microUsd: z.number().int().nonnegative().optional() })
+    .optional(),
   maxRepeatedCalls: positiveInt.optional(),
   toolTimeoutMs: timerMs.optional(),
   modelTimeoutMs: timerMs.optional(),
   sessionId: z.string().min(1).optional(),
-  runId: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/).optional(),
+  runId: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,128}$/)
+    .optional(),
 };
 
 export const TaskModelRefSchema = z.union([ModelRefSchema, z.array(ModelRefSchema).min(1)]);
 
 const ToolSchema = z.custom<Tool>(
-  (value) => typeof value === "object" && value !== null && typeof (value as Tool).name === "string" && typeof (value as Tool).execute === "function" && typeof (value as Tool).spec === "object",
+  (value) =>
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Tool).name === "string" &&
+    typeof (value as Tool).execute === "function" &&
+    typeof (value as Tool).spec === "object",
   { message: "expected a tool made by defineTool()" },
 );
 
@@ -54,12 +67,17 @@ export const TaskSpecSchema = z
     tools: z.array(ToolSchema).optional(),
     history: z.array(MessageSchema).optional(),
     output: z.custom<z.ZodType>((value) => value instanceof z.ZodType, { message: "expected a zod schema" }).optional(),
-    onToolResult: z.custom<(...args: unknown[]) => unknown>((value) => typeof value === "function", { message: "expected a function" }).optional(),
+    onToolResult: z
+      .custom<(...args: unknown[]) => unknown>((value) => typeof value === "function", {
+        message: "expected a function",
+      })
+      .optional(),
   })
   .superRefine((spec, ctx) => {
     const seen = new Set<string>();
     for (const tool of spec.tools ?? []) {
-      if (seen.has(tool.name)) ctx.addIssue({ code: "custom", path: ["tools"], message: `two tools are named "${tool.name}"` });
+      if (seen.has(tool.name))
+        ctx.addIssue({ code: "custom", path: ["tools"], message: `two tools are named "${tool.name}"` });
       seen.add(tool.name);
     }
   });

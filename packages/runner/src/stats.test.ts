@@ -15,7 +15,12 @@ describe("stats", () => {
     expect(out.costMicroUsd).toBe(3000 + 3000 + 1500 + 30 + 900 + 60);
     expect(out.costUsd).toBeCloseTo(0.00849, 10);
     expect(out.tokens).toBe(1200 + 5000 + 10 + 304);
-    expect(out).toMatchObject({ modelCalls: 2, classifierCalls: 2, tasks: 1, humanReview: { count: 2, totalWaitMs: 2000 } });
+    expect(out).toMatchObject({
+      modelCalls: 2,
+      classifierCalls: 2,
+      tasks: 1,
+      humanReview: { count: 2, totalWaitMs: 2000 },
+    });
     expect(Number.isInteger(out.costMicroUsd)).toBe(true);
   });
 });

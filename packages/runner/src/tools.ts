@@ -1,4 +1,10 @@
-import { describeIssues, ImageContentSchema, TextContentSchema, type ToolCall, type ToolResultMessage } from "@x/llm-types";
+import {
+  describeIssues,
+  ImageContentSchema,
+  TextContentSchema,
+  type ToolCall,
+  type ToolResultMessage,
+} from "@x/llm-types";
 import { z } from "zod";
 import type { Tool, ToolOutput } from "./define-tool";
 
@@ -12,7 +18,12 @@ export interface ToolRunContext {
 }
 
 /** A tool result the model sees as failed; the run goes on. */
-export function errorResult(call: Pick<ToolCall, "id" | "name">, text: string, details?: unknown, now?: number): ToolResultMessage {
+export function errorResult(
+  call: Pick<ToolCall, "id" | "name">,
+  text: string,
+  details?: unknown,
+  now?: number,
+): ToolResultMessage {
   const message: ToolResultMessage = {
     role: "toolResult",
     toolCallId: call.id,
@@ -40,20 +51,41 @@ export function checkCall(tools: readonly Tool[], call: ToolCall, now: number): 
   const tool = findTool(tools, call.name);
   if (!tool) {
     const known = tools.map((t) => t.name).join(", ") || "none";
-    return { ok: false, result: errorResult(call, `Unknown tool "${call.name}". Available tools: ${known}.`, { error: "unknown_tool" }, now) };
+    return {
+      ok: false,
+      result: errorResult(
+        call,
+        `Unknown tool "${call.name}". Available tools: ${known}.`,
+        { error: "unknown_tool" },
+        now,
+      ),
+    };
   }
   if (call.argumentsError) {
     const why = call.argumentsError === "truncated" ? "were cut off before they ended" : "were not valid JSON";
     return {
       ok: false,
-      result: errorResult(call, `The arguments for "${call.name}" ${why}; the tool was not run. Send the call again with complete JSON arguments.`, { error: call.argumentsError }, now),
+      result: errorResult(
+        call,
+        `The arguments for "${call.name}" ${why}; the tool was not run. Send the call again with complete JSON arguments.`,
+        { error: call.argumentsError },
+        now,
+      ),
     };
   }
   const parsed = tool.input.safeParse(call.arguments);
   if (!parsed.success) {
     const issues = describeIssues(parsed.error);
     const lines = issues.map((issue) => `- ${issue.path || "(root)"}: ${issue.message}`).join("\n");
-    return { ok: false, result: errorResult(call, `Invalid arguments for "${call.name}"; the tool was not run:\n${lines}`, { error: "invalid_arguments", issues }, now) };
+    return {
+      ok: false,
+      result: errorResult(
+        call,
+        `Invalid arguments for "${call.name}"; the tool was not run:\n${lines}`,
+        { error: "invalid_arguments", issues },
+        now,
+      ),
+    };
   }
   return { ok: true, tool, args: parsed.data };
 }
@@ -87,7 +119,12 @@ function toResult(call: ToolCall, value: unknown, now: number): ToolResultMessag
   if (isToolOutput(value)) {
     const output = ToolOutputSchema.safeParse(value);
     if (!output.success) {
-      return errorResult(call, `"${call.name}" returned output the model cannot read; the run goes on without it.`, { error: "invalid_output", issues: describeIssues(output.error) }, now);
+      return errorResult(
+        call,
+        `"${call.name}" returned output the model cannot read; the run goes on without it.`,
+        { error: "invalid_output", issues: describeIssues(output.error) },
+        now,
+      );
     }
     const message: ToolResultMessage = { ...base, content: output.data.content, isError: output.data.isError ?? false };
     const details = jsonCopy(output.data.details);
@@ -97,7 +134,12 @@ function toResult(call: ToolCall, value: unknown, now: number): ToolResultMessag
   if (typeof value === "string") return { ...base, content: [{ type: "text", text: value }], isError: false };
   if (value === undefined) return { ...base, content: [{ type: "text", text: "(no output)" }], isError: false };
   const details = jsonCopy(value);
-  if (details === undefined) return { ...base, content: [{ type: "text", text: "(the tool returned a value that is not JSON-serialisable)" }], isError: false };
+  if (details === undefined)
+    return {
+      ...base,
+      content: [{ type: "text", text: "(the tool returned a value that is not JSON-serialisable)" }],
+      isError: false,
+    };
   return { ...base, content: [{ type: "text", text: JSON.stringify(details) }], isError: false, details };
 }
 
@@ -107,8 +149,14 @@ class ToolTimeout extends Error {}
  * Runs one checked call. The tool gets a signal that aborts with the run or at its deadline; the
  * deadline also stops waiting for a tool that ignores its signal. Never throws.
  */
-export async function executeTool(tool: Tool, call: ToolCall, args: unknown, ctx: ToolRunContext): Promise<ToolResultMessage> {
-  if (ctx.signal.aborted) return errorResult(call, `"${call.name}" was not run: the run was aborted.`, { error: "aborted" }, ctx.now());
+export async function executeTool(
+  tool: Tool,
+  call: ToolCall,
+  args: unknown,
+  ctx: ToolRunContext,
+): Promise<ToolResultMessage> {
+  if (ctx.signal.aborted)
+    return errorResult(call, `"${call.name}" was not run: the run was aborted.`, { error: "aborted" }, ctx.now());
   const timeoutMs = tool.timeoutMs ?? ctx.defaultTimeoutMs;
   const controller = new AbortController();
   let settle: ((error: Error) => void) | undefined;
@@ -139,9 +187,15 @@ export async function executeTool(tool: Tool, call: ToolCall, args: unknown, ctx
     return toResult(call, value, ctx.now());
   } catch (error) {
     if (error instanceof ToolTimeout) {
-      return errorResult(call, `"${call.name}" timed out after ${timeoutMs} ms and was stopped.`, { error: "timeout", timeoutMs }, ctx.now());
+      return errorResult(
+        call,
+        `"${call.name}" timed out after ${timeoutMs} ms and was stopped.`,
+        { error: "timeout", timeoutMs },
+        ctx.now(),
+      );
     }
-    if (ctx.signal.aborted) return errorResult(call, `"${call.name}" was stopped: the run was aborted.`, { error: "aborted" }, ctx.now());
+    if (ctx.signal.aborted)
+      return errorResult(call, `"${call.name}" was stopped: the run was aborted.`, { error: "aborted" }, ctx.now());
     const message = error instanceof Error ? error.message : String(error);
     return errorResult(call, `"${call.name}" failed: ${message}`, { error: "threw", message }, ctx.now());
   } finally {

@@ -17,10 +17,13 @@ describe("retries", () => {
   });
 
   it("a retry-after longer than maxDelayMs is not cut short: no early retry, the chain moves on", async () => {
-    const { runner, clock, brain } = setup([fauxError("rate_limited", "429", { retryAfterMs: 120_000 }), fauxText("from backup")], {
-      retry: { maxDelayMs: 30_000 },
-      roles: { default: { model: "main", fallbacks: ["backup"] } },
-    });
+    const { runner, clock, brain } = setup(
+      [fauxError("rate_limited", "429", { retryAfterMs: 120_000 }), fauxText("from backup")],
+      {
+        retry: { maxDelayMs: 30_000 },
+        roles: { default: { model: "main", fallbacks: ["backup"] } },
+      },
+    );
     const result = await runner.runTask({ objective: "x" });
     expect(clock.sleeps).toEqual([]);
     expect(brain.calls.map((c) => c.model.id)).toEqual(["main", "backup"]);
@@ -28,16 +31,24 @@ describe("retries", () => {
   });
 
   it("backs off exponentially with jitter when the provider gives no hint", async () => {
-    const { runner, clock } = setup([fauxError("overloaded"), fauxError("network"), fauxText("ok")], { retry: { baseDelayMs: 100, random: () => 0.5 } });
+    const { runner, clock } = setup([fauxError("overloaded"), fauxError("network"), fauxText("ok")], {
+      retry: { baseDelayMs: 100, random: () => 0.5 },
+    });
     const result = await runner.runTask({ objective: "x" });
     expect(result.status).toBe("completed");
     expect(clock.sleeps).toEqual([100, 200]);
   });
 
   it("retries run out ⇒ failed/model_error carrying the errorKind", async () => {
-    const { runner, clock } = setup([fauxError("overloaded"), fauxError("overloaded"), fauxError("overloaded", "still busy")], { retry: { maxRetries: 2 } });
+    const { runner, clock } = setup(
+      [fauxError("overloaded"), fauxError("overloaded"), fauxError("overloaded", "still busy")],
+      { retry: { maxRetries: 2 } },
+    );
     const result = await runner.runTask({ objective: "x" });
-    expect(result).toMatchObject({ status: "failed", terminal: { code: "model_error", cause: "model", errorKind: "overloaded", message: "still busy" } });
+    expect(result).toMatchObject({
+      status: "failed",
+      terminal: { code: "model_error", cause: "model", errorKind: "overloaded", message: "still busy" },
+    });
     expect(clock.sleeps).toHaveLength(2);
     expect(result.stats.modelCalls).toBe(3);
   });
@@ -65,18 +76,40 @@ describe("a brain that breaks its contract", () => {
       ],
     });
     const result = await runner.runTask({ objective: "x" });
-    expect(result).toMatchObject({ status: "failed", terminal: { code: "model_error", errorKind: "provider", message: expect.stringContaining("socket exploded") } });
+    expect(result).toMatchObject({
+      status: "failed",
+      terminal: { code: "model_error", errorKind: "provider", message: expect.stringContaining("socket exploded") },
+    });
     expect(result.stats.modelCalls).toBe(3);
   });
 
   it("a malformed final message (no usage, an unknown stop) is a provider failure too, never a crash or a broken park", async () => {
-    const good = { role: "assistant", content: [{ type: "text", text: "hi" }], api: "faux", provider: "faux", model: "main", usage: emptyUsage(), stopReason: "stop", timestamp: 0 };
+    const good = {
+      role: "assistant",
+      content: [{ type: "text", text: "hi" }],
+      api: "faux",
+      provider: "faux",
+      model: "main",
+      usage: emptyUsage(),
+      stopReason: "stop",
+      timestamp: 0,
+    };
     const { usage: _usage, ...noUsage } = good;
     const malformed = [noUsage, { ...good, stopReason: "finished" }, { ...good, extra: true }];
     for (const bad of malformed) {
-      const { runner } = setup([], { brains: [{ api: "faux", stream: () => ({ result: async () => bad as never, [Symbol.asyncIterator]: async function* () {} }) }] });
+      const { runner } = setup([], {
+        brains: [
+          {
+            api: "faux",
+            stream: () => ({ result: async () => bad as never, [Symbol.asyncIterator]: async function* () {} }),
+          },
+        ],
+      });
       const result = await runner.runTask({ objective: "x" });
-      expect(result, JSON.stringify(bad)).toMatchObject({ status: "failed", terminal: { code: "model_error", errorKind: "provider", message: expect.stringContaining("malformed message") } });
+      expect(result, JSON.stringify(bad)).toMatchObject({
+        status: "failed",
+        terminal: { code: "model_error", errorKind: "provider", message: expect.stringContaining("malformed message") },
+      });
     }
   });
 });
@@ -88,12 +121,18 @@ describe("the message check", () => {
       api: inner.api,
       stream: (model, context, request) => {
         const stream = inner.stream(model, context, request);
-        return { result: async () => ({ ...(await stream.result()), extra: true }) as never, [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator]() };
+        return {
+          result: async () => ({ ...(await stream.result()), extra: true }) as never,
+          [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](),
+        };
       },
     };
     const { runner } = setup([], { brains: [copying] });
     const result = await runner.runTask({ objective: "x" });
-    expect(result).toMatchObject({ status: "failed", terminal: { code: "model_error", errorKind: "provider", message: expect.stringContaining("malformed message") } });
+    expect(result).toMatchObject({
+      status: "failed",
+      terminal: { code: "model_error", errorKind: "provider", message: expect.stringContaining("malformed message") },
+    });
   });
 
   it("a built turn passes through as the very message the brain returned", async () => {
@@ -103,7 +142,10 @@ describe("the message check", () => {
       api: inner.api,
       stream: (model, context, request) => {
         const stream = inner.stream(model, context, request);
-        return { result: async () => (returned = await stream.result()), [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator]() };
+        return {
+          result: async () => (returned = await stream.result()),
+          [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](),
+        };
       },
     };
     const { runner } = setup([], { brains: [keeping] });
@@ -116,7 +158,12 @@ describe("the message check", () => {
 describe("fallback chain", () => {
   it("a non-retryable failure moves to the next model of the role, and stays there", async () => {
     const { runner, brain, notices } = setup(
-      ({ model }: { model: { id: string } }) => (model.id === "main" ? fauxError("auth", "bad key") : brain.calls.length < 3 ? fauxToolCall("echo", { text: "a" }) : fauxText("from backup")),
+      ({ model }: { model: { id: string } }) =>
+        model.id === "main"
+          ? fauxError("auth", "bad key")
+          : brain.calls.length < 3
+            ? fauxToolCall("echo", { text: "a" })
+            : fauxText("from backup"),
       { roles: { default: { model: "main", fallbacks: ["backup"] } } },
     );
     const { tool } = recorder();
@@ -124,7 +171,10 @@ describe("fallback chain", () => {
     expect(result.status).toBe("completed");
     expect(result.output).toBe("from backup");
     expect(brain.calls.map((c) => c.model.id)).toEqual(["main", "backup", "backup"]);
-    expect(notices.find((n) => n.code === "model.fallback")).toMatchObject({ audience: "operator", detail: { from: "main", to: "backup", errorKind: "auth" } });
+    expect(notices.find((n) => n.code === "model.fallback")).toMatchObject({
+      audience: "operator",
+      detail: { from: "main", to: "backup", errorKind: "auth" },
+    });
     expect(result.model?.id).toBe("backup");
   });
 
@@ -157,7 +207,9 @@ describe("budget", () => {
   });
 
   it("a budget retry loop stops too: retries are model calls", async () => {
-    const { runner, brain } = setup(() => ({ ...fauxError("overloaded"), usage: { input: 100, output: 0 } }), { retry: { maxRetries: 10 } });
+    const { runner, brain } = setup(() => ({ ...fauxError("overloaded"), usage: { input: 100, output: 0 } }), {
+      retry: { maxRetries: 10 },
+    });
     const result = await runner.runTask({ objective: "x", budget: { tokens: 250 } });
     expect(result.status).toBe("budget_exhausted");
     expect(brain.calls).toHaveLength(3);

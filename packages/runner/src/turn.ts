@@ -1,4 +1,11 @@
-import { AssistantMessageSchema, emptyUsage, type AssistantMessage, type Brain, type BrainRequest, type Model } from "@x/llm-types";
+import {
+  AssistantMessageSchema,
+  emptyUsage,
+  type AssistantMessage,
+  type Brain,
+  type BrainRequest,
+  type Model,
+} from "@x/llm-types";
 import { isBuiltTurn } from "@x/terminal-cause";
 import { runBudgetExceeded } from "./budget";
 import { issuesLine } from "./issues";
@@ -35,7 +42,11 @@ function brokenBrainTurn(model: Model, error: unknown, now: number): AssistantMe
 }
 
 async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: number): Promise<AssistantMessage> {
-  const request: BrainRequest = { maxTokens: outputCap(ctx, model), signal: ctx.signal, cacheKey: ctx.sessionId ?? ctx.runId };
+  const request: BrainRequest = {
+    maxTokens: outputCap(ctx, model),
+    signal: ctx.signal,
+    cacheKey: ctx.sessionId ?? ctx.runId,
+  };
   const reasoning = ctx.spec.reasoning ?? ctx.taskModel.thinking;
   if (reasoning) request.reasoning = reasoning;
   if (ctx.spec.modelTimeoutMs) request.timeoutMs = ctx.spec.modelTimeoutMs;
@@ -44,7 +55,11 @@ async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: nu
     ...(ctx.systemPrompt !== undefined ? { systemPrompt: ctx.systemPrompt } : {}),
     ...(ctx.toolSpecs.length > 0 ? { tools: ctx.toolSpecs } : {}),
   };
-  const span = ctx.tracer.start(SPAN_NAMES.modelCall, { model: model.id, provider: model.provider, api: model.api, attempt, maxTokens: request.maxTokens }, ctx.turnSpan);
+  const span = ctx.tracer.start(
+    SPAN_NAMES.modelCall,
+    { model: model.id, provider: model.provider, api: model.api, attempt, maxTokens: request.maxTokens },
+    ctx.turnSpan,
+  );
   const turn = ctx.state.stats.turns + 1;
   let message: AssistantMessage;
   try {
@@ -109,12 +124,22 @@ export async function modelTurn(ctx: RunContext): Promise<TurnOutcome> {
     const model = chain[index]!;
     const brain = ctx.deps.brains.get(model.api);
     if (!brain) {
-      ctx.notice({ code: "config.no_brain", audience: "operator", message: `No brain is registered for api "${model.api}" (model ${model.id}).`, detail: { api: model.api, model: model.id } });
+      ctx.notice({
+        code: "config.no_brain",
+        audience: "operator",
+        message: `No brain is registered for api "${model.api}" (model ${model.id}).`,
+        detail: { api: model.api, model: model.id },
+      });
       continue;
     }
     if (index > ctx.chainIndex) {
       const from = chain[ctx.chainIndex]!;
-      ctx.emit({ type: "fallback", from: from.id, to: model.id, ...(last?.errorKind ? { errorKind: last.errorKind } : {}) });
+      ctx.emit({
+        type: "fallback",
+        from: from.id,
+        to: model.id,
+        ...(last?.errorKind ? { errorKind: last.errorKind } : {}),
+      });
       ctx.notice({
         code: "model.fallback",
         audience: "operator",
@@ -132,12 +157,19 @@ export async function modelTurn(ctx: RunContext): Promise<TurnOutcome> {
       if (!isFailedCall(message)) return { message, model };
       last = message;
       const action = failureAction(message);
-      if (action === "aborted") return { terminal: { code: "aborted", cause: "host", message: "the run was aborted", errorKind: "aborted" } };
+      if (action === "aborted")
+        return { terminal: { code: "aborted", cause: "host", message: "the run was aborted", errorKind: "aborted" } };
       if (action !== "retry" || attempt >= ctx.deps.retry.maxRetries) break;
       const delayMs = backoffMs(attempt, ctx.deps.retry, message.retryAfterMs);
       if (delayMs === undefined) break;
       ctx.state.stats.retries += 1;
-      ctx.emit({ type: "retry", model: model.id, attempt: attempt + 1, delayMs, ...(message.errorKind ? { errorKind: message.errorKind } : {}) });
+      ctx.emit({
+        type: "retry",
+        model: model.id,
+        attempt: attempt + 1,
+        delayMs,
+        ...(message.errorKind ? { errorKind: message.errorKind } : {}),
+      });
       try {
         await ctx.deps.clock.sleep(delayMs, ctx.signal);
       } catch {
@@ -145,8 +177,19 @@ export async function modelTurn(ctx: RunContext): Promise<TurnOutcome> {
       }
     }
   }
-  if (!last) return { terminal: { code: "no_brain", cause: "config", message: `no brain is registered for any model of the chain (${chain.map((m) => `${m.id}:${m.api}`).join(", ")})` } };
-  const terminal: Terminal = { code: "model_error", cause: "model", message: last.errorMessage ?? `model call failed (${last.errorKind ?? "unknown"})` };
+  if (!last)
+    return {
+      terminal: {
+        code: "no_brain",
+        cause: "config",
+        message: `no brain is registered for any model of the chain (${chain.map((m) => `${m.id}:${m.api}`).join(", ")})`,
+      },
+    };
+  const terminal: Terminal = {
+    code: "model_error",
+    cause: "model",
+    message: last.errorMessage ?? `model call failed (${last.errorKind ?? "unknown"})`,
+  };
   if (last.errorKind) terminal.errorKind = last.errorKind;
   return { terminal };
 }

@@ -102,7 +102,16 @@ export interface TaskSpec {
 }
 
 /** The closed set of ways a run ends. */
-export const TASK_STATUSES = ["completed", "failed", "blocked", "aborted", "parked", "max_turns", "budget_exhausted", "stuck"] as const;
+export const TASK_STATUSES = [
+  "completed",
+  "failed",
+  "blocked",
+  "aborted",
+  "parked",
+  "max_turns",
+  "budget_exhausted",
+  "stuck",
+] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 /** Stable codes, finer than the status. */
@@ -129,7 +138,8 @@ export const RUN_TERMINAL_CODES = [
 export type RunTerminalCode = (typeof RUN_TERMINAL_CODES)[number];
 
 /** Which part of the system ended the run. */
-export type TerminalCause = "model" | "guard" | "budget" | "approval" | "classifier" | "host" | "output" | "config" | "observer" | "done";
+export type TerminalCause =
+  "model" | "guard" | "budget" | "approval" | "classifier" | "host" | "output" | "config" | "observer" | "done";
 
 export interface Terminal {
   code: RunTerminalCode;

@@ -26,7 +26,11 @@ const runner = createRunner({
 
 try {
   const result = await runner.resume(readFileSync(parkFile, "utf8"), { decision: "approve" }, { tools: [deploy] });
-  process.stdout.write(JSON.stringify({ ok: true, status: result.status, messages: result.messages, stats: result.stats }));
+  process.stdout.write(
+    JSON.stringify({ ok: true, status: result.status, messages: result.messages, stats: result.stats }),
+  );
 } catch (error) {
-  process.stdout.write(JSON.stringify({ ok: false, code: error instanceof ParkedRunError ? error.code : String(error) }));
+  process.stdout.write(
+    JSON.stringify({ ok: false, code: error instanceof ParkedRunError ? error.code : String(error) }),
+  );
 }

@@ -1,12 +1,6 @@
 /** Stable codes a caller can branch on; messages are for humans and never carry stored data. */
 export type StrategyStoreErrorCode =
-  | "invalid_input"
-  | "not_found"
-  | "connection_lost"
-  | "closed"
-  | "busy"
-  | "embed_failed"
-  | "backend";
+  "invalid_input" | "not_found" | "connection_lost" | "closed" | "busy" | "embed_failed" | "backend";
 
 export interface StrategyStoreErrorOptions {
   cause?: unknown;

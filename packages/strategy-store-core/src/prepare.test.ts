@@ -27,20 +27,40 @@ describe("tokenize / queryWords", () => {
 
 describe("prepareStrategy / mergeRecord", () => {
   it("validates, dedupes tags and embeds the problem", async () => {
-    const prepared = await prepareStrategy({ ...input, tags: ["a", "a", " b"] }, async (texts) => texts.map(() => [1, 2]));
+    const prepared = await prepareStrategy({ ...input, tags: ["a", "a", " b"] }, async (texts) =>
+      texts.map(() => [1, 2]),
+    );
     expect(prepared).toMatchObject({ tags: ["a", "b"], embedding: [1, 2], key: strategyKey(input.strategy) });
   });
 
   it("a failing or malformed embedder is embed_failed", async () => {
-    await expect(embedOne(async () => Promise.reject(new Error("down")), "x")).rejects.toMatchObject({ code: "embed_failed" });
+    await expect(embedOne(async () => Promise.reject(new Error("down")), "x")).rejects.toMatchObject({
+      code: "embed_failed",
+    });
     await expect(embedOne(async () => [[Number.NaN]], "x")).rejects.toMatchObject({ code: "embed_failed" });
     await expect(embedOne(async () => [], "x")).rejects.toMatchObject({ code: "embed_failed" });
   });
 
   it("merge keeps identity and counters, takes new wording, keeps prose the new put omitted", async () => {
-    const first = newRecord(await prepareStrategy({ ...input, correction: "c1", tags: ["x"] }), "id1", "2026-01-01T00:00:00.000Z");
-    const merged = mergeRecord({ ...first, uses: 4, successes: 3 }, await prepareStrategy({ ...input, problem: "p2", confidence: 3, tags: ["y"] }), "2026-01-02T00:00:00.000Z");
-    expect(merged).toMatchObject({ id: "id1", problem: "p2", confidence: 3, correction: "c1", uses: 4, successes: 3, tags: ["x", "y"] });
+    const first = newRecord(
+      await prepareStrategy({ ...input, correction: "c1", tags: ["x"] }),
+      "id1",
+      "2026-01-01T00:00:00.000Z",
+    );
+    const merged = mergeRecord(
+      { ...first, uses: 4, successes: 3 },
+      await prepareStrategy({ ...input, problem: "p2", confidence: 3, tags: ["y"] }),
+      "2026-01-02T00:00:00.000Z",
+    );
+    expect(merged).toMatchObject({
+      id: "id1",
+      problem: "p2",
+      confidence: 3,
+      correction: "c1",
+      uses: 4,
+      successes: 3,
+      tags: ["x", "y"],
+    });
     expect(merged.createdAt).toBe("2026-01-01T00:00:00.000Z");
   });
 

@@ -57,7 +57,10 @@ export async function embedOne(embed: EmbedFn, text: string): Promise<number[]> 
     vector.length === 0 ||
     !vector.every((x) => typeof x === "number" && Number.isFinite(x))
   ) {
-    throw new StrategyStoreError("embed_failed", "the embed function must return one finite, non-empty vector per text");
+    throw new StrategyStoreError(
+      "embed_failed",
+      "the embed function must return one finite, non-empty vector per text",
+    );
   }
   return vector as number[];
 }

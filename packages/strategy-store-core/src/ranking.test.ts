@@ -35,12 +35,23 @@ describe("rankCandidates", () => {
   it("lets a success record decide between near-equal matches, but not bury a far better one", () => {
     const good = record("good", "deploy timeout", { uses: 10, successes: 10 });
     const bad = record("bad", "deploy timeout", { uses: 10, successes: 0 });
-    const near = rankCandidates("deploy timeout", [{ record: bad, score: 5 }, { record: good, score: 4.9 }], undefined, { k: 2 });
+    const near = rankCandidates(
+      "deploy timeout",
+      [
+        { record: bad, score: 5 },
+        { record: good, score: 4.9 },
+      ],
+      undefined,
+      { k: 2 },
+    );
     expect(near.map((hit) => hit.record.id)).toEqual(["good", "bad"]);
     const unrelatedButSuccessful = record("lucky", "unrelated words", { uses: 10, successes: 10 });
     const far = rankCandidates(
       "deploy timeout",
-      [{ record: record("match", "deploy timeout"), score: 10 }, { record: unrelatedButSuccessful, score: 1 }],
+      [
+        { record: record("match", "deploy timeout"), score: 10 },
+        { record: unrelatedButSuccessful, score: 1 },
+      ],
       undefined,
       { k: 2 },
     );

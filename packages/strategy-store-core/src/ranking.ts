@@ -45,7 +45,10 @@ export function rankCandidates(
   vector: readonly VectorCandidate[] | undefined,
   options: RankOptions,
 ): StrategyHit[] {
-  const entries = new Map<string, { record: StrategyRecord; lexical?: number; lexRank?: number; vecRank?: number; similarity?: number }>();
+  const entries = new Map<
+    string,
+    { record: StrategyRecord; lexical?: number; lexRank?: number; vecRank?: number; similarity?: number }
+  >();
   lexical.forEach((candidate, rank) => {
     entries.set(candidate.record.id, { record: candidate.record, lexical: candidate.score, lexRank: rank });
   });

@@ -35,7 +35,10 @@ describe("recordFromRow", () => {
       uses: 3,
       successes: 2,
     });
-    expect(recordFromRow({ ...row, tags: ["a"], embedding: ["0.5", 1] })).toMatchObject({ tags: ["a"], embedding: [0.5, 1] });
+    expect(recordFromRow({ ...row, tags: ["a"], embedding: ["0.5", 1] })).toMatchObject({
+      tags: ["a"],
+      embedding: [0.5, 1],
+    });
   });
 
   it.each([

@@ -30,7 +30,11 @@ async function bulkInsert(db: PgQueryable, schema: string, records: StrategyInpu
   );
 }
 
-function target(name: string, db: PgQueryable, connect: (schema: string) => Promise<PostgresStrategyStore>): BenchTarget {
+function target(
+  name: string,
+  db: PgQueryable,
+  connect: (schema: string) => Promise<PostgresStrategyStore>,
+): BenchTarget {
   let schema = "";
   let n = 0;
   return {
@@ -47,7 +51,9 @@ function target(name: string, db: PgQueryable, connect: (schema: string) => Prom
 }
 
 const pglite = await PGlite.create({ extensions: { vector } });
-const targets = [target("postgres (PGlite)", pglite, (schema) => PostgresStrategyStore.open({ client: pglite, schema }))];
+const targets = [
+  target("postgres (PGlite)", pglite, (schema) => PostgresStrategyStore.open({ client: pglite, schema })),
+];
 let pool: pg.Pool | undefined;
 const url = process.env.PG_URL;
 if (url === undefined) {

@@ -37,7 +37,8 @@ describe("connection loss (PGlite closed underneath)", () => {
     await db.close();
     const settled = await Promise.allSettled(inFlight);
     for (const result of settled) {
-      if (result.status === "rejected") expect(result.reason).toMatchObject({ name: "StrategyStoreError", code: "connection_lost" });
+      if (result.status === "rejected")
+        expect(result.reason).toMatchObject({ name: "StrategyStoreError", code: "connection_lost" });
     }
     await expectStoreError(store.put(input(scope, "late problem", "late strategy")), "connection_lost");
     await expectStoreError(store.search({ scope, query: "queue deploy", k: 3 }), "connection_lost");
@@ -120,7 +121,9 @@ if (PG_URL === undefined) {
       const original = await store.put(input(scope, "original problem wording"));
 
       // The row lock makes put block after BEGIN, between its statements; outcome blocks in its UPDATE.
-      const putError = await killDuring(original.id, () => store.put({ ...input(scope, "rewritten problem wording"), confidence: 3 }));
+      const putError = await killDuring(original.id, () =>
+        store.put({ ...input(scope, "rewritten problem wording"), confidence: 3 }),
+      );
       expect(putError).toMatchObject({ name: "StrategyStoreError", code: "connection_lost" });
       const outcomeError = await killDuring(original.id, () => store.recordOutcome(scope, original.id, true));
       expect(outcomeError).toMatchObject({ name: "StrategyStoreError", code: "connection_lost" });
@@ -166,7 +169,11 @@ if (PG_URL === undefined) {
       const begun = new Promise<void>((resolve) => (began = resolve));
       const put = store.put(input(scope, "queue backs up", "scale the consumers"));
       await begun;
-      const [, outcome, got] = await Promise.all([put, store.recordOutcome(scope, first.id, true), store.get(scope, first.id)]);
+      const [, outcome, got] = await Promise.all([
+        put,
+        store.recordOutcome(scope, first.id, true),
+        store.get(scope, first.id),
+      ]);
       expect(outcome.uses).toBe(1);
       expect(got?.id).toBe(first.id);
 
@@ -176,7 +183,9 @@ if (PG_URL === undefined) {
       expect(commit).toBeGreaterThan(begin);
       const inside = statements.slice(begin + 1, commit);
       expect(inside.length).toBeGreaterThan(0);
-      expect(inside.filter((text) => text.includes("uses = uses + 1") || /^SELECT\b(?![\s\S]*FOR UPDATE)/.test(text))).toEqual([]);
+      expect(
+        inside.filter((text) => text.includes("uses = uses + 1") || /^SELECT\b(?![\s\S]*FOR UPDATE)/.test(text)),
+      ).toEqual([]);
       await store.close();
     });
   });

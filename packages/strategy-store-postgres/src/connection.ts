@@ -111,8 +111,18 @@ async function queryRows<T>(db: PgQueryable, text: string, params?: unknown[]): 
   }
 }
 
-const CONNECTION_CODES = new Set(["57P01", "57P02", "57P03", "ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "ENOTCONN"]);
-const CONNECTION_MESSAGES = /connection terminated|not queryable|connection (?:was )?closed|pglite is closed|closed and cannot be used|socket hang up|cannot use a pool after calling end/i;
+const CONNECTION_CODES = new Set([
+  "57P01",
+  "57P02",
+  "57P03",
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ENOTCONN",
+]);
+const CONNECTION_MESSAGES =
+  /connection terminated|not queryable|connection (?:was )?closed|pglite is closed|closed and cannot be used|socket hang up|cannot use a pool after calling end/i;
 
 /** Driver failures become typed errors whose message carries an SQLSTATE at most, never row data. */
 export function toStoreError(error: unknown): StrategyStoreError {
@@ -123,9 +133,15 @@ export function toStoreError(error: unknown): StrategyStoreError {
     (typeof code === "string" && (CONNECTION_CODES.has(code) || code.startsWith("08"))) ||
     CONNECTION_MESSAGES.test(message)
   ) {
-    return new StrategyStoreError("connection_lost", "the database connection was lost; the operation was not applied", {
-      cause: error,
-    });
+    return new StrategyStoreError(
+      "connection_lost",
+      "the database connection was lost; the operation was not applied",
+      {
+        cause: error,
+      },
+    );
   }
-  return new StrategyStoreError("backend", `PostgreSQL error${typeof code === "string" ? ` ${code}` : ""}`, { cause: error });
+  return new StrategyStoreError("backend", `PostgreSQL error${typeof code === "string" ? ` ${code}` : ""}`, {
+    cause: error,
+  });
 }

@@ -69,12 +69,17 @@ export async function migrate(db: Executor, t: Tables, wantVector: boolean): Pro
   return db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`x-strategy-store:${t.schema}`]);
     await tx.query(`CREATE SCHEMA IF NOT EXISTS ${t.schema}`);
-    await tx.query(`CREATE TABLE IF NOT EXISTS ${t.versions} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL)`);
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS ${t.versions} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL)`,
+    );
     const [row] = await tx.query<{ version: number | null }>(`SELECT MAX(version) AS version FROM ${t.versions}`);
     const current = row?.version ?? 0;
     // A newer release changed the schema in ways this one cannot know; writing through it could corrupt it.
     if (current > SCHEMA_VERSION) {
-      throw new StrategyStoreError("backend", `the database schema is at version ${current}, newer than this release (${SCHEMA_VERSION})`);
+      throw new StrategyStoreError(
+        "backend",
+        `the database schema is at version ${current}, newer than this release (${SCHEMA_VERSION})`,
+      );
     }
     for (const migration of MIGRATIONS) {
       if (migration.version <= current) continue;
@@ -95,8 +100,11 @@ export async function migrate(db: Executor, t: Tables, wantVector: boolean): Pro
 
 async function ensureVector(tx: Executor): Promise<string | undefined> {
   const installed = async () =>
-    (await tx.query<{ schema: string }>("SELECT extnamespace::regnamespace::text AS schema FROM pg_extension WHERE extname = 'vector'"))[0]
-      ?.schema;
+    (
+      await tx.query<{ schema: string }>(
+        "SELECT extnamespace::regnamespace::text AS schema FROM pg_extension WHERE extname = 'vector'",
+      )
+    )[0]?.schema;
   const existing = await installed();
   if (existing !== undefined) return existing.replace(/^"|"$/g, "");
   const available = await tx.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");

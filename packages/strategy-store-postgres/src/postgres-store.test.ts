@@ -36,7 +36,12 @@ describe("postgres (PGlite + pgvector) specifics", () => {
 
   it("without an embed function, or with vector: false, search is lexical only", async () => {
     const plain = await PostgresStrategyStore.open({ client: pglite, schema: pgliteSchema });
-    const off = await PostgresStrategyStore.open({ client: pglite, schema: pgliteSchema, embed: conceptEmbed, vector: false });
+    const off = await PostgresStrategyStore.open({
+      client: pglite,
+      schema: pgliteSchema,
+      embed: conceptEmbed,
+      vector: false,
+    });
     expect([plain.vectorSearch, off.vectorSearch]).toEqual([false, false]);
     await plain.close();
     await off.close();
@@ -44,7 +49,9 @@ describe("postgres (PGlite + pgvector) specifics", () => {
 
   it("records its migrations in the schema-version table", async () => {
     const store = await PostgresStrategyStore.open({ client: pglite, schema: pgliteSchema });
-    const { rows } = await pglite.query<{ version: number }>(`SELECT version FROM "${pgliteSchema}".strategy_schema_version ORDER BY version`);
+    const { rows } = await pglite.query<{ version: number }>(
+      `SELECT version FROM "${pgliteSchema}".strategy_schema_version ORDER BY version`,
+    );
     expect(rows.map((row) => row.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
     await store.close();
   });
@@ -53,7 +60,14 @@ describe("postgres (PGlite + pgvector) specifics", () => {
     const schema = runSchema("upgrade");
     const scope = "upgrade";
     const store = await PostgresStrategyStore.open({ client: pglite, schema });
-    const tagged = await store.put({ scope, problem: "disk fills up", strategy: "rotate the logs", confidence: 1, source: "t", tags: ["logrotate"] });
+    const tagged = await store.put({
+      scope,
+      problem: "disk fills up",
+      strategy: "rotate the logs",
+      confidence: 1,
+      source: "t",
+      tags: ["logrotate"],
+    });
     await store.close();
     // Put the table back in its version-1 shape: the text search without tags.
     const t = `"${schema}".strategies`;
@@ -63,7 +77,9 @@ describe("postgres (PGlite + pgvector) specifics", () => {
     );
     await pglite.query(`DELETE FROM "${schema}".strategy_schema_version WHERE version > 1`);
     const upgraded = await PostgresStrategyStore.open({ client: pglite, schema });
-    expect((await upgraded.search({ scope, query: "logrotate", k: 3 })).map((hit) => hit.record.id)).toEqual([tagged.id]);
+    expect((await upgraded.search({ scope, query: "logrotate", k: 3 })).map((hit) => hit.record.id)).toEqual([
+      tagged.id,
+    ]);
     await upgraded.close();
     await pglite.query(`DROP SCHEMA "${schema}" CASCADE`);
   });
@@ -71,7 +87,9 @@ describe("postgres (PGlite + pgvector) specifics", () => {
   it("refuses a database whose schema a newer release wrote", async () => {
     const schema = runSchema("newer");
     await (await PostgresStrategyStore.open({ client: pglite, schema })).close();
-    await pglite.query(`INSERT INTO "${schema}".strategy_schema_version (version, applied_at) VALUES ($1, now())`, [SCHEMA_VERSION + 1]);
+    await pglite.query(`INSERT INTO "${schema}".strategy_schema_version (version, applied_at) VALUES ($1, now())`, [
+      SCHEMA_VERSION + 1,
+    ]);
     await expect(PostgresStrategyStore.open({ client: pglite, schema })).rejects.toMatchObject({ code: "backend" });
     await pglite.query(`DROP SCHEMA "${schema}" CASCADE`);
   });

@@ -74,13 +74,17 @@ export class PostgresStrategyStore implements StrategyStore {
   static async open(options: PostgresStrategyStoreOptions): Promise<PostgresStrategyStore> {
     const schema = options.schema ?? "public";
     if (!SCHEMA_NAME.test(schema)) {
-      throw new StrategyStoreError("invalid_input", "invalid schema: must be a plain SQL identifier", { fields: ["schema"] });
+      throw new StrategyStoreError("invalid_input", "invalid schema: must be a plain SQL identifier", {
+        fields: ["schema"],
+      });
     }
     let ownedPool: pg.Pool | undefined;
     let client = options.client;
     if (!client) {
       if (options.connectionString === undefined) {
-        throw new StrategyStoreError("invalid_input", "invalid options: give a client or a connectionString", { fields: ["client"] });
+        throw new StrategyStoreError("invalid_input", "invalid options: give a client or a connectionString", {
+          fields: ["client"],
+        });
       }
       ownedPool = new pg.Pool({ connectionString: options.connectionString });
       // An idle connection killed by the server must not crash the host with an unhandled 'error'.
@@ -120,8 +124,20 @@ export class PostgresStrategyStore implements StrategyStore {
     const vec = this.vectorSchema === undefined ? "" : `, embedding_vec`;
     const vecValue = this.vectorSchema === undefined ? "" : `, $15::"${this.vectorSchema}".vector`;
     const params = [
-      fresh.id, fresh.scope, prepared.key, fresh.problem, fresh.strategy, fresh.correction ?? null, fresh.nextStep ?? null,
-      fresh.confidence, fresh.source, fresh.tags, fresh.embedding ?? null, now, now, 0,
+      fresh.id,
+      fresh.scope,
+      prepared.key,
+      fresh.problem,
+      fresh.strategy,
+      fresh.correction ?? null,
+      fresh.nextStep ?? null,
+      fresh.confidence,
+      fresh.source,
+      fresh.tags,
+      fresh.embedding ?? null,
+      now,
+      now,
+      0,
       ...(this.vectorSchema === undefined ? [] : [fresh.embedding ? vectorLiteral(fresh.embedding) : null]),
     ];
     const inserted = await tx.query<StrategyRow>(
@@ -145,8 +161,16 @@ export class PostgresStrategyStore implements StrategyStore {
          tags = $8, embedding = $9, updated_at = $10${this.vectorSchema === undefined ? "" : `, embedding_vec = $11::"${this.vectorSchema}".vector`}
        WHERE id = $1 RETURNING ${RECORD_COLUMNS}`,
       [
-        merged.id, merged.problem, merged.strategy, merged.correction ?? null, merged.nextStep ?? null, merged.confidence,
-        merged.source, merged.tags, merged.embedding ?? null, now,
+        merged.id,
+        merged.problem,
+        merged.strategy,
+        merged.correction ?? null,
+        merged.nextStep ?? null,
+        merged.confidence,
+        merged.source,
+        merged.tags,
+        merged.embedding ?? null,
+        now,
         ...(this.vectorSchema === undefined ? [] : [merged.embedding ? vectorLiteral(merged.embedding) : null]),
       ],
     );
@@ -157,7 +181,9 @@ export class PostgresStrategyStore implements StrategyStore {
     this.assertOpen();
     const parsed = parseSearch(query);
     const queryVector =
-      this.embed && this.vectorSchema !== undefined && parsed.query.trim() !== "" ? await embedOne(this.embed, parsed.query) : undefined;
+      this.embed && this.vectorSchema !== undefined && parsed.query.trim() !== ""
+        ? await embedOne(this.embed, parsed.query)
+        : undefined;
     this.assertOpen();
     const pool = candidatePoolSize(parsed.k);
     const t = this.tables.strategies;
@@ -228,7 +254,10 @@ export class PostgresStrategyStore implements StrategyStore {
   async delete(scope: string, id: string): Promise<boolean> {
     this.assertOpen();
     const params = [parseScope(scope), parseId(id)];
-    const rows = await this.db.query(`DELETE FROM ${this.tables.strategies} WHERE scope = $1 AND id = $2 RETURNING id`, params);
+    const rows = await this.db.query(
+      `DELETE FROM ${this.tables.strategies} WHERE scope = $1 AND id = $2 RETURNING id`,
+      params,
+    );
     return rows.length > 0;
   }
 

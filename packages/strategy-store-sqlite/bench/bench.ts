@@ -27,7 +27,8 @@ try {
         );
         const now = new Date().toISOString();
         db!.transaction(() => {
-          for (const p of prepared) insert.run(newId(), p.scope, p.key, p.problem, p.strategy, p.confidence, p.source, now, now);
+          for (const p of prepared)
+            insert.run(newId(), p.scope, p.key, p.problem, p.strategy, p.confidence, p.source, now, now);
         })();
       },
       cleanup: async () => db?.close(),

@@ -60,7 +60,9 @@ export function migrate(db: Database.Database): void {
     db.exec(
       "CREATE TABLE IF NOT EXISTS strategy_schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)",
     );
-    const row = db.prepare("SELECT MAX(version) AS version FROM strategy_schema_version").get() as { version: number | null };
+    const row = db.prepare("SELECT MAX(version) AS version FROM strategy_schema_version").get() as {
+      version: number | null;
+    };
     const current = row.version ?? 0;
     if (current > SCHEMA_VERSION) throw newerSchema(current);
     for (const migration of MIGRATIONS) {
@@ -78,5 +80,8 @@ export function migrate(db: Database.Database): void {
 
 // A newer release changed the schema in ways this one cannot know; writing through it could corrupt it.
 function newerSchema(version: number): StrategyStoreError {
-  return new StrategyStoreError("backend", `the database schema is at version ${version}, newer than this release (${SCHEMA_VERSION})`);
+  return new StrategyStoreError(
+    "backend",
+    `the database schema is at version ${version}, newer than this release (${SCHEMA_VERSION})`,
+  );
 }

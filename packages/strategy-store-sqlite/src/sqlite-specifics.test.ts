@@ -28,7 +28,10 @@ describe("sqlite specifics", () => {
     const file = join(dir, "newer.db");
     await new SqliteStrategyStore({ database: file }).close();
     const db = new Database(file);
-    db.prepare("INSERT INTO strategy_schema_version (version, applied_at) VALUES (?, ?)").run(SCHEMA_VERSION + 1, "later");
+    db.prepare("INSERT INTO strategy_schema_version (version, applied_at) VALUES (?, ?)").run(
+      SCHEMA_VERSION + 1,
+      "later",
+    );
     db.close();
     expect(() => new SqliteStrategyStore({ database: file })).toThrow(expect.objectContaining({ code: "backend" }));
   });

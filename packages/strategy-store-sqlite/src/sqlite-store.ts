@@ -168,7 +168,8 @@ export class SqliteStrategyStore implements StrategyStore {
     this.assertOpen();
     const args = [parseScope(scope), parseId(id)] as const;
     const row = this.run(
-      () => this.db.prepare("SELECT * FROM strategies WHERE scope = ? AND id = ?").get(...args) as StrategyRow | undefined,
+      () =>
+        this.db.prepare("SELECT * FROM strategies WHERE scope = ? AND id = ?").get(...args) as StrategyRow | undefined,
     );
     return row ? rowToRecord(row) : undefined;
   }
@@ -192,7 +193,9 @@ export class SqliteStrategyStore implements StrategyStore {
   async delete(scope: string, id: string): Promise<boolean> {
     this.assertOpen();
     const args = [parseScope(scope), parseId(id)] as const;
-    return this.run(() => this.db.prepare("DELETE FROM strategies WHERE scope = ? AND id = ?").run(...args).changes > 0);
+    return this.run(
+      () => this.db.prepare("DELETE FROM strategies WHERE scope = ? AND id = ?").run(...args).changes > 0,
+    );
   }
 
   async close(): Promise<void> {
@@ -269,8 +272,12 @@ function toStoreError(error: unknown): StrategyStoreError {
   if (error instanceof StrategyStoreError) return error;
   const code = (error as { code?: unknown }).code;
   if (code === "SQLITE_BUSY" || code === "SQLITE_LOCKED") {
-    return new StrategyStoreError("busy", "the database stayed locked by another connection past busy_timeout", { cause: error });
+    return new StrategyStoreError("busy", "the database stayed locked by another connection past busy_timeout", {
+      cause: error,
+    });
   }
   if (error instanceof TypeError && /connection is not open/i.test(error.message)) return closedError();
-  return new StrategyStoreError("backend", `SQLite error${typeof code === "string" ? ` ${code}` : ""}`, { cause: error });
+  return new StrategyStoreError("backend", `SQLite error${typeof code === "string" ? ` ${code}` : ""}`, {
+    cause: error,
+  });
 }

@@ -43,7 +43,8 @@ export function parseCsvRecords(text: string): Array<Record<string, string>> {
   const [header, ...rows] = parseCsv(text);
   if (!header) return [];
   return rows.map((row, index) => {
-    if (row.length !== header.length) throw new Error(`CSV row ${index + 2} has ${row.length} fields, header has ${header.length}`);
+    if (row.length !== header.length)
+      throw new Error(`CSV row ${index + 2} has ${row.length} fields, header has ${header.length}`);
     return Object.fromEntries(header.map((name, col) => [name, row[col] ?? ""]));
   });
 }

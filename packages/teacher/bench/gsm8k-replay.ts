@@ -10,8 +10,24 @@ import { ReplayBrain } from "./replay-brain";
 
 export const PRICES = { student: { input: 0.6, output: 0.6 }, teacher: { input: 10, output: 30 } };
 export const models = defineCatalog({
-  student: { id: "Mixtral-8x7B-Instruct-v0.1", api: "replay", provider: "replay", baseUrl: "replay://mixtral", contextWindow: 32_768, maxTokens: 4096, cost: PRICES.student },
-  teacher: { id: "gpt-4-1106-preview", api: "replay", provider: "replay", baseUrl: "replay://gpt-4", contextWindow: 128_000, maxTokens: 4096, cost: PRICES.teacher },
+  student: {
+    id: "Mixtral-8x7B-Instruct-v0.1",
+    api: "replay",
+    provider: "replay",
+    baseUrl: "replay://mixtral",
+    contextWindow: 32_768,
+    maxTokens: 4096,
+    cost: PRICES.student,
+  },
+  teacher: {
+    id: "gpt-4-1106-preview",
+    api: "replay",
+    provider: "replay",
+    baseUrl: "replay://gpt-4",
+    contextWindow: 128_000,
+    maxTokens: 4096,
+    cost: PRICES.teacher,
+  },
 });
 const SOLVE_PROMPT = "Solve the grade-school math problem. Reason step by step and end with the final number.";
 /**
@@ -19,7 +35,8 @@ const SOLVE_PROMPT = "Solve the grade-school math problem. Reason step by step a
  * prices): the whole reply to an advice ask, or the block a one-call takeover appends to its answer.
  */
 const adviceFields = {
-  strategy: "Re-derive each quantity from the statement, one step at a time, and re-check the arithmetic before answering.",
+  strategy:
+    "Re-derive each quantity from the statement, one step at a time, and re-check the arithmetic before answering.",
   correction: "The final number does not follow from the problem statement.",
   nextStep: "Recompute the answer from the given quantities.",
   confidence: 1,
@@ -36,7 +53,11 @@ export type Judge = { kind: "exact" } | { kind: "rubric"; tpr: number; fpr: numb
 
 /** mulberry32 on a hash of (seed, question, sample): each verdict is reproducible whatever the run order. */
 export function uniform(seed: number, index: number, sample: number): number {
-  let a = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(index + 1, 0xc2b2ae35) ^ Math.imul(sample + 1, 0x27d4eb2f)) >>> 0;
+  let a =
+    (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^
+      Math.imul(index + 1, 0xc2b2ae35) ^
+      Math.imul(sample + 1, 0x27d4eb2f)) >>>
+    0;
   a = (a + 0x6d2b79f5) | 0;
   let t = Math.imul(a ^ (a >>> 15), 1 | a);
   t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
@@ -70,28 +91,33 @@ export function replayRunner(items: readonly Gsm8kItem[], judge: Judge, spend?: 
     throw new Error("no GSM8K question in the request");
   };
   const samples = new Map<number, number>();
-  const brain = new ReplayBrain((model: Model, context: Context) => {
-    const item = itemOf(context);
-    if (model.id === models.teacher!.id) {
-      if (context.systemPrompt === TEACHER_PROMPT) return ADVICE;
-      return context.systemPrompt?.includes(TAKEOVER_PROMPT) ? item.teacherResponse + TAKEOVER_ADVICE_BLOCK : item.teacherResponse;
-    }
-    if (context.systemPrompt === MONITOR_PROMPT) return '{"stuck": true, "reason": "replay: no tools are used"}';
-    if (context.systemPrompt !== VERIFIER_PROMPT) return item.studentResponse;
-    const checked = messageText(context.messages.at(-1)?.content ?? "").split("Answer to check:\n")[1] ?? "";
-    let pass: boolean;
-    if (judge.kind === "exact") pass = extractFinalNumber(checked) === item.reference;
-    else {
-      const n = samples.get(item.index) ?? 0;
-      samples.set(item.index, n + 1);
-      pass = !(uniform(judge.seed, item.index, n) < (isCorrect(item, checked) ? judge.fpr : judge.tpr));
-    }
-    return JSON.stringify({ pass, reason: pass ? "the answer follows" : "the final number looks wrong" });
-  }, (model, context, message) => {
-    if (!spend || model.id !== models.teacher!.id) return;
-    if (context.systemPrompt === TEACHER_PROMPT) spend.adviceMicro += message.usage.cost.total;
-    else spend.takeoverMicro += message.usage.cost.total;
-  });
+  const brain = new ReplayBrain(
+    (model: Model, context: Context) => {
+      const item = itemOf(context);
+      if (model.id === models.teacher!.id) {
+        if (context.systemPrompt === TEACHER_PROMPT) return ADVICE;
+        return context.systemPrompt?.includes(TAKEOVER_PROMPT)
+          ? item.teacherResponse + TAKEOVER_ADVICE_BLOCK
+          : item.teacherResponse;
+      }
+      if (context.systemPrompt === MONITOR_PROMPT) return '{"stuck": true, "reason": "replay: no tools are used"}';
+      if (context.systemPrompt !== VERIFIER_PROMPT) return item.studentResponse;
+      const checked = messageText(context.messages.at(-1)?.content ?? "").split("Answer to check:\n")[1] ?? "";
+      let pass: boolean;
+      if (judge.kind === "exact") pass = extractFinalNumber(checked) === item.reference;
+      else {
+        const n = samples.get(item.index) ?? 0;
+        samples.set(item.index, n + 1);
+        pass = !(uniform(judge.seed, item.index, n) < (isCorrect(item, checked) ? judge.fpr : judge.tpr));
+      }
+      return JSON.stringify({ pass, reason: pass ? "the answer follows" : "the final number looks wrong" });
+    },
+    (model, context, message) => {
+      if (!spend || model.id !== models.teacher!.id) return;
+      if (context.systemPrompt === TEACHER_PROMPT) spend.adviceMicro += message.usage.cost.total;
+      else spend.takeoverMicro += message.usage.cost.total;
+    },
+  );
   return createRunner({ brains: [brain], models, roles: { advisor: "teacher" } });
 }
 
@@ -117,8 +143,24 @@ export interface Tally {
   perItem: Array<{ micro: number; correct: boolean; escalated: boolean }>;
 }
 
-const emptyTally = (): Tally => ({ correct: 0, studentMicro: 0, teacherMicro: 0, studentTokens: 0, teacherTokens: 0, escalated: 0, teacherCalls: 0, escalatedWrong: 0, spend: { adviceMicro: 0, takeoverMicro: 0 }, perItem: [] });
-const specFor = (item: Gsm8kItem, model: string): TaskSpec => ({ model, systemPrompt: SOLVE_PROMPT, objective: item.question, maxTurns: 1 });
+const emptyTally = (): Tally => ({
+  correct: 0,
+  studentMicro: 0,
+  teacherMicro: 0,
+  studentTokens: 0,
+  teacherTokens: 0,
+  escalated: 0,
+  teacherCalls: 0,
+  escalatedWrong: 0,
+  spend: { adviceMicro: 0, takeoverMicro: 0 },
+  perItem: [],
+});
+const specFor = (item: Gsm8kItem, model: string): TaskSpec => ({
+  model,
+  systemPrompt: SOLVE_PROMPT,
+  objective: item.question,
+  maxTurns: 1,
+});
 
 /** One model alone, one plain runner task per question. */
 export async function runSingle(items: readonly Gsm8kItem[], model: "student" | "teacher"): Promise<Tally> {
@@ -144,7 +186,12 @@ export async function runSingle(items: readonly Gsm8kItem[], model: "student" | 
  * Teacher mode per question. takeoverAfter defaults to 0 here: a replayed student cannot act on advice
  * (its answer is fixed), so a correction round could only repeat the same answer.
  */
-export async function runTeacherMode(items: readonly Gsm8kItem[], judge: Judge, verifierSamples: number, takeoverAfter = 0): Promise<Tally> {
+export async function runTeacherMode(
+  items: readonly Gsm8kItem[],
+  judge: Judge,
+  verifierSamples: number,
+  takeoverAfter = 0,
+): Promise<Tally> {
   const tally = emptyTally();
   const runner = replayRunner(items, judge, tally.spend);
   for (const item of items) {

@@ -38,13 +38,25 @@ const rows: Row[] = [
 ];
 const sweep: Array<[Judge, number, string]> = [[{ kind: "exact" }, 1, "(a) exact answer"]];
 for (const tpr of [1.0, 0.9, 0.8, 0.7]) {
-  for (const fpr of [0, 0.1, 0.2]) sweep.push([{ kind: "rubric", tpr, fpr, seed: 7 }, 1, `(b) TP ${tpr.toFixed(1)} / FP ${fpr.toFixed(1)}`]);
+  for (const fpr of [0, 0.1, 0.2])
+    sweep.push([{ kind: "rubric", tpr, fpr, seed: 7 }, 1, `(b) TP ${tpr.toFixed(1)} / FP ${fpr.toFixed(1)}`]);
 }
 sweep.push([{ kind: "rubric", tpr: 0.8, fpr: 0.1, seed: 7 }, 3, "(b) TP 0.8 / FP 0.1, 3 votes"]);
 sweep.push([{ kind: "rubric", tpr: 0.7, fpr: 0.2, seed: 7 }, 3, "(b) TP 0.7 / FP 0.2, 3 votes"]);
-for (const [judge, samples, label] of sweep) rows.push({ mode: "teacher mode", verifier: label, tally: await runTeacherMode(items, judge, samples), teacherMode: true });
+for (const [judge, samples, label] of sweep)
+  rows.push({
+    mode: "teacher mode",
+    verifier: label,
+    tally: await runTeacherMode(items, judge, samples),
+    teacherMode: true,
+  });
 // All defaults (takeoverAfter 2): the replayed student repeats its answer after advice, and the spend cap soon refuses further escalations.
-rows.push({ mode: "teacher mode, defaults", verifier: "(a) exact answer", tally: await runTeacherMode(items, { kind: "exact" }, 1, 2), teacherMode: true });
+rows.push({
+  mode: "teacher mode, defaults",
+  verifier: "(a) exact answer",
+  tally: await runTeacherMode(items, { kind: "exact" }, 1, 2),
+  teacherMode: true,
+});
 
 // The oracle router: the student everywhere, plus one bare teacher call exactly where the student was wrong.
 const oracle: Tally = {
@@ -55,9 +67,15 @@ const oracle: Tally = {
 rows.push({ mode: "oracle", verifier: "perfect router", tally: oracle, teacherMode: false });
 
 console.log(`GSM8K test set, ${items.length} questions (${dataDir})`);
-console.log(`Answer extractor vs the CSV's True/False: agrees on ${(agreement.student * 100).toFixed(1)} % (Mixtral), ${(agreement.teacher * 100).toFixed(1)} % (GPT-4); grading uses the CSV's True/False.`);
-console.log("Prices per million tokens: Mixtral-8x7B $0.60 in / $0.60 out; GPT-4-1106 $10 in / $30 out. Tokens = ceil(chars / 4) of each request and reply.\n");
-console.log("| mode | verifier | accuracy | cost | student + helper | teacher | escalation rate (of which student was wrong) | teacher / student tokens |");
+console.log(
+  `Answer extractor vs the CSV's True/False: agrees on ${(agreement.student * 100).toFixed(1)} % (Mixtral), ${(agreement.teacher * 100).toFixed(1)} % (GPT-4); grading uses the CSV's True/False.`,
+);
+console.log(
+  "Prices per million tokens: Mixtral-8x7B $0.60 in / $0.60 out; GPT-4-1106 $10 in / $30 out. Tokens = ceil(chars / 4) of each request and reply.\n",
+);
+console.log(
+  "| mode | verifier | accuracy | cost | student + helper | teacher | escalation rate (of which student was wrong) | teacher / student tokens |",
+);
 console.log("|---|---|---|---|---|---|---|---|");
 for (const row of rows) console.log(line(row));
 const exact = rows.find((r) => r.mode === "teacher mode" && r.verifier.startsWith("(a)"))!.tally;

@@ -1,4 +1,12 @@
-import { EventStream, usageFor, type AssistantMessage, type Brain, type BrainStream, type Context, type Model } from "@x/llm-types";
+import {
+  EventStream,
+  usageFor,
+  type AssistantMessage,
+  type Brain,
+  type BrainStream,
+  type Context,
+  type Model,
+} from "@x/llm-types";
 
 /** Answers a request from recorded data: the host's function picks the reply text. */
 export type ReplayAnswer = (model: Model, context: Context) => string;
@@ -32,7 +40,13 @@ export class ReplayBrain implements Brain {
 
   stream(model: Model, context: Context): BrainStream {
     const stream = new EventStream();
-    const base = { role: "assistant" as const, api: model.api, provider: model.provider, model: model.id, timestamp: Date.now() };
+    const base = {
+      role: "assistant" as const,
+      api: model.api,
+      provider: model.provider,
+      model: model.id,
+      timestamp: Date.now(),
+    };
     let text: string;
     try {
       text = this.answer(model, context);
@@ -48,7 +62,11 @@ export class ReplayBrain implements Brain {
       stream.push({ type: "error", message });
       return stream;
     }
-    const usage = usageFor(model, { input: estimateTokens(requestText(context)), output: estimateTokens(text), estimated: true });
+    const usage = usageFor(model, {
+      input: estimateTokens(requestText(context)),
+      output: estimateTokens(text),
+      estimated: true,
+    });
     const message: AssistantMessage = { ...base, content: [{ type: "text", text }], usage, stopReason: "stop" };
     stream.push({ type: "start", partial: { ...message, content: [] } });
     stream.push({ type: "text_start", contentIndex: 0 });

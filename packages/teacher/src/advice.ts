@@ -93,6 +93,7 @@ export function formatAdviceForStudent(advice: TeacherAdvice): string {
   if (advice.correction !== undefined) lines.push(`- What went wrong: ${advice.correction}`);
   if (advice.strategy !== undefined) lines.push(`- Approach: ${advice.strategy}`);
   if (advice.nextStep !== undefined) lines.push(`- Do next: ${advice.nextStep}`);
-  if (advice.raw !== undefined && advice.correction === undefined) lines.push("- (the reviewer gave no usable guidance)");
+  if (advice.raw !== undefined && advice.correction === undefined)
+    lines.push("- (the reviewer gave no usable guidance)");
   return lines.join("\n");
 }

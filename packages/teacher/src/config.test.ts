@@ -29,6 +29,8 @@ describe("resolveTeacherConfig", () => {
     expect(() => resolveTeacherConfig({ verifierSamples: 0 })).toThrow(TeacherError);
     expect(() => resolveTeacherConfig({ teacherSpendRatioCap: -1 })).toThrow(/teacherSpendRatioCap/);
     expect(() => resolveTeacherConfig({ scope: "   " })).toThrow(/scope/);
-    expect(() => resolveTeacherConfig({ stuckThreshold: 1.5 })).toThrow(expect.objectContaining({ code: "teacher.config_invalid" }));
+    expect(() => resolveTeacherConfig({ stuckThreshold: 1.5 })).toThrow(
+      expect.objectContaining({ code: "teacher.config_invalid" }),
+    );
   });
 });

@@ -101,7 +101,9 @@ export type ResolvedTeacherConfig = Omit<TeacherConfig, keyof typeof TEACHER_DEF
 export function resolveTeacherConfig(config: TeacherConfig = {}): ResolvedTeacherConfig {
   const parsed = OptionsSchema.safeParse(config);
   if (!parsed.success) {
-    const detail = describeIssues(parsed.error).map((i) => `${i.path}: ${i.message}`).join("; ");
+    const detail = describeIssues(parsed.error)
+      .map((i) => `${i.path}: ${i.message}`)
+      .join("; ");
     throw new TeacherError("teacher.config_invalid", `invalid teacher config: ${detail}`);
   }
   // An option passed as `undefined` means "not given", so it must not overwrite its default.

@@ -6,7 +6,8 @@ import { advice, editCall, fail, pass, setup, stuck, tools } from "../test/harne
 
 const u = (input: number, output: number) => ({ usage: { input, output } });
 /** The advice block a one-call takeover ends its answer with. */
-const block = '```json\n{"strategy": "Work backwards from the goal.", "correction": "guessed", "nextStep": "write the goal down", "takeover": true, "confidence": 3}\n```';
+const block =
+  '```json\n{"strategy": "Work backwards from the goal.", "correction": "guessed", "nextStep": "write the goal down", "takeover": true, "confidence": 3}\n```';
 
 describe("isolation and the student's prompt prefix", () => {
   it("the teacher sees a fresh one-message session; the student's next request extends its previous one exactly", async () => {
@@ -16,7 +17,11 @@ describe("isolation and the student's prompt prefix", () => {
       teacher: [advice({ strategy: "count intervals, not posts", correction: "off by one", nextStep: "subtract one" })],
     });
     const { read } = tools();
-    const result = await runWithTeacher(runner, { objective: "how many gaps?", systemPrompt: "be brief", tools: [read] });
+    const result = await runWithTeacher(runner, {
+      objective: "how many gaps?",
+      systemPrompt: "be brief",
+      tools: [read],
+    });
     expect(result.output).toBe("41");
 
     const [, before, after] = calls("student");
@@ -43,12 +48,23 @@ describe("isolation and the student's prompt prefix", () => {
     expect(asked!.context.tools ?? []).toEqual([]);
     expect(JSON.stringify(asked!.context.messages)).toContain("how many gaps?");
     // The host gets the student's whole session to append: objective, turns, advice, final answer.
-    expect(result.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant", "user", "assistant"]);
+    expect(result.messages.map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "toolResult",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
   });
 
   it("with host history, every student request starts with that history and extends the one before", async () => {
     const history = [{ role: "user" as const, content: "earlier question", timestamp: 1 }];
-    const { runner, calls } = setup({ student: [fauxText("a1"), fauxText("a2")], verifier: [fail(), pass()], teacher: [advice({ correction: "c" })] });
+    const { runner, calls } = setup({
+      student: [fauxText("a1"), fauxText("a2")],
+      verifier: [fail(), pass()],
+      teacher: [advice({ correction: "c" })],
+    });
     const result = await runWithTeacher(runner, { objective: "q", history });
     const [first, second] = calls("student");
     expect(first!.context.messages[0]).toEqual(history[0]);
@@ -58,7 +74,12 @@ describe("isolation and the student's prompt prefix", () => {
   });
 
   it("after a stuck stop, the next request still starts with the previous request's messages", async () => {
-    const { runner, calls } = setup({ student: [editCall, editCall, editCall, fauxText("ok")], monitor: [stuck(true)], teacher: [advice({ correction: "c" })], verifier: [pass()] });
+    const { runner, calls } = setup({
+      student: [editCall, editCall, editCall, fauxText("ok")],
+      monitor: [stuck(true)],
+      teacher: [advice({ correction: "c" })],
+      verifier: [pass()],
+    });
     await runWithTeacher(runner, { objective: "fix", tools: [tools().edit], sessionId: "host-session" });
     const student = calls("student");
     expect(new Set(student.map((c) => c.cacheKey))).toEqual(new Set(["host-session"]));
@@ -71,13 +92,25 @@ describe("correction, then takeover", () => {
   it(`takes over after takeoverAfter (default 2) failed corrections, with the student's tools — one teacher call for that escalation`, async () => {
     const heard: EscalationRecord[] = [];
     const { runner, calls } = setup(
-      { student: [fauxText("a1"), fauxText("a2"), fauxText("a3")], teacher: [advice({ correction: "wrong first" }), advice({ correction: "wrong again" })], takeover: [fauxText(`teacher's answer\n\n${block}`)] },
+      {
+        student: [fauxText("a1"), fauxText("a2"), fauxText("a3")],
+        teacher: [advice({ correction: "wrong first" }), advice({ correction: "wrong again" })],
+        takeover: [fauxText(`teacher's answer\n\n${block}`)],
+      },
       { fallback: { verifier: fail() } },
     );
     const { read } = tools();
     // The spend guard is lifted: faux token estimates make the teacher's brief look expensive.
-    const result = await runWithTeacher(runner, { objective: "solve", tools: [read], systemPrompt: "host rules" }, { teacherSpendRatioCap: 100, onEscalation: (e) => heard.push(e) });
-    expect(result.escalations.map((e) => [e.attempt, e.tookOver])).toEqual([[1, false], [2, false], [3, true]]);
+    const result = await runWithTeacher(
+      runner,
+      { objective: "solve", tools: [read], systemPrompt: "host rules" },
+      { teacherSpendRatioCap: 100, onEscalation: (e) => heard.push(e) },
+    );
+    expect(result.escalations.map((e) => [e.attempt, e.tookOver])).toEqual([
+      [1, false],
+      [2, false],
+      [3, true],
+    ]);
     expect(heard).toEqual(result.escalations);
     // Two advice asks, then the takeover alone: no advice ask whose text the takeover would replace.
     expect(calls("teacher")).toHaveLength(2);
@@ -86,14 +119,26 @@ describe("correction, then takeover", () => {
     expect(result.status).toBe("completed");
     // The advice block is the teacher's note for later, not the host's answer: cut from output and messages.
     expect(result.output).toBe("teacher's answer");
-    expect(result.messages.at(-1)).toMatchObject({ role: "assistant", model: "teacher", content: [{ type: "text", text: "teacher's answer" }] });
-    expect(result.escalations[2]!.teacher).toEqual({ strategy: "Work backwards from the goal.", correction: "guessed", nextStep: "write the goal down", takeover: true, confidence: 3 });
+    expect(result.messages.at(-1)).toMatchObject({
+      role: "assistant",
+      model: "teacher",
+      content: [{ type: "text", text: "teacher's answer" }],
+    });
+    expect(result.escalations[2]!.teacher).toEqual({
+      strategy: "Work backwards from the goal.",
+      correction: "guessed",
+      nextStep: "write the goal down",
+      takeover: true,
+      confidence: 3,
+    });
     const [takeover] = calls("takeover");
     expect(takeover!.model.id).toBe("teacher");
     expect(takeover!.context.tools?.map((t) => t.name)).toEqual(["read"]);
     expect(takeover!.context.systemPrompt?.startsWith(`host rules\n\n${TAKEOVER_PROMPT}`)).toBe(true);
     // It is shown what an advice ask would have been shown: the failure, the answer, the advice that failed.
-    expect(takeover!.context.systemPrompt).toMatch(/verify-fail[\s\S]*latest answer:\na3[\s\S]*Advice 1 you already gave[^\n]*wrong first[\s\S]*Advice 2[^\n]*wrong again/);
+    expect(takeover!.context.systemPrompt).toMatch(
+      /verify-fail[\s\S]*latest answer:\na3[\s\S]*Advice 1 you already gave[^\n]*wrong first[\s\S]*Advice 2[^\n]*wrong again/,
+    );
     expect(takeover!.context.messages).toHaveLength(1);
     expect(takeover!.cacheKey).not.toBe(calls("student")[0]!.cacheKey);
     // Each new ask shows the teacher the advice that already failed.
@@ -101,41 +146,81 @@ describe("correction, then takeover", () => {
   });
 
   it("takes over at once when the teacher says takeover: true (advice, then the takeover), or in one call when takeoverAfter is 0", async () => {
-    const a = setup({ student: [fauxText("a1")], verifier: [fail()], teacher: [advice({ correction: "hopeless", takeover: true })], takeover: [fauxText("done by teacher")] });
+    const a = setup({
+      student: [fauxText("a1")],
+      verifier: [fail()],
+      teacher: [advice({ correction: "hopeless", takeover: true })],
+      takeover: [fauxText("done by teacher")],
+    });
     const asked = await runWithTeacher(a.runner, { objective: "solve" });
-    expect(asked.escalations).toEqual([{ attempt: 1, trigger: "verify-fail", teacher: { correction: "hopeless", takeover: true, confidence: 2 }, tookOver: true }]);
+    expect(asked.escalations).toEqual([
+      {
+        attempt: 1,
+        trigger: "verify-fail",
+        teacher: { correction: "hopeless", takeover: true, confidence: 2 },
+        tookOver: true,
+      },
+    ]);
     expect(asked.output).toBe("done by teacher");
     expect(a.calls("teacher")).toHaveLength(1);
     expect(a.calls("takeover")[0]!.context.systemPrompt).toContain("hopeless");
     expect(asked.teacherStats.tasks).toBe(2);
 
-    const b = setup({ student: [fauxText("a1")], verifier: [fail()], takeover: [fauxText(`done by teacher\n${block}`)] });
+    const b = setup({
+      student: [fauxText("a1")],
+      verifier: [fail()],
+      takeover: [fauxText(`done by teacher\n${block}`)],
+    });
     const forced = await runWithTeacher(b.runner, { objective: "solve" }, { takeoverAfter: 0 });
-    expect(forced.escalations.map((e) => [e.tookOver, e.teacher.strategy])).toEqual([[true, "Work backwards from the goal."]]);
+    expect(forced.escalations.map((e) => [e.tookOver, e.teacher.strategy])).toEqual([
+      [true, "Work backwards from the goal."],
+    ]);
     expect(forced.output).toBe("done by teacher");
     expect(b.calls("teacher")).toHaveLength(0);
     expect(forced.teacherStats.tasks).toBe(1);
   });
 
   it("a one-call takeover without an advice block keeps the answer whole and records unstorable advice", async () => {
-    const { runner } = setup({ student: [fauxText("a1")], verifier: [fail()], takeover: [fauxText('the answer is {"x": 1}')] });
+    const { runner } = setup({
+      student: [fauxText("a1")],
+      verifier: [fail()],
+      takeover: [fauxText('the answer is {"x": 1}')],
+    });
     const result = await runWithTeacher(runner, { objective: "solve" }, { takeoverAfter: 0 });
     expect(result.output).toBe('the answer is {"x": 1}');
-    expect(result.escalations).toEqual([{ attempt: 1, trigger: "verify-fail", teacher: { takeover: true, confidence: 0, raw: 'the answer is {"x": 1}' }, tookOver: true }]);
+    expect(result.escalations).toEqual([
+      {
+        attempt: 1,
+        trigger: "verify-fail",
+        teacher: { takeover: true, confidence: 0, raw: 'the answer is {"x": 1}' },
+        tookOver: true,
+      },
+    ]);
   });
 
   it("an unreachable teacher at a one-call takeover leaves the student's result standing", async () => {
-    const { runner, calls } = setup({ student: [fauxText("a1")], verifier: [fail()], takeover: [fauxError("auth", "bad key")] });
+    const { runner, calls } = setup({
+      student: [fauxText("a1")],
+      verifier: [fail()],
+      takeover: [fauxError("auth", "bad key")],
+    });
     const result = await runWithTeacher(runner, { objective: "solve" }, { takeoverAfter: 0 });
     expect(calls("takeover")).toHaveLength(1);
     expect(result.output).toBe("a1");
-    expect(result.escalations).toEqual([{ attempt: 1, trigger: "verify-fail", teacher: { takeover: false, confidence: 0, raw: "" }, tookOver: false }]);
+    expect(result.escalations).toEqual([
+      { attempt: 1, trigger: "verify-fail", teacher: { takeover: false, confidence: 0, raw: "" }, tookOver: false },
+    ]);
     expect(result.teacherStats.tasks).toBe(1);
   });
 
   it("with a host output schema the advice is asked for separately, since a trailing block would break the schema", async () => {
     const output = z.object({ n: z.number() });
-    const { runner, calls } = setup({ student: [fauxText('{"n": 1}')], verifier: [fail()], teacher: [advice({ correction: "c", strategy: "S" })], takeover: [fauxText('{"n": 2}')] });
+    const { runner, calls } = setup({
+      student: [fauxText('{"n": 1}')],
+      verifier: [fail()],
+      teacher: [advice({ correction: "c", strategy: "S" })],
+      takeover: [fauxText('{"n": 2}')],
+    });
     const result = await runWithTeacher(runner, { objective: "solve", output }, { takeoverAfter: 0 });
     expect(calls("teacher")).toHaveLength(1);
     expect(calls("takeover")[0]!.context.systemPrompt).not.toContain(TAKEOVER_PROMPT);
@@ -144,20 +229,35 @@ describe("correction, then takeover", () => {
   });
 
   it("advice that is not JSON is kept as a low-confidence correction and reaches the student", async () => {
-    const { runner, calls } = setup({ student: [fauxText("a1"), fauxText("a2")], verifier: [fail(), pass()], teacher: [fauxText("Read the second paragraph again.")] });
+    const { runner, calls } = setup({
+      student: [fauxText("a1"), fauxText("a2")],
+      verifier: [fail(), pass()],
+      teacher: [fauxText("Read the second paragraph again.")],
+    });
     const result = await runWithTeacher(runner, { objective: "solve" });
-    expect(result.escalations[0]!.teacher).toEqual({ correction: "Read the second paragraph again.", takeover: false, confidence: 0, raw: "Read the second paragraph again." });
+    expect(result.escalations[0]!.teacher).toEqual({
+      correction: "Read the second paragraph again.",
+      takeover: false,
+      confidence: 0,
+      raw: "Read the second paragraph again.",
+    });
     expect(JSON.stringify(calls("student")[1]!.context.messages.at(-1))).toContain("Read the second paragraph again.");
   });
 
   it("the teacher is `model` when given, else the advisor role", async () => {
     // advisor → helper: the advice call goes to the helper model (this harness files it under the student seat).
-    const a = setup({ student: [fauxText("a")], verifier: [fail()] }, { roles: { advisor: "helper" }, fallback: { student: fauxText("h") } });
+    const a = setup(
+      { student: [fauxText("a")], verifier: [fail()] },
+      { roles: { advisor: "helper" }, fallback: { student: fauxText("h") } },
+    );
     const viaRole = await runWithTeacher(a.runner, { objective: "solve" }, { maxEscalations: 1 });
     expect(a.brain.calls.some((c) => c.model.id === "helper" && c.context.systemPrompt === TEACHER_PROMPT)).toBe(true);
     expect(viaRole.escalations).toHaveLength(1);
 
-    const b = setup({ student: [fauxText("a"), fauxText("b")], verifier: [fail(), pass()], teacher: [advice({ correction: "c" })] }, { roles: { advisor: "helper" } });
+    const b = setup(
+      { student: [fauxText("a"), fauxText("b")], verifier: [fail(), pass()], teacher: [advice({ correction: "c" })] },
+      { roles: { advisor: "helper" } },
+    );
     await runWithTeacher(b.runner, { objective: "solve" }, { model: "teacher" });
     expect(b.calls("teacher")).toHaveLength(1);
   });
@@ -165,7 +265,12 @@ describe("correction, then takeover", () => {
   it("custom prompts replace the teacher, verifier and monitor instructions", async () => {
     const prompts = { teacher: "TEACH AS JSON", verifier: "VERIFY AS JSON", monitor: "MONITOR AS JSON" };
     const { runner, calls } = setup(
-      { student: [editCall, editCall, editCall, fauxText("x"), fauxText("y")], monitor: [stuck(true)], teacher: [advice({ correction: "c1" }), advice({ correction: "c2" })], verifier: [fail(), pass()] },
+      {
+        student: [editCall, editCall, editCall, fauxText("x"), fauxText("y")],
+        monitor: [stuck(true)],
+        teacher: [advice({ correction: "c1" }), advice({ correction: "c2" })],
+        verifier: [fail(), pass()],
+      },
       { prompts },
     );
     const result = await runWithTeacher(runner, { objective: "q", tools: [tools().edit] }, { prompts });
@@ -177,13 +282,21 @@ describe("correction, then takeover", () => {
 
   it("onEscalation hears every escalation; a throwing callback changes nothing", async () => {
     const heard: EscalationRecord[] = [];
-    const { runner } = setup({ student: [fauxText("a"), fauxText("b")], verifier: [fail(), pass()], teacher: [advice({ correction: "c" })] });
-    const result = await runWithTeacher(runner, { objective: "q" }, {
-      onEscalation: (e) => {
-        heard.push(e);
-        throw new Error("observer bug");
-      },
+    const { runner } = setup({
+      student: [fauxText("a"), fauxText("b")],
+      verifier: [fail(), pass()],
+      teacher: [advice({ correction: "c" })],
     });
+    const result = await runWithTeacher(
+      runner,
+      { objective: "q" },
+      {
+        onEscalation: (e) => {
+          heard.push(e);
+          throw new Error("observer bug");
+        },
+      },
+    );
     expect(heard).toEqual(result.escalations);
     expect(result.output).toBe("b");
   });
@@ -191,9 +304,15 @@ describe("correction, then takeover", () => {
 
 describe("when the teacher cannot be reached", () => {
   it("the escalation is recorded with empty advice and the student's result stands", async () => {
-    const { runner, calls } = setup({ student: [fauxText("a1")], verifier: [fail()], teacher: [fauxError("auth", "bad key")] });
+    const { runner, calls } = setup({
+      student: [fauxText("a1")],
+      verifier: [fail()],
+      teacher: [fauxError("auth", "bad key")],
+    });
     const result = await runWithTeacher(runner, { objective: "q" });
-    expect(result.escalations).toEqual([{ attempt: 1, trigger: "verify-fail", teacher: { takeover: false, confidence: 0, raw: "" }, tookOver: false }]);
+    expect(result.escalations).toEqual([
+      { attempt: 1, trigger: "verify-fail", teacher: { takeover: false, confidence: 0, raw: "" }, tookOver: false },
+    ]);
     expect(result.output).toBe("a1");
     expect(calls("student")).toHaveLength(1);
     expect(result.teacherStats.tasks).toBe(1);
@@ -203,7 +322,12 @@ describe("when the teacher cannot be reached", () => {
 describe("cost guards", () => {
   it("a takeover gets only what the student left of the host budget", async () => {
     for (const takeoverAfter of [0, 1]) {
-      const { runner, calls } = setup({ student: [fauxText("a1", u(300, 100)), fauxText("a2", u(300, 100))], verifier: [fail("no", { input: 50, output: 50 })], teacher: [advice({ correction: "c", takeover: true })], takeover: [fauxText("t")] });
+      const { runner, calls } = setup({
+        student: [fauxText("a1", u(300, 100)), fauxText("a2", u(300, 100))],
+        verifier: [fail("no", { input: 50, output: 50 })],
+        teacher: [advice({ correction: "c", takeover: true })],
+        takeover: [fauxText("t")],
+      });
       const result = await runWithTeacher(runner, { objective: "q", budget: { tokens: 500 } }, { takeoverAfter });
       // 400 student + 100 verifier tokens: nothing left, so the takeover ends before its first model call.
       expect(calls("takeover")).toHaveLength(0);
@@ -224,14 +348,27 @@ describe("cost guards", () => {
     expect(calls("takeover")).toHaveLength(0);
     expect(result.escalations.map((e) => e.tookOver)).toEqual([false]);
     expect(result.output).toBe("a2");
-    const lifted = setup({ student: [fauxText("a1", u(100, 100)), fauxText("a2", u(100, 100))], verifier: [fail(), fail()], teacher: [advice({ correction: "c" }, { input: 100, output: 100 })], takeover: [fauxText("t")] });
-    const taken = await runWithTeacher(lifted.runner, { objective: "q" }, { takeoverAfter: 1, teacherSpendRatioCap: 1 });
+    const lifted = setup({
+      student: [fauxText("a1", u(100, 100)), fauxText("a2", u(100, 100))],
+      verifier: [fail(), fail()],
+      teacher: [advice({ correction: "c" }, { input: 100, output: 100 })],
+      takeover: [fauxText("t")],
+    });
+    const taken = await runWithTeacher(
+      lifted.runner,
+      { objective: "q" },
+      { takeoverAfter: 1, teacherSpendRatioCap: 1 },
+    );
     expect(lifted.calls("takeover")).toHaveLength(1);
     expect(taken.output).toBe("t");
   });
 
   it("a host budget covers the whole task: each continuation gets only what is left", async () => {
-    const { runner, calls } = setup({ student: [fauxText("a1", u(300, 100)), fauxText("a2", u(300, 100))], verifier: [fail("no", { input: 50, output: 50 })], teacher: [advice({ correction: "c" })] });
+    const { runner, calls } = setup({
+      student: [fauxText("a1", u(300, 100)), fauxText("a2", u(300, 100))],
+      verifier: [fail("no", { input: 50, output: 50 })],
+      teacher: [advice({ correction: "c" })],
+    });
     const result = await runWithTeacher(runner, { objective: "q", budget: { tokens: 450 } });
     // 400 student + 100 verifier tokens spent: nothing left, so the corrected run ends before calling the model.
     expect(result.status).toBe("budget_exhausted");
@@ -239,7 +376,10 @@ describe("cost guards", () => {
   });
 
   it("maxEscalations caps the escalations; the unresolved result comes back", async () => {
-    const { runner, calls } = setup({ student: [fauxText("a1"), fauxText("a2")] }, { fallback: { verifier: fail(), teacher: advice({ correction: "c" }) } });
+    const { runner, calls } = setup(
+      { student: [fauxText("a1"), fauxText("a2")] },
+      { fallback: { verifier: fail(), teacher: advice({ correction: "c" }) } },
+    );
     const result = await runWithTeacher(runner, { objective: "q" }, { maxEscalations: 1 });
     expect(calls("teacher")).toHaveLength(1);
     expect(result.escalations).toHaveLength(1);
@@ -248,8 +388,13 @@ describe("cost guards", () => {
   });
 
   it("teacherSpendRatioCap stops escalating once teacher tokens pass the cap × student tokens", async () => {
-    const script = () => ({ student: [fauxText("a1", u(100, 100)), fauxText("a2", u(100, 100)), fauxText("a3", u(100, 100))] });
-    const fallback = { verifier: fail("no", { input: 10, output: 10 }), teacher: advice({ correction: "c" }, { input: 100, output: 100 }) };
+    const script = () => ({
+      student: [fauxText("a1", u(100, 100)), fauxText("a2", u(100, 100)), fauxText("a3", u(100, 100))],
+    });
+    const fallback = {
+      verifier: fail("no", { input: 10, output: 10 }),
+      teacher: advice({ correction: "c" }, { input: 100, output: 100 }),
+    };
     // After one escalation: teacher 200 tokens, student 2 × (200 + 20) = 440 — a ratio of 0.45.
     const capped = setup(script(), { fallback });
     const low = await runWithTeacher(capped.runner, { objective: "q" }, { teacherSpendRatioCap: 0.4 });
@@ -258,7 +403,11 @@ describe("cost guards", () => {
     expect(low.stats.tokens).toBe(440);
 
     const roomy = setup(script(), { fallback });
-    const high = await runWithTeacher(roomy.runner, { objective: "q" }, { teacherSpendRatioCap: 0.5, takeoverAfter: 5 });
+    const high = await runWithTeacher(
+      roomy.runner,
+      { objective: "q" },
+      { teacherSpendRatioCap: 0.5, takeoverAfter: 5 },
+    );
     expect(high.escalations).toHaveLength(2);
   });
 });
@@ -281,7 +430,12 @@ describe("teacherStats", () => {
   it("a takeover's approval gate is the teacher's human review, not the student's", async () => {
     const { edit } = tools();
     const { runner } = setup(
-      { student: [fauxText("a1")], verifier: [fail()], teacher: [advice({ correction: "c", takeover: true })], takeover: [fauxToolCall("edit", { path: "x" }), fauxText("t")] },
+      {
+        student: [fauxText("a1")],
+        verifier: [fail()],
+        teacher: [advice({ correction: "c", takeover: true })],
+        takeover: [fauxToolCall("edit", { path: "x" }), fauxText("t")],
+      },
       { deps: { approver: async () => ({ decision: "approve" }) } },
     );
     const result = await runWithTeacher(runner, { objective: "q", tools: [edit], permissions: { edit: "ask" } });

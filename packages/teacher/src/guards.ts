@@ -12,7 +12,10 @@ export interface GuardState {
  * the teacher has spent more than `teacherSpendRatioCap` × the student's tokens. The first escalation
  * always passes the ratio guard (the teacher has spent nothing yet).
  */
-export function checkGuards(state: GuardState, limits: { maxEscalations: number; teacherSpendRatioCap: number }): GuardRefusal | undefined {
+export function checkGuards(
+  state: GuardState,
+  limits: { maxEscalations: number; teacherSpendRatioCap: number },
+): GuardRefusal | undefined {
   if (state.escalations >= limits.maxEscalations) return "max_escalations";
   if (state.teacherTokens > limits.teacherSpendRatioCap * state.studentTokens) return "spend_ratio";
   return undefined;

@@ -4,6 +4,15 @@ export type { TeacherAdvice } from "./advice";
 export { TEACHER_PROMPT, VERIFIER_PROMPT, MONITOR_PROMPT, TAKEOVER_PROMPT } from "./prompts";
 export { TEACHER_DEFAULTS, resolveTeacherConfig } from "./config";
 export type { TeacherConfig, ResolvedTeacherConfig, EscalationPolicyInfo } from "./config";
-export type { EscalationRecord, EscalationTrigger, TeacherRunResult, TeacherStats, TeacherReviewGate, TeacherStrategies, RecalledStrategy, StoredStrategy } from "./result";
+export type {
+  EscalationRecord,
+  EscalationTrigger,
+  TeacherRunResult,
+  TeacherStats,
+  TeacherReviewGate,
+  TeacherStrategies,
+  RecalledStrategy,
+  StoredStrategy,
+} from "./result";
 export { TeacherError } from "./errors";
 export type { TeacherErrorCode } from "./errors";

@@ -11,7 +11,9 @@ export function* jsonObjectCandidates(text: string): Generator<Record<string, un
     seen.add(trimmed);
     try {
       const value: unknown = JSON.parse(trimmed);
-      return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+      return typeof value === "object" && value !== null && !Array.isArray(value)
+        ? (value as Record<string, unknown>)
+        : undefined;
     } catch {
       return undefined;
     }

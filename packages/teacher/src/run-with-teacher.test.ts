@@ -21,14 +21,31 @@ describe("Tier 0 — stuck", () => {
     expect(JSON.stringify(calls("monitor")[0]!.context.messages)).toContain("permission denied: file-2");
     expect(result.status).toBe("completed");
     expect(result.output).toBe("fixed it by reading first");
-    expect(result.escalations).toEqual([{ attempt: 1, trigger: "stuck", teacher: { correction: "edit is denied here", nextStep: "read the file, then write a copy", takeover: false, confidence: 2 }, tookOver: false }]);
+    expect(result.escalations).toEqual([
+      {
+        attempt: 1,
+        trigger: "stuck",
+        teacher: {
+          correction: "edit is denied here",
+          nextStep: "read the file, then write a copy",
+          takeover: false,
+          confidence: 2,
+        },
+        tookOver: false,
+      },
+    ]);
     const brief = JSON.stringify(calls("teacher")[0]!.context.messages);
     expect(brief).toContain("fix the config");
     expect(brief).toContain("edit → ERROR");
   });
 
   it("a monitor that says 'not stuck' lets the run go on until the hard override forces escalation", async () => {
-    const { runner, calls } = setup({ student: [editCall, editCall, editCall, editCall, editCall, fauxText("ok")], monitor: [stuck(false)], teacher: [advice({ correction: "stop editing" })], verifier: [pass()] });
+    const { runner, calls } = setup({
+      student: [editCall, editCall, editCall, editCall, editCall, fauxText("ok")],
+      monitor: [stuck(false)],
+      teacher: [advice({ correction: "stop editing" })],
+      verifier: [pass()],
+    });
     const { edit, edits } = tools();
     const result = await runWithTeacher(runner, { objective: "fix", tools: [edit] });
     expect(calls("monitor")).toHaveLength(1);
@@ -38,30 +55,56 @@ describe("Tier 0 — stuck", () => {
   });
 
   it("stuckThreshold and stuckHardOverride are honoured; without the monitor the threshold escalates at once", async () => {
-    const { runner, calls } = setup({ student: [editCall, editCall, fauxText("ok")], teacher: [advice({ correction: "c" })], verifier: [pass()] });
+    const { runner, calls } = setup({
+      student: [editCall, editCall, fauxText("ok")],
+      teacher: [advice({ correction: "c" })],
+      verifier: [pass()],
+    });
     const { edit, edits } = tools();
-    const result = await runWithTeacher(runner, { objective: "fix", tools: [edit] }, { stuckThreshold: 2, useStuckMonitor: false });
+    const result = await runWithTeacher(
+      runner,
+      { objective: "fix", tools: [edit] },
+      { stuckThreshold: 2, useStuckMonitor: false },
+    );
     expect(edits).toHaveLength(2);
     expect(calls("monitor")).toHaveLength(0);
     expect(result.escalations).toHaveLength(1);
 
-    const second = setup({ student: [editCall, fauxText("ok")], monitor: [stuck(false)], teacher: [advice({ correction: "c" })], verifier: [pass()] });
+    const second = setup({
+      student: [editCall, fauxText("ok")],
+      monitor: [stuck(false)],
+      teacher: [advice({ correction: "c" })],
+      verifier: [pass()],
+    });
     const t = tools();
-    const forced = await runWithTeacher(second.runner, { objective: "fix", tools: [t.edit] }, { stuckThreshold: 3, stuckHardOverride: 1 });
+    const forced = await runWithTeacher(
+      second.runner,
+      { objective: "fix", tools: [t.edit] },
+      { stuckThreshold: 3, stuckHardOverride: 1 },
+    );
     expect(t.edits).toHaveLength(1);
     expect(second.calls("monitor")).toHaveLength(0);
     expect(forced.escalations.map((e) => e.trigger)).toEqual(["stuck"]);
   });
 
   it("an unreadable monitor reply leaves the suspicion standing", async () => {
-    const { runner } = setup({ student: [editCall, editCall, editCall, fauxText("ok")], monitor: [fauxText("hmm, hard to say")], teacher: [advice({ correction: "c" })], verifier: [pass()] });
+    const { runner } = setup({
+      student: [editCall, editCall, editCall, fauxText("ok")],
+      monitor: [fauxText("hmm, hard to say")],
+      teacher: [advice({ correction: "c" })],
+      verifier: [pass()],
+    });
     const result = await runWithTeacher(runner, { objective: "fix", tools: [tools().edit] });
     expect(result.escalations.map((e) => e.trigger)).toEqual(["stuck"]);
   });
 
   it("the host's own observer runs first and its stop is returned, never escalated", async () => {
     const { runner, calls } = setup({ student: [editCall] });
-    const result = await runWithTeacher(runner, { objective: "fix", tools: [tools().edit], onToolResult: () => ({ stop: { code: "host.enough", message: "host stop" } }) });
+    const result = await runWithTeacher(runner, {
+      objective: "fix",
+      tools: [tools().edit],
+      onToolResult: () => ({ stop: { code: "host.enough", message: "host stop" } }),
+    });
     expect(result.status).toBe("stuck");
     expect(result.terminal.observerCode).toBe("host.enough");
     expect(result.escalations).toEqual([]);
@@ -69,7 +112,12 @@ describe("Tier 0 — stuck", () => {
   });
 
   it("a throwing host observer does not blind the stall watch", async () => {
-    const { runner } = setup({ student: [editCall, editCall, editCall, fauxText("ok")], monitor: [stuck(true)], teacher: [advice({ correction: "c" })], verifier: [pass()] });
+    const { runner } = setup({
+      student: [editCall, editCall, editCall, fauxText("ok")],
+      monitor: [stuck(true)],
+      teacher: [advice({ correction: "c" })],
+      verifier: [pass()],
+    });
     const result = await runWithTeacher(runner, {
       objective: "fix",
       tools: [tools().edit],
@@ -81,15 +129,25 @@ describe("Tier 0 — stuck", () => {
   });
 
   it("our stop carries its own observer code", async () => {
-    const { runner } = setup({ student: [editCall, editCall, editCall] }, { fallback: { teacher: advice({ correction: "c" }), student: editCall, monitor: stuck(true) } });
+    const { runner } = setup(
+      { student: [editCall, editCall, editCall] },
+      { fallback: { teacher: advice({ correction: "c" }), student: editCall, monitor: stuck(true) } },
+    );
     const result = await runWithTeacher(runner, { objective: "fix", tools: [tools().edit] }, { maxEscalations: 0 });
-    expect(result).toMatchObject({ status: "stuck", terminal: { code: "observer_stop", observerCode: STUCK_STOP_CODE } });
+    expect(result).toMatchObject({
+      status: "stuck",
+      terminal: { code: "observer_stop", observerCode: STUCK_STOP_CODE },
+    });
   });
 });
 
 describe("Tier 1 — verify", () => {
   it("a failing verdict escalates; the corrected answer passes", async () => {
-    const { runner, calls } = setup({ student: [fauxText("42"), fauxText("41")], verifier: [fail("off by one"), pass()], teacher: [advice({ correction: "you counted the fence posts twice" })] });
+    const { runner, calls } = setup({
+      student: [fauxText("42"), fauxText("41")],
+      verifier: [fail("off by one"), pass()],
+      teacher: [advice({ correction: "you counted the fence posts twice" })],
+    });
     const result = await runWithTeacher(runner, { objective: "how many posts?" });
     expect(result.status).toBe("completed");
     expect(result.output).toBe("41");
@@ -114,7 +172,11 @@ describe("Tier 1 — verify", () => {
     expect(passing.calls("verifier")).toHaveLength(3);
     expect(kept.escalations).toEqual([]);
 
-    const failing = setup({ student: [fauxText("x"), fauxText("y")], verifier: [fail(), pass(), fail(), pass(), pass(), pass()], teacher: [advice({ correction: "c" })] });
+    const failing = setup({
+      student: [fauxText("x"), fauxText("y")],
+      verifier: [fail(), pass(), fail(), pass(), pass(), pass()],
+      teacher: [advice({ correction: "c" })],
+    });
     const escalated = await runWithTeacher(failing.runner, { objective: "q" }, { verifierSamples: 3 });
     expect(escalated.escalations.map((e) => e.trigger)).toEqual(["verify-fail"]);
     expect(escalated.output).toBe("y");
@@ -135,17 +197,36 @@ describe("Tier 1 — verify", () => {
   });
 
   it("a failed terminal triggers escalation", async () => {
-    const { runner } = setup({ student: [fauxError("bad_request", "malformed"), fauxText("ok")], teacher: [advice({ correction: "retry plainly" })], verifier: [pass()] });
+    const { runner } = setup({
+      student: [fauxError("bad_request", "malformed"), fauxText("ok")],
+      teacher: [advice({ correction: "retry plainly" })],
+      verifier: [pass()],
+    });
     const result = await runWithTeacher(runner, { objective: "q" });
     expect(result.escalations.map((e) => e.trigger)).toEqual(["failed"]);
     expect(result.status).toBe("completed");
   });
 
   it("a blocked terminal triggers escalation", async () => {
-    const classifier = createFauxBrain(() => fauxText("<block>yes</block><reason>too risky</reason>"), { api: "faux-cls" });
+    const classifier = createFauxBrain(() => fauxText("<block>yes</block><reason>too risky</reason>"), {
+      api: "faux-cls",
+    });
     const { runner } = setup(
-      { student: [fauxToolCall("edit", { path: "a" }), fauxToolCall("edit", { path: "b" }), fauxText("did it another way")], teacher: [advice({ correction: "edit is not allowed; explain instead" })], verifier: [pass()] },
-      { brains: [classifier], models: { cls: fauxModel({ id: "cls", api: "faux-cls", baseUrl: "faux://cls" }) }, roles: { classifier: "cls" }, deps: { autoMode: { maxConsecutiveDenials: 2 } } },
+      {
+        student: [
+          fauxToolCall("edit", { path: "a" }),
+          fauxToolCall("edit", { path: "b" }),
+          fauxText("did it another way"),
+        ],
+        teacher: [advice({ correction: "edit is not allowed; explain instead" })],
+        verifier: [pass()],
+      },
+      {
+        brains: [classifier],
+        models: { cls: fauxModel({ id: "cls", api: "faux-cls", baseUrl: "faux://cls" }) },
+        roles: { classifier: "cls" },
+        deps: { autoMode: { maxConsecutiveDenials: 2 } },
+      },
     );
     const result = await runWithTeacher(runner, { objective: "q", tools: [tools().edit], defaultPermission: "auto" });
     expect(result.escalations.map((e) => e.trigger)).toEqual(["blocked"]);
@@ -158,12 +239,21 @@ describe("escalationPolicy", () => {
   it("false skips the escalation and returns the unresolved result", async () => {
     const seen: EscalationPolicyInfo[] = [];
     const { runner, calls } = setup({ student: [fauxText("42")], verifier: [fail("wrong sum")] });
-    const result = await runWithTeacher(runner, { objective: "q" }, { escalationPolicy: (info) => (seen.push(info), false) });
+    const result = await runWithTeacher(
+      runner,
+      { objective: "q" },
+      { escalationPolicy: (info) => (seen.push(info), false) },
+    );
     expect(calls("teacher")).toHaveLength(0);
     expect(result.escalations).toEqual([]);
     expect(result.output).toBe("42");
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ trigger: "verify-fail", attempt: 1, verifyReason: "wrong sum", result: { output: "42" } });
+    expect(seen[0]).toMatchObject({
+      trigger: "verify-fail",
+      attempt: 1,
+      verifyReason: "wrong sum",
+      result: { output: "42" },
+    });
     expect(seen[0]!.recent.at(-1)).toContain("42");
   });
 
@@ -174,7 +264,11 @@ describe("escalationPolicy", () => {
       },
       () => Promise.reject(new Error("policy down")),
     ]) {
-      const { runner, calls } = setup({ student: [fauxText("42"), fauxText("41")], verifier: [fail(), pass()], teacher: [advice({ correction: "c" })] });
+      const { runner, calls } = setup({
+        student: [fauxText("42"), fauxText("41")],
+        verifier: [fail(), pass()],
+        teacher: [advice({ correction: "c" })],
+      });
       const result = await runWithTeacher(runner, { objective: "q" }, { escalationPolicy: policy });
       expect(calls("teacher")).toHaveLength(1);
       expect(result.output).toBe("41");
@@ -185,7 +279,9 @@ describe("escalationPolicy", () => {
 describe("configuration", () => {
   it("an invalid option throws a typed error before anything runs", async () => {
     const { runner, brain } = setup();
-    await expect(runWithTeacher(runner, { objective: "q" }, { maxEscalations: -1 })).rejects.toBeInstanceOf(TeacherError);
+    await expect(runWithTeacher(runner, { objective: "q" }, { maxEscalations: -1 })).rejects.toBeInstanceOf(
+      TeacherError,
+    );
     expect(brain.calls).toHaveLength(0);
   });
 });

@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import { safeObserve, type Message } from "@x/llm-types";
 import type { ObserverStop, Runner, RunStats, TaskResult, TaskSpec, ToolResultInfo } from "@x/runner";
 import { formatAdviceForStudent, type TeacherAdvice } from "./advice";
-import { resolveTeacherConfig, type EscalationPolicyInfo, type ResolvedTeacherConfig, type TeacherConfig } from "./config";
+import {
+  resolveTeacherConfig,
+  type EscalationPolicyInfo,
+  type ResolvedTeacherConfig,
+  type TeacherConfig,
+} from "./config";
 import { checkGuards } from "./guards";
 import type { EscalationRecord, EscalationTrigger, TeacherRunResult, TeacherStrategies } from "./result";
 import { askMonitor, askTeacher, askVerifier, clip, helperSeat, teacherBrief, teacherSeat } from "./seats";
@@ -27,7 +32,11 @@ interface Trigger {
  * the student makes after it extends the previous one (the provider's prompt cache keeps working).
  * After `takeoverAfter` failed corrections, or when the teacher asks, the teacher does the task itself.
  */
-export async function runWithTeacher(runner: Runner, studentSpec: TaskSpec, teacher?: TeacherConfig): Promise<TeacherRunResult> {
+export async function runWithTeacher(
+  runner: Runner,
+  studentSpec: TaskSpec,
+  teacher?: TeacherConfig,
+): Promise<TeacherRunResult> {
   const config = resolveTeacherConfig(teacher);
   const task = studentSpec.objective;
   const recalled = config.injectStrategies ? await recallStrategies(config, task) : [];
@@ -46,13 +55,28 @@ export async function runWithTeacher(runner: Runner, studentSpec: TaskSpec, teac
   const finish = async (result: TaskResult, messages: Message[], resolved: boolean): Promise<TeacherRunResult> => {
     const stored = resolved ? await rememberStrategy(config, task, escalations.at(-1)) : undefined;
     await reportOutcome(config, recalled, resolved);
-    const strategies: TeacherStrategies = { recalled: recalled.map(({ record, score }) => ({ id: record.id, score, strategy: record.strategy })) };
+    const strategies: TeacherStrategies = {
+      recalled: recalled.map(({ record, score }) => ({ id: record.id, score, strategy: record.strategy })),
+    };
     if (stored) strategies.stored = stored;
-    return { ...result, messages, stats: studentStats, escalations, teacherStats: toTeacherStats(teacherRunStats), strategies };
+    return {
+      ...result,
+      messages,
+      stats: studentStats,
+      escalations,
+      teacherStats: toTeacherStats(teacherRunStats),
+      strategies,
+    };
   };
 
   for (;;) {
-    const spec = { ...studentSpec, sessionId, history: [...(studentSpec.history ?? []), ...session], objective, budget: remaining(studentSpec.budget, studentStats) };
+    const spec = {
+      ...studentSpec,
+      sessionId,
+      history: [...(studentSpec.history ?? []), ...session],
+      objective,
+      budget: remaining(studentSpec.budget, studentStats),
+    };
     const run = await runStudent(runner, spec, config, helper, tracker, task);
     studentStats = sumRunStats(studentStats, sumRunStats(run.result.stats, run.helperStats));
     session.push(...run.result.messages);
@@ -62,14 +86,25 @@ export async function runWithTeacher(runner: Runner, studentSpec: TaskSpec, teac
     if (!fired.trigger) return finish(run.result, session, run.result.status === "completed");
 
     const attempt = escalations.length + 1;
-    const refused = checkGuards({ escalations: escalations.length, teacherTokens: teacherRunStats.tokens, studentTokens: studentStats.tokens }, config);
+    const refused = checkGuards(
+      { escalations: escalations.length, teacherTokens: teacherRunStats.tokens, studentTokens: studentStats.tokens },
+      config,
+    );
     if (refused) return finish(run.result, session, false);
-    const recent = [...tracker.recent(), ...(run.result.output.trim() ? [`final answer: ${clip(run.result.output, 500)}`] : [])];
+    const recent = [
+      ...tracker.recent(),
+      ...(run.result.output.trim() ? [`final answer: ${clip(run.result.output, 500)}`] : []),
+    ];
     const info: EscalationPolicyInfo = { trigger: fired.trigger.trigger, attempt, result: run.result, recent };
     if (fired.trigger.verifyReason !== undefined) info.verifyReason = fired.trigger.verifyReason;
     if (!(await policyAllows(config, info))) return finish(run.result, session, false);
 
-    const failure = { ...fired.trigger, recent: tracker.recent(), output: run.result.output, earlier: escalations.map((e) => e.teacher) };
+    const failure = {
+      ...fired.trigger,
+      recent: tracker.recent(),
+      output: run.result.output,
+      earlier: escalations.map((e) => e.teacher),
+    };
     const trigger = fired.trigger.trigger;
     const record = (teacher: TeacherAdvice, tookOver: boolean): void => {
       const entry: EscalationRecord = { attempt, trigger, teacher, tookOver };
@@ -165,7 +200,8 @@ async function detectTrigger(
 ): Promise<{ trigger?: Trigger & { verifyReason?: string }; helperStats: RunStats[] }> {
   switch (result.status) {
     case "stuck":
-      if (result.terminal.code === "observer_stop" && result.terminal.observerCode !== STUCK_STOP_CODE) return { helperStats: [] };
+      if (result.terminal.code === "observer_stop" && result.terminal.observerCode !== STUCK_STOP_CODE)
+        return { helperStats: [] };
       return { trigger: { trigger: "stuck", reason: result.terminal.message }, helperStats: [] };
     case "max_turns":
       return { trigger: { trigger: "stuck", reason: result.terminal.message }, helperStats: [] };

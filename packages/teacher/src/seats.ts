@@ -35,13 +35,25 @@ async function sideCall(runner: Runner, seat: Seat, systemPrompt: string, object
   return { text: completed ? result.output : "", completed, stats: result.stats };
 }
 
-export async function askMonitor(runner: Runner, seat: Seat, config: ResolvedTeacherConfig, task: string, recent: readonly string[]): Promise<Verdict & { stats: RunStats }> {
+export async function askMonitor(
+  runner: Runner,
+  seat: Seat,
+  config: ResolvedTeacherConfig,
+  task: string,
+  recent: readonly string[],
+): Promise<Verdict & { stats: RunStats }> {
   const objective = `Task:\n${task}\n\nRecent tool calls, newest last:\n${recent.map((line) => `- ${line}`).join("\n")}`;
   const call = await sideCall(runner, seat, config.prompts?.monitor ?? MONITOR_PROMPT, objective);
   return { ...parseVerdict(call.text, "stuck"), stats: call.stats };
 }
 
-export async function askVerifier(runner: Runner, seat: Seat, config: ResolvedTeacherConfig, task: string, output: string): Promise<VoteResult & { stats: RunStats[] }> {
+export async function askVerifier(
+  runner: Runner,
+  seat: Seat,
+  config: ResolvedTeacherConfig,
+  task: string,
+  output: string,
+): Promise<VoteResult & { stats: RunStats[] }> {
   const objective = `Task:\n${task}\n\nAnswer to check:\n${output}`;
   const samples: Verdict[] = [];
   const stats: RunStats[] = [];
@@ -54,7 +66,12 @@ export async function askVerifier(runner: Runner, seat: Seat, config: ResolvedTe
   return { ...majorityVote(samples), stats };
 }
 
-export async function askTeacher(runner: Runner, seat: Seat, config: ResolvedTeacherConfig, brief: string): Promise<{ advice: TeacherAdvice; answered: boolean; stats: RunStats }> {
+export async function askTeacher(
+  runner: Runner,
+  seat: Seat,
+  config: ResolvedTeacherConfig,
+  brief: string,
+): Promise<{ advice: TeacherAdvice; answered: boolean; stats: RunStats }> {
   const call = await sideCall(runner, seat, config.prompts?.teacher ?? TEACHER_PROMPT, brief);
   return { advice: parseTeacherAdvice(call.text), answered: call.completed, stats: call.stats };
 }
@@ -70,7 +87,8 @@ export interface FailureReport {
 
 export function describeFailure(input: FailureReport): string {
   const parts = [`Why you are consulted: ${input.trigger} — ${input.reason}`];
-  if (input.recent.length > 0) parts.push(`The student's recent tool calls, newest last:\n${input.recent.map((l) => `- ${l}`).join("\n")}`);
+  if (input.recent.length > 0)
+    parts.push(`The student's recent tool calls, newest last:\n${input.recent.map((l) => `- ${l}`).join("\n")}`);
   if (input.output.trim() !== "") parts.push(`The student's latest answer:\n${clip(input.output, 4000)}`);
   input.earlier.forEach((advice, i) => {
     const said = [advice.correction, advice.nextStep].filter((s) => s !== undefined).join(" / ");

@@ -42,7 +42,12 @@ export function sumRunStats(a: RunStats, b: RunStats): RunStats {
 
 /** The teacher's side of the ledger, built from the stats of its runs (advice asks and takeovers). */
 export function toTeacherStats(stats: RunStats): TeacherStats {
-  const teacher: TeacherStats = { tokens: stats.tokens, tasks: stats.tasks, costUsd: stats.costUsd, costMicroUsd: stats.costMicroUsd };
+  const teacher: TeacherStats = {
+    tokens: stats.tokens,
+    tasks: stats.tasks,
+    costUsd: stats.costUsd,
+    costMicroUsd: stats.costMicroUsd,
+  };
   if (stats.humanReview.count > 0) {
     teacher.humanReview = {
       count: stats.humanReview.count,

@@ -31,14 +31,23 @@ export async function recallStrategies(config: ResolvedTeacherConfig, objective:
 export function withStrategies(objective: string, hits: readonly StrategyHit[]): string {
   if (hits.length === 0) return objective;
   const lines = hits.map(({ record }) => {
-    const extra = [record.correction && `common mistake: ${record.correction}`, record.nextStep && `first step: ${record.nextStep}`].filter(Boolean).join("; ");
+    const extra = [
+      record.correction && `common mistake: ${record.correction}`,
+      record.nextStep && `first step: ${record.nextStep}`,
+    ]
+      .filter(Boolean)
+      .join("; ");
     return `- ${record.strategy}${extra ? ` (${extra})` : ""}`;
   });
   return `Approaches that worked on similar tasks before (use them if they fit):\n${lines.join("\n")}\n\n${objective}`;
 }
 
 /** Stores the final escalation's strategy after a success, when the teacher was confident enough; returns what was stored. */
-export async function rememberStrategy(config: ResolvedTeacherConfig, problem: string, last: EscalationRecord | undefined): Promise<StoredStrategy | undefined> {
+export async function rememberStrategy(
+  config: ResolvedTeacherConfig,
+  problem: string,
+  last: EscalationRecord | undefined,
+): Promise<StoredStrategy | undefined> {
   const mem = memory(config);
   const advice = last?.teacher;
   if (!mem || !last || !advice?.strategy || advice.confidence < config.minConfidenceToStore) return undefined;
@@ -61,7 +70,11 @@ export async function rememberStrategy(config: ResolvedTeacherConfig, problem: s
 }
 
 /** Counts a use (and, on success, a success) for each strategy the run was given. */
-export async function reportOutcome(config: ResolvedTeacherConfig, hits: readonly StrategyHit[], success: boolean): Promise<void> {
+export async function reportOutcome(
+  config: ResolvedTeacherConfig,
+  hits: readonly StrategyHit[],
+  success: boolean,
+): Promise<void> {
   const mem = memory(config);
   if (!mem) return;
   for (const { record } of hits) {

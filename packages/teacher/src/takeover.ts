@@ -11,19 +11,45 @@ import { describeFailure, teacherSeat, type FailureReport } from "./seats";
  * objective, with `note` after the host's system prompt. The student's model, session and run ids stay
  * behind — this is the teacher's own session.
  */
-function teacherRun(runner: Runner, spec: TaskSpec, config: ResolvedTeacherConfig, objective: string, note: string): Promise<TaskResult> {
+function teacherRun(
+  runner: Runner,
+  spec: TaskSpec,
+  config: ResolvedTeacherConfig,
+  objective: string,
+  note: string,
+): Promise<TaskResult> {
   const { model: _model, role: _role, sessionId: _session, runId: _run, ...rest } = spec;
-  return runner.runTask({ ...rest, ...teacherSeat(config), systemPrompt: spec.systemPrompt ? `${spec.systemPrompt}\n\n${note}` : note, objective });
+  return runner.runTask({
+    ...rest,
+    ...teacherSeat(config),
+    systemPrompt: spec.systemPrompt ? `${spec.systemPrompt}\n\n${note}` : note,
+    objective,
+  });
 }
 
 /** A takeover the teacher asked for in its advice: that advice, and the earlier ones, go with it. */
-export function runTakeover(runner: Runner, spec: TaskSpec, config: ResolvedTeacherConfig, objective: string, escalations: readonly EscalationRecord[]): Promise<TaskResult> {
+export function runTakeover(
+  runner: Runner,
+  spec: TaskSpec,
+  config: ResolvedTeacherConfig,
+  objective: string,
+  escalations: readonly EscalationRecord[],
+): Promise<TaskResult> {
   const notes = escalations.map((e) => `- (${e.trigger}) ${describeAdvice(e.teacher)}`).join("\n");
-  return teacherRun(runner, spec, config, objective, `A previous, weaker agent attempted this task and failed. What was learned:\n${notes}\nDo the task yourself now.`);
+  return teacherRun(
+    runner,
+    spec,
+    config,
+    objective,
+    `A previous, weaker agent attempted this task and failed. What was learned:\n${notes}\nDo the task yourself now.`,
+  );
 }
 
 function describeAdvice(advice: TeacherAdvice): string {
-  return [advice.correction, advice.strategy, advice.nextStep].filter((s) => s !== undefined).join(" ") || "(no usable advice)";
+  return (
+    [advice.correction, advice.strategy, advice.nextStep].filter((s) => s !== undefined).join(" ") ||
+    "(no usable advice)"
+  );
 }
 
 /**
@@ -50,10 +76,15 @@ export async function takeOverWithAdvice(
   failure: FailureReport,
 ): Promise<{ result: TaskResult; advice: TeacherAdvice; reached: boolean }> {
   const result = await teacherRun(runner, spec, config, objective, `${TAKEOVER_PROMPT}\n\n${describeFailure(failure)}`);
-  if (result.status === "failed" && result.stats.turns === 0) return { result, advice: { takeover: false, confidence: 0, raw: "" }, reached: false };
+  if (result.status === "failed" && result.stats.turns === 0)
+    return { result, advice: { takeover: false, confidence: 0, raw: "" }, reached: false };
   const split = splitTrailingAdvice(result.output);
   if (!split.advice) return { result, advice: { takeover: true, confidence: 0, raw: result.output }, reached: true };
-  return { result: { ...result, output: split.answer, messages: withoutAdvice(result.messages) }, advice: { ...split.advice, takeover: true }, reached: true };
+  return {
+    result: { ...result, output: split.answer, messages: withoutAdvice(result.messages) },
+    advice: { ...split.advice, takeover: true },
+    reached: true,
+  };
 }
 
 /** The messages with the advice block cut from the final answer's last text block, as from `output`. */
@@ -63,6 +94,8 @@ function withoutAdvice(messages: readonly Message[]): Message[] {
   const message = messages[last] as AssistantMessage;
   const block = message.content.findLastIndex((b) => b.type === "text");
   if (block === -1) return [...messages];
-  const content = message.content.map((b, i) => (i === block && b.type === "text" ? { ...b, text: splitTrailingAdvice(b.text).answer } : b));
+  const content = message.content.map((b, i) =>
+    i === block && b.type === "text" ? { ...b, text: splitTrailingAdvice(b.text).answer } : b,
+  );
   return messages.map((m, i) => (i === last ? { ...message, content } : m));
 }

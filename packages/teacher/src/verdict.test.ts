@@ -3,7 +3,10 @@ import { majorityVote, parseVerdict } from "./verdict";
 
 describe("parseVerdict", () => {
   it("reads the JSON field and reason, fenced or bare", () => {
-    expect(parseVerdict('{"pass": false, "reason": "off by one"}', "pass")).toEqual({ value: false, reason: "off by one" });
+    expect(parseVerdict('{"pass": false, "reason": "off by one"}', "pass")).toEqual({
+      value: false,
+      reason: "off by one",
+    });
     expect(parseVerdict('```json\n{"stuck": true}\n```', "stuck")).toEqual({ value: true });
   });
   it("accepts a bare verdict word as a fallback", () => {

@@ -23,7 +23,10 @@ export function parseVerdict(text: string, field: "pass" | "stuck"): Verdict {
     return verdict;
   }
   // Small models sometimes answer with a single word despite the instruction.
-  const word = text.trim().toLowerCase().match(/^(pass|fail|yes|no|true|false|stuck|progress)\b/)?.[1];
+  const word = text
+    .trim()
+    .toLowerCase()
+    .match(/^(pass|fail|yes|no|true|false|stuck|progress)\b/)?.[1];
   if (word === undefined) return { value: undefined };
   const positive = field === "pass" ? ["pass", "yes", "true"] : ["stuck", "yes", "true"];
   return { value: positive.includes(word), reason: text.trim() };

@@ -18,7 +18,9 @@ describe("locateGsm8kData", () => {
     }
   });
   it("here: the bench folder resolves to the shared folder beside this repo", () => {
-    expect(locateGsm8kData()).toBe(resolve(import.meta.dirname, "..", "..", "..", "..", "shared", "data", "routellm-gsm8k"));
+    expect(locateGsm8kData()).toBe(
+      resolve(import.meta.dirname, "..", "..", "..", "..", "shared", "data", "routellm-gsm8k"),
+    );
   });
   it("GSM8K_DATA_DIR overrides it; outside any repo it says what to set", () => {
     vi.stubEnv("GSM8K_DATA_DIR", "/data/gsm8k");
@@ -33,10 +35,17 @@ describe("locateGsm8kData", () => {
 
 describe("parseCsv", () => {
   it("handles quoted fields with commas, doubled quotes and newlines, and CRLF rows", () => {
-    expect(parseCsv('a,b\r\n"x, y","say ""hi""\nthere"\n1,\n')).toEqual([["a", "b"], ["x, y", 'say "hi"\nthere'], ["1", ""]]);
+    expect(parseCsv('a,b\r\n"x, y","say ""hi""\nthere"\n1,\n')).toEqual([
+      ["a", "b"],
+      ["x, y", 'say "hi"\nthere'],
+      ["1", ""],
+    ]);
   });
   it("keeps a last row without a trailing newline", () => {
-    expect(parseCsv("a,b\n1,2")).toEqual([["a", "b"], ["1", "2"]]);
+    expect(parseCsv("a,b\n1,2")).toEqual([
+      ["a", "b"],
+      ["1", "2"],
+    ]);
   });
 });
 
@@ -56,7 +65,8 @@ describe("the replay data", () => {
     expect(items[0]!.reference).toBe("18");
   });
   it("matches the README's shares (63.8 / 85.7 / 92.9 %)", () => {
-    const share = (f: (i: (typeof items)[number]) => boolean) => Math.round((1000 * items.filter(f).length) / items.length) / 10;
+    const share = (f: (i: (typeof items)[number]) => boolean) =>
+      Math.round((1000 * items.filter(f).length) / items.length) / 10;
     expect(share((i) => i.studentCorrect)).toBe(63.8);
     expect(share((i) => i.teacherCorrect)).toBe(85.7);
     expect(share((i) => i.studentCorrect || i.teacherCorrect)).toBe(92.9);

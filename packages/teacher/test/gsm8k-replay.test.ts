@@ -15,7 +15,9 @@ describe("GSM8K replay through runWithTeacher", () => {
     const tally = await runTeacherMode(items, { kind: "exact" }, 1);
     const flagged = items.map((i) => extractFinalNumber(i.studentResponse) !== i.reference);
     expect(tally.perItem.map((p) => p.escalated)).toEqual(flagged);
-    expect(tally.perItem.map((p) => p.correct)).toEqual(items.map((i, n) => (flagged[n] ? i.teacherCorrect : i.studentCorrect)));
+    expect(tally.perItem.map((p) => p.correct)).toEqual(
+      items.map((i, n) => (flagged[n] ? i.teacherCorrect : i.studentCorrect)),
+    );
     expect(tally.teacherMicro).toBeGreaterThan(0);
     // takeoverAfter 0: the takeover is decided before asking, so each escalation is one teacher call.
     expect(tally.teacherCalls).toBe(tally.escalated);

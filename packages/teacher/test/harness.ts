@@ -1,4 +1,12 @@
-import { createFauxBrain, fauxModel, fauxText, fauxToolCall, type FauxCall, type FauxRequestContext, type FauxResponse } from "@x/brain-faux";
+import {
+  createFauxBrain,
+  fauxModel,
+  fauxText,
+  fauxToolCall,
+  type FauxCall,
+  type FauxRequestContext,
+  type FauxResponse,
+} from "@x/brain-faux";
 import type { Brain, Model, Roles } from "@x/llm-types";
 import { createRunner, defineTool, type RunnerDeps } from "@x/runner";
 import { z } from "zod";
@@ -29,7 +37,11 @@ export interface SetupOptions {
 export function setup(scripts: Partial<Record<Seat, Reply[]>> = {}, options: SetupOptions = {}) {
   const queues: Record<Seat, Reply[]> = { student: [], teacher: [], takeover: [], verifier: [], monitor: [] };
   for (const [seat, replies] of Object.entries(scripts)) queues[seat as Seat].push(...replies);
-  const prompts = { teacher: options.prompts?.teacher ?? TEACHER_PROMPT, verifier: options.prompts?.verifier ?? VERIFIER_PROMPT, monitor: options.prompts?.monitor ?? MONITOR_PROMPT };
+  const prompts = {
+    teacher: options.prompts?.teacher ?? TEACHER_PROMPT,
+    verifier: options.prompts?.verifier ?? VERIFIER_PROMPT,
+    monitor: options.prompts?.monitor ?? MONITOR_PROMPT,
+  };
   const seatOf = (call: { model: { id: string }; context: { systemPrompt?: string } }): Seat => {
     if (call.context.systemPrompt === prompts.verifier) return "verifier";
     if (call.context.systemPrompt === prompts.monitor) return "monitor";
@@ -55,12 +67,16 @@ export function setup(scripts: Partial<Record<Seat, Reply[]>> = {}, options: Set
 
 export const advice = (fields: Record<string, unknown>, usage?: { input: number; output: number }): FauxResponse =>
   fauxText(JSON.stringify({ takeover: false, confidence: 2, ...fields }), usage ? { usage } : {});
-export const pass = (usage?: { input: number; output: number }) => fauxText('{"pass": true, "reason": "looks right"}', usage ? { usage } : {});
-export const fail = (reason = "the total is wrong", usage?: { input: number; output: number }) => fauxText(JSON.stringify({ pass: false, reason }), usage ? { usage } : {});
-export const stuck = (value: boolean) => fauxText(JSON.stringify({ stuck: value, reason: value ? "same error each time" : "it is learning" }));
+export const pass = (usage?: { input: number; output: number }) =>
+  fauxText('{"pass": true, "reason": "looks right"}', usage ? { usage } : {});
+export const fail = (reason = "the total is wrong", usage?: { input: number; output: number }) =>
+  fauxText(JSON.stringify({ pass: false, reason }), usage ? { usage } : {});
+export const stuck = (value: boolean) =>
+  fauxText(JSON.stringify({ stuck: value, reason: value ? "same error each time" : "it is learning" }));
 
 /** A student turn calling `edit` with fresh arguments each time (so the runner's identical-call guard stays out of it). */
-export const editCall = (ctx: FauxRequestContext): FauxResponse => fauxToolCall("edit", { path: `file-${ctx.callIndex}` });
+export const editCall = (ctx: FauxRequestContext): FauxResponse =>
+  fauxToolCall("edit", { path: `file-${ctx.callIndex}` });
 
 /** `edit` always fails; `read` always works. */
 export function tools() {
@@ -74,6 +90,12 @@ export function tools() {
       throw new Error(`permission denied: ${args.path}`);
     },
   });
-  const read = defineTool({ name: "read", description: "reads a file", input: z.object({ path: z.string() }), readOnly: true, execute: (args) => `contents of ${args.path}` });
+  const read = defineTool({
+    name: "read",
+    description: "reads a file",
+    input: z.object({ path: z.string() }),
+    readOnly: true,
+    execute: (args) => `contents of ${args.path}`,
+  });
   return { edit, read, edits };
 }

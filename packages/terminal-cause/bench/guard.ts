@@ -12,7 +12,9 @@ function rng(seed: number): () => number {
 }
 
 const WORDS =
-  "the model reads a file and then writes a short summary of what it found while the runner checks every tool call against its schema before anything runs on the host machine because safety matters more than speed in an agent loop that may touch production systems".split(" ");
+  "the model reads a file and then writes a short summary of what it found while the runner checks every tool call against its schema before anything runs on the host machine because safety matters more than speed in an agent loop that may touch production systems".split(
+    " ",
+  );
 
 function prose(chars: number, seed = 1): string {
   const next = rng(seed);
@@ -31,7 +33,8 @@ function markdown(chars: number): string {
   let n = 0;
   while (out.length < chars) {
     out += `## Section ${n}\n\n${prose(400, n + 3)}\n\n| id | name | score |\n|---|---|---|\n`;
-    for (let i = 0; i < 10; i++) out += `| ${n * 10 + i} | item-${Math.floor(next() * 1e6)} | ${(next() * 100).toFixed(2)} |\n`;
+    for (let i = 0; i < 10; i++)
+      out += `| ${n * 10 + i} | item-${Math.floor(next() * 1e6)} | ${(next() * 100).toFixed(2)} |\n`;
     out += "\n```ts\n" + "const x = compute(a, b);\n".repeat(5) + "```\n\n";
     for (let i = 1; i <= 8; i++) out += `${i}. ${prose(60, n * 31 + i)}\n`;
     n++;
@@ -41,7 +44,8 @@ function markdown(chars: number): string {
 
 function table(chars: number): string {
   let out = "| date | count | status |\n|---|---|---|\n";
-  for (let i = 0; out.length < chars; i++) out += `| 2024-01-${String((i % 28) + 1).padStart(2, "0")} | ${i * 3} | OK |\n`;
+  for (let i = 0; out.length < chars; i++)
+    out += `| 2024-01-${String((i % 28) + 1).padStart(2, "0")} | ${i * 3} | OK |\n`;
   return out.slice(0, chars);
 }
 

@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { isBuiltTurn } from "./built-turn";
 import { TurnBuilder } from "./turn-builder";
 
-const model = defineModel({ id: "test-model", api: "test-api", provider: "test", baseUrl: "http://127.0.0.1:1", contextWindow: 100_000, maxTokens: 1000 });
+const model = defineModel({
+  id: "test-model",
+  api: "test-api",
+  provider: "test",
+  baseUrl: "http://127.0.0.1:1",
+  contextWindow: 100_000,
+  maxTokens: 1000,
+});
 
 function builder(secrets?: string[]) {
   return new TurnBuilder({ model, stream: new EventStream(), ...(secrets ? { secrets } : {}) });

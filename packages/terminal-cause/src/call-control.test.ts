@@ -4,13 +4,25 @@ import { CallControl, pumpCall, settleCall, type CallOutcome } from "./call-cont
 import type { ClassifiedError } from "./provider-errors";
 import { TurnBuilder } from "./turn-builder";
 
-const model = defineModel({ id: "m", api: "test", provider: "test", baseUrl: "http://127.0.0.1:1", contextWindow: 1000, maxTokens: 100 });
+const model = defineModel({
+  id: "m",
+  api: "test",
+  provider: "test",
+  baseUrl: "http://127.0.0.1:1",
+  contextWindow: 1000,
+  maxTokens: 100,
+});
 
 class SdkError extends Error {}
-const classify = (error: unknown): ClassifiedError | undefined => (error instanceof SdkError ? { kind: "overloaded", message: error.message, retryAfterMs: 500 } : undefined);
+const classify = (error: unknown): ClassifiedError | undefined =>
+  error instanceof SdkError ? { kind: "overloaded", message: error.message, retryAfterMs: 500 } : undefined;
 
 /** Settles a turn that already received `text`, with the control cut for `reason` (if any). */
-function settle(outcome: Partial<CallOutcome>, reason?: "aborted" | "timeout" | "stall", text = "partial"): AssistantMessage {
+function settle(
+  outcome: Partial<CallOutcome>,
+  reason?: "aborted" | "timeout" | "stall",
+  text = "partial",
+): AssistantMessage {
   const turn = new TurnBuilder({ model, stream: new EventStream() });
   if (text) turn.textDelta(text);
   const control = new CallControl(undefined, 5000, 5000);
@@ -84,7 +96,10 @@ describe("CallControl", () => {
 
 describe("settleCall", () => {
   it("an abort wins over a finish and over an error", () => {
-    expect(settle({ finish: () => undefined, error: new SdkError("x") }, "aborted")).toMatchObject({ stopReason: "aborted", errorKind: "aborted" });
+    expect(settle({ finish: () => undefined, error: new SdkError("x") }, "aborted")).toMatchObject({
+      stopReason: "aborted",
+      errorKind: "aborted",
+    });
   });
 
   it("a provider that finished loses nothing to a later stall", () => {
@@ -98,7 +113,12 @@ describe("settleCall", () => {
   });
 
   it("a stall or deadline keeps what arrived as timeout; with nothing arrived it is an error", () => {
-    expect(settle({}, "stall")).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "timeout", errorMessage: expect.stringContaining("stall") });
+    expect(settle({}, "stall")).toMatchObject({
+      stopReason: "stop",
+      partialFinalized: true,
+      errorKind: "timeout",
+      errorMessage: expect.stringContaining("stall"),
+    });
     expect(settle({}, "timeout")).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" });
     expect(settle({}, "timeout", "")).toMatchObject({ stopReason: "error", errorKind: "timeout" });
   });
@@ -108,14 +128,29 @@ describe("settleCall", () => {
   });
 
   it("an SDK error becomes its classified kind with the retry hint", () => {
-    expect(settle({ error: new SdkError("Overloaded") })).toMatchObject({ stopReason: "error", errorKind: "overloaded", errorMessage: "Overloaded", retryAfterMs: 500 });
+    expect(settle({ error: new SdkError("Overloaded") })).toMatchObject({
+      stopReason: "error",
+      errorKind: "overloaded",
+      errorMessage: "Overloaded",
+      retryAfterMs: 500,
+    });
   });
 
   it("a dropped connection keeps what arrived; a bug is a provider failure, not a network blip", () => {
-    const dropped = Object.assign(new TypeError("terminated"), { cause: Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }) });
-    expect(settle({ error: dropped })).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "network" });
+    const dropped = Object.assign(new TypeError("terminated"), {
+      cause: Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }),
+    });
+    expect(settle({ error: dropped })).toMatchObject({
+      stopReason: "stop",
+      partialFinalized: true,
+      errorKind: "network",
+    });
     const bug = settle({ error: new TypeError("Cannot read properties of undefined (reading 'x')") });
-    expect(bug).toMatchObject({ stopReason: "error", errorKind: "provider", errorMessage: expect.stringContaining("internal error: Cannot read") });
+    expect(bug).toMatchObject({
+      stopReason: "error",
+      errorKind: "provider",
+      errorMessage: expect.stringContaining("internal error: Cannot read"),
+    });
     expect(bug.partialFinalized).toBeUndefined();
   });
 
@@ -123,7 +158,11 @@ describe("settleCall", () => {
     const turn = new TurnBuilder({ model, stream: new EventStream() });
     turn.textDelta("x");
     const ended = turn.fail("degenerate_repetition", "looped");
-    settleCall(turn, new CallControl(undefined, undefined, 0), { finish: undefined, error: new SdkError("late"), classify });
+    settleCall(turn, new CallControl(undefined, undefined, 0), {
+      finish: undefined,
+      error: new SdkError("late"),
+      classify,
+    });
     expect(turn.message).toBe(ended);
     expect(ended.errorKind).toBe("degenerate_repetition");
   });
@@ -155,7 +194,11 @@ describe("pumpCall", () => {
   it("stops and cuts the request when the guard cut the turn", async () => {
     const control = new CallControl(undefined, undefined, 0);
     const seen: string[] = [];
-    await pumpCall(control, () => Promise.resolve(items(["a", "loop", "never"])), (item) => (seen.push(item), item === "loop" ? "cut" : "ok"));
+    await pumpCall(
+      control,
+      () => Promise.resolve(items(["a", "loop", "never"])),
+      (item) => (seen.push(item), item === "loop" ? "cut" : "ok"),
+    );
     expect(seen).toEqual(["a", "loop"]);
     expect(control.reason).toBe("guard");
     expect(control.controller.signal.aborted).toBe(true);
@@ -163,7 +206,10 @@ describe("pumpCall", () => {
 
   it("runs the stall timer while waiting for the provider to answer at all", async () => {
     const control = new CallControl(undefined, undefined, 10);
-    const never = (signal: AbortSignal) => new Promise<AsyncIterable<string>>((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted"))));
+    const never = (signal: AbortSignal) =>
+      new Promise<AsyncIterable<string>>((_resolve, reject) =>
+        signal.addEventListener("abort", () => reject(new Error("aborted"))),
+      );
     const outcome = await pumpCall(control, never, () => "ok");
     expect(control.reason).toBe("stall");
     expect(outcome.error).toBeInstanceOf(Error);
@@ -171,7 +217,19 @@ describe("pumpCall", () => {
 
   it("resolves with what the open or the stream threw, never rejects", async () => {
     const boom = new Error("boom");
-    expect(await pumpCall(new CallControl(undefined, undefined, 0), () => Promise.reject(boom), () => "ok")).toEqual({ error: boom });
-    expect(await pumpCall(new CallControl(undefined, undefined, 0), () => Promise.resolve(items(["a"], boom)), () => "ok")).toEqual({ error: boom });
+    expect(
+      await pumpCall(
+        new CallControl(undefined, undefined, 0),
+        () => Promise.reject(boom),
+        () => "ok",
+      ),
+    ).toEqual({ error: boom });
+    expect(
+      await pumpCall(
+        new CallControl(undefined, undefined, 0),
+        () => Promise.resolve(items(["a"], boom)),
+        () => "ok",
+      ),
+    ).toEqual({ error: boom });
   });
 });

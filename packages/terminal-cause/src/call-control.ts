@@ -67,7 +67,11 @@ export class CallControl {
  * (cutting the request) when `read` says the repetition guard ended the turn. Resolves with what
  * the call threw, if it threw; never rejects. Disposes the control.
  */
-export async function pumpCall<T>(control: CallControl, open: (signal: AbortSignal) => Promise<AsyncIterable<T>>, read: (item: T) => FeedResult): Promise<{ error?: unknown }> {
+export async function pumpCall<T>(
+  control: CallControl,
+  open: (signal: AbortSignal) => Promise<AsyncIterable<T>>,
+  read: (item: T) => FeedResult,
+): Promise<{ error?: unknown }> {
   try {
     control.heartbeat();
     const items = await open(control.controller.signal);
@@ -116,7 +120,9 @@ export function settleCall(turn: TurnBuilder, control: CallControl, outcome: Cal
   if (control.reason === "timeout" || control.reason === "stall") {
     turn.cutShort(
       "timeout",
-      control.reason === "stall" ? `no bytes for ${control.stallTimeoutMs} ms; the stream was cut at the stall` : `no complete reply within ${control.timeoutMs} ms`,
+      control.reason === "stall"
+        ? `no bytes for ${control.stallTimeoutMs} ms; the stream was cut at the stall`
+        : `no complete reply within ${control.timeoutMs} ms`,
     );
     return;
   }
@@ -126,7 +132,11 @@ export function settleCall(turn: TurnBuilder, control: CallControl, outcome: Cal
   }
   const failure = outcome.classify(outcome.error);
   if (failure) {
-    turn.fail(failure.kind, failure.message, failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs });
+    turn.fail(
+      failure.kind,
+      failure.message,
+      failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs },
+    );
     return;
   }
   if (isTransportError(outcome.error)) {

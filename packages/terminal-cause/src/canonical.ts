@@ -266,7 +266,9 @@ export class Canonicalizer {
     } else if (!this.fenceChecked && index - this.lineStart === 2) {
       this.fenceChecked = true;
       const s = this.size;
-      const fence = (this.codes[s - 3] === 96 && this.codes[s - 2] === 96 && code === 96) || (this.codes[s - 3] === 126 && this.codes[s - 2] === 126 && code === 126);
+      const fence =
+        (this.codes[s - 3] === 96 && this.codes[s - 2] === 96 && code === 96) ||
+        (this.codes[s - 3] === 126 && this.codes[s - 2] === 126 && code === 126);
       if (fence) this.toggleFence();
     }
   }

@@ -18,7 +18,14 @@ function turn(overrides: Partial<AssistantMessage> = {}): AssistantMessage {
     api: "faux",
     provider: "faux",
     model: "m",
-    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+    usage: {
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 0,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    },
     stopReason: "stop",
     timestamp: 0,
     ...overrides,
@@ -38,7 +45,10 @@ describe("isDegenerateCutMessage", () => {
   });
 
   it("has no prose fallback: a sentinel errorMessage without errorKind is not recognised", () => {
-    const prose = turn({ stopReason: "error", errorMessage: "degenerate repetition: the model repeated itself; stream cut" });
+    const prose = turn({
+      stopReason: "error",
+      errorMessage: "degenerate repetition: the model repeated itself; stream cut",
+    });
     expect(isDegenerateCutMessage(prose)).toBe(false);
   });
 });
@@ -52,16 +62,32 @@ describe("cause predicates", () => {
 
   it("isContextOverflow reads context_overflow only", () => {
     expect(isContextOverflow({ errorKind: "context_overflow" })).toBe(true);
-    expect(isContextOverflow({ errorKind: "bad_request", errorMessage: "context length exceeded" } as AssistantMessage)).toBe(false);
+    expect(
+      isContextOverflow({ errorKind: "bad_request", errorMessage: "context length exceeded" } as AssistantMessage),
+    ).toBe(false);
   });
 
   it("isPartialToolCallCut: a truncated tool call, or a length stop carrying a tool call", () => {
     const call = { type: "toolCall" as const, id: "c", name: "write", arguments: {} };
     expect(isPartialToolCallCut(turn({ stopReason: "length", content: [call] }))).toBe(true);
-    expect(isPartialToolCallCut(turn({ stopReason: "stop", partialFinalized: true, content: [{ ...call, argumentsError: "truncated", rawArguments: "{" }] }))).toBe(true);
-    expect(isPartialToolCallCut(turn({ stopReason: "length", content: [{ type: "text", text: "cut here" }] }))).toBe(false);
+    expect(
+      isPartialToolCallCut(
+        turn({
+          stopReason: "stop",
+          partialFinalized: true,
+          content: [{ ...call, argumentsError: "truncated", rawArguments: "{" }],
+        }),
+      ),
+    ).toBe(true);
+    expect(isPartialToolCallCut(turn({ stopReason: "length", content: [{ type: "text", text: "cut here" }] }))).toBe(
+      false,
+    );
     expect(isPartialToolCallCut(turn({ stopReason: "toolUse", content: [call] }))).toBe(false);
-    expect(isPartialToolCallCut(turn({ stopReason: "toolUse", content: [{ ...call, argumentsError: "malformed_json", rawArguments: "{x" }] }))).toBe(false);
+    expect(
+      isPartialToolCallCut(
+        turn({ stopReason: "toolUse", content: [{ ...call, argumentsError: "malformed_json", rawArguments: "{x" }] }),
+      ),
+    ).toBe(false);
   });
 
   it("isRetryableKind: exactly rate_limited, overloaded, timeout, network, provider", () => {

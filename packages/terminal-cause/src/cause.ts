@@ -45,7 +45,13 @@ export function isPartialToolCallCut(message: Pick<AssistantMessage, "stopReason
 }
 
 /** Kinds worth retrying the same request for (after `retryAfterMs` when the provider sent one). */
-export const RETRYABLE_ERROR_KINDS = ["rate_limited", "overloaded", "timeout", "network", "provider"] as const satisfies readonly ErrorKind[];
+export const RETRYABLE_ERROR_KINDS = [
+  "rate_limited",
+  "overloaded",
+  "timeout",
+  "network",
+  "provider",
+] as const satisfies readonly ErrorKind[];
 export type RetryableErrorKind = (typeof RETRYABLE_ERROR_KINDS)[number];
 
 const retryable: ReadonlySet<ErrorKind> = new Set(RETRYABLE_ERROR_KINDS);

@@ -24,7 +24,8 @@ export function estimateContextTokens(context: Context): number {
       else chars += block.name.length + (block.rawArguments ?? JSON.stringify(block.arguments)).length;
     }
   }
-  for (const tool of context.tools ?? []) chars += tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length;
+  for (const tool of context.tools ?? [])
+    chars += tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length;
   return Math.ceil(chars / 4) + images * IMAGE_TOKENS;
 }
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { describeError, isContextOverflowText, isTransportError, kindForStatus, providerFailure, retryAfterFrom } from "./provider-errors";
+import {
+  describeError,
+  isContextOverflowText,
+  isTransportError,
+  kindForStatus,
+  providerFailure,
+  retryAfterFrom,
+} from "./provider-errors";
 
 describe("retryAfterFrom", () => {
   it("reads retry-after-ms first, then retry-after as seconds or an HTTP date", () => {
@@ -28,7 +35,11 @@ describe("isContextOverflowText", () => {
     "the request exceeds the model's context window",
   ])("recognises %j", (text) => expect(isContextOverflowText(text)).toBe(true));
 
-  it.each(["Invalid value for 'tool_choice'", "messages.1.content.0: unexpected tool_use_id", "Rate limit reached for requests"])("leaves %j alone", (text) => {
+  it.each([
+    "Invalid value for 'tool_choice'",
+    "messages.1.content.0: unexpected tool_use_id",
+    "Rate limit reached for requests",
+  ])("leaves %j alone", (text) => {
     expect(isContextOverflowText(text)).toBe(false);
   });
 });
@@ -55,7 +66,9 @@ describe("isTransportError", () => {
 
 describe("describeError", () => {
   it("names the error and its first causes", () => {
-    expect(describeError(Object.assign(new Error("fetch failed"), { cause: new Error("other side closed") }))).toBe("fetch failed (other side closed)");
+    expect(describeError(Object.assign(new Error("fetch failed"), { cause: new Error("other side closed") }))).toBe(
+      "fetch failed (other side closed)",
+    );
     expect(describeError("plain")).toBe("plain");
   });
 });
@@ -79,8 +92,16 @@ describe("kindForStatus", () => {
 describe("providerFailure", () => {
   it("carries the retry hint on rate limits and overloads only", () => {
     const headers = new Headers({ "retry-after": "2" });
-    expect(providerFailure("rate_limited", "slow", headers)).toEqual({ kind: "rate_limited", message: "slow", retryAfterMs: 2000 });
-    expect(providerFailure("overloaded", "busy", headers)).toEqual({ kind: "overloaded", message: "busy", retryAfterMs: 2000 });
+    expect(providerFailure("rate_limited", "slow", headers)).toEqual({
+      kind: "rate_limited",
+      message: "slow",
+      retryAfterMs: 2000,
+    });
+    expect(providerFailure("overloaded", "busy", headers)).toEqual({
+      kind: "overloaded",
+      message: "busy",
+      retryAfterMs: 2000,
+    });
     expect(providerFailure("auth", "no", headers)).toEqual({ kind: "auth", message: "no" });
     expect(providerFailure("rate_limited", "slow", undefined)).toEqual({ kind: "rate_limited", message: "slow" });
   });

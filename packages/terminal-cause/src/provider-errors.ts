@@ -62,7 +62,18 @@ export function providerFailure(kind: ErrorKind, message: string, headers: Heade
 }
 
 /** Socket-level error codes from Node and undici: the connection failed, not the provider. */
-const TRANSPORT_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ENETDOWN"]);
+const TRANSPORT_CODES = new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENETDOWN",
+]);
 /** What undici's fetch says when the body stream dies (`terminated`) or the socket closes. */
 const TRANSPORT_MESSAGES = /^(terminated|fetch failed|other side closed|socket hang up|premature close)$/i;
 

@@ -3,7 +3,9 @@ import { credentialsIn, headerLines, redactSecrets } from "./redact";
 
 describe("redactSecrets", () => {
   it("replaces every occurrence of each secret", () => {
-    expect(redactSecrets("key sk-abc123456 failed; retry with sk-abc123456", ["sk-abc123456"])).toBe("key [redacted] failed; retry with [redacted]");
+    expect(redactSecrets("key sk-abc123456 failed; retry with sk-abc123456", ["sk-abc123456"])).toBe(
+      "key [redacted] failed; retry with [redacted]",
+    );
   });
 
   it("replaces the longer of two overlapping secrets whole", () => {
@@ -22,7 +24,10 @@ describe("redactSecrets", () => {
 
 describe("credentialsIn", () => {
   it("collects the key and every credential-looking header value, with and without its scheme", () => {
-    const secrets = credentialsIn("sk-1", { Authorization: "Bearer tok-2", "x-trace": "t" }, undefined, { "x-api-key": "k-3", Cookie: "c=4" });
+    const secrets = credentialsIn("sk-1", { Authorization: "Bearer tok-2", "x-trace": "t" }, undefined, {
+      "x-api-key": "k-3",
+      Cookie: "c=4",
+    });
     expect(secrets).toEqual(["sk-1", "Bearer tok-2", "tok-2", "k-3", "k-3", "c=4", "c=4"]);
     expect(credentialsIn(undefined, { accept: "json" })).toEqual([]);
   });
@@ -30,7 +35,10 @@ describe("credentialsIn", () => {
 
 describe("headerLines", () => {
   it("reads `Name: value` lines, keeping colons inside values and skipping other lines", () => {
-    expect(headerLines("X-Proxy-Token: abc:def\nnot a header\n  Accept : json  ")).toEqual({ "X-Proxy-Token": "abc:def", Accept: "json" });
+    expect(headerLines("X-Proxy-Token: abc:def\nnot a header\n  Accept : json  ")).toEqual({
+      "X-Proxy-Token": "abc:def",
+      Accept: "json",
+    });
     expect(headerLines(undefined)).toEqual({});
   });
 });

@@ -6,7 +6,9 @@
 export function redactSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
   let out = text;
   // Longest first, so a secret that contains another is replaced whole.
-  const usable = secrets.filter((s): s is string => typeof s === "string" && s.length >= 4).sort((a, b) => b.length - a.length);
+  const usable = secrets
+    .filter((s): s is string => typeof s === "string" && s.length >= 4)
+    .sort((a, b) => b.length - a.length);
   for (const secret of usable) out = out.split(secret).join("[redacted]");
   // Bearer tokens echoed back by gateways, whatever the key.
   return out.replace(/\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g, "$1[redacted]");
@@ -20,11 +22,15 @@ const CREDENTIAL_HEADER = /auth|key|token|secret|cookie|password/i;
  * credential-looking header it may send (with and without its `Bearer`/`Basic` scheme), from
  * brain options, the model and the request alike.
  */
-export function credentialsIn(apiKey: string | undefined, ...headerSets: Array<Record<string, string> | undefined>): string[] {
+export function credentialsIn(
+  apiKey: string | undefined,
+  ...headerSets: Array<Record<string, string> | undefined>
+): string[] {
   const secrets = apiKey ? [apiKey] : [];
   for (const headers of headerSets) {
     for (const [name, value] of Object.entries(headers ?? {})) {
-      if (typeof value === "string" && CREDENTIAL_HEADER.test(name)) secrets.push(value, value.replace(/^(Bearer|Basic)\s+/i, ""));
+      if (typeof value === "string" && CREDENTIAL_HEADER.test(name))
+        secrets.push(value, value.replace(/^(Bearer|Basic)\s+/i, ""));
     }
   }
   return secrets;

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { createRepetitionGuard, type GuardVerdict, type RepetitionGuardOptions } from "./repetition-guard";
 
 /** Streams `text` in `chunk`-sized deltas; returns the verdict and how many characters were fed. */
-function stream(text: string, chunk = 7, options?: RepetitionGuardOptions): { verdict: GuardVerdict; fed: number; kept: string } {
+function stream(
+  text: string,
+  chunk = 7,
+  options?: RepetitionGuardOptions,
+): { verdict: GuardVerdict; fed: number; kept: string } {
   const guard = createRepetitionGuard(options);
   let fed = 0;
   for (let i = 0; i < text.length; i += chunk) {
@@ -17,13 +21,17 @@ function stream(text: string, chunk = 7, options?: RepetitionGuardOptions): { ve
 /** Deterministic varied prose: random sentences over a small vocabulary. */
 function prose(chars: number, seed: number): string {
   const words =
-    "the model reads a file and then writes a short summary of what it found while the runner checks every tool call against its schema before anything runs on the host".split(" ");
+    "the model reads a file and then writes a short summary of what it found while the runner checks every tool call against its schema before anything runs on the host".split(
+      " ",
+    );
   let state = seed >>> 0;
   const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   let out = "";
   while (out.length < chars) {
     const length = 6 + Math.floor(next() * 14);
-    out += Array.from({ length }, () => words[Math.floor(next() * words.length)]).join(" ") + (next() < 0.2 ? ".\n\n" : ". ");
+    out +=
+      Array.from({ length }, () => words[Math.floor(next() * words.length)]).join(" ") +
+      (next() < 0.2 ? ".\n\n" : ". ");
   }
   return out;
 }
@@ -43,7 +51,9 @@ describe("repetition guard: real loops are cut within a bounded number of charac
 
   it("a sentence repeated", () => {
     const prefix = "Let me think about this. ";
-    const { verdict, fed, kept } = stream(prefix + "I will check the configuration file again to be sure. ".repeat(200));
+    const { verdict, fed, kept } = stream(
+      prefix + "I will check the configuration file again to be sure. ".repeat(200),
+    );
     expect(verdict.cut).toBe(true);
     expect(fed).toBeLessThan(600);
     expect(kept).toBe(prefix + "I will check the configuration file again to be sure.");
@@ -59,7 +69,10 @@ describe("repetition guard: real loops are cut within a bounded number of charac
   });
 
   it("a sentence whose counter keeps changing (numeric drift)", () => {
-    const loop = Array.from({ length: 300 }, (_, i) => `Attempt ${i + 1}: I will read the file again and compare it with the backup. `).join("");
+    const loop = Array.from(
+      { length: 300 },
+      (_, i) => `Attempt ${i + 1}: I will read the file again and compare it with the backup. `,
+    ).join("");
     const { verdict, fed, kept } = stream("Starting. " + loop);
     expect(verdict.cut).toBe(true);
     expect(fed).toBeLessThan(800);
@@ -67,7 +80,11 @@ describe("repetition guard: real loops are cut within a bounded number of charac
   });
 
   it("copies with whitespace drift (extra spaces, blank lines)", () => {
-    const copies = Array.from({ length: 100 }, (_, i) => `I am sorry for the confusion,${" ".repeat((i % 3) + 1)}let me try that once more.${i % 2 ? "\n\n" : " "}`);
+    const copies = Array.from(
+      { length: 100 },
+      (_, i) =>
+        `I am sorry for the confusion,${" ".repeat((i % 3) + 1)}let me try that once more.${i % 2 ? "\n\n" : " "}`,
+    );
     const { verdict, fed } = stream(copies.join(""));
     expect(verdict.cut).toBe(true);
     expect(fed).toBeLessThan(800);
@@ -75,7 +92,10 @@ describe("repetition guard: real loops are cut within a bounded number of charac
 
   it("copies with an occasional swapped word (substitution drift)", () => {
     const words = ["file", "code", "test", "docs"];
-    const copies = Array.from({ length: 100 }, (_, i) => `Now I need to open the ${words[i % 4]} and look at the function definition carefully. `);
+    const copies = Array.from(
+      { length: 100 },
+      (_, i) => `Now I need to open the ${words[i % 4]} and look at the function definition carefully. `,
+    );
     const { verdict, fed } = stream(copies.join(""));
     expect(verdict.cut).toBe(true);
     expect(fed).toBeLessThan(1000);
@@ -83,8 +103,15 @@ describe("repetition guard: real loops are cut within a bounded number of charac
 
   it("a sentence recurring at short regular gaps among varying text (recurrence)", () => {
     // The fillers come in an irregular order and differ in length, so the text has no period.
-    const fillers = ["Maybe the path is wrong.", "Perhaps the cache is stale again today.", "It could be a permissions issue, or a flaky runner."];
-    const text = Array.from({ length: 40 }, (_, i) => `Let me look at the failing test once more. ${fillers[(i * i + (i >> 2)) % 3]} `).join("");
+    const fillers = [
+      "Maybe the path is wrong.",
+      "Perhaps the cache is stale again today.",
+      "It could be a permissions issue, or a flaky runner.",
+    ];
+    const text = Array.from(
+      { length: 40 },
+      (_, i) => `Let me look at the failing test once more. ${fillers[(i * i + (i >> 2)) % 3]} `,
+    ).join("");
     const { verdict, fed, kept } = stream(text);
     expect(verdict).toMatchObject({ cut: true, reason: "recurring" });
     // The block runs from one occurrence to the next: the sentence plus the filler after it.
@@ -127,7 +154,10 @@ describe("repetition guard: real loops are cut within a bounded number of charac
 
 describe("repetition guard: legitimate repetition is not cut", () => {
   it("a long markdown table", () => {
-    const rows = Array.from({ length: 400 }, (_, i) => `| 2024-01-${String((i % 28) + 1).padStart(2, "0")} | user-${i} | OK | 0 |`);
+    const rows = Array.from(
+      { length: 400 },
+      (_, i) => `| 2024-01-${String((i % 28) + 1).padStart(2, "0")} | user-${i} | OK | 0 |`,
+    );
     expect(stream("| date | user | status | errors |\n|---|---|---|---|\n" + rows.join("\n")).verdict.cut).toBe(false);
   });
 
@@ -166,13 +196,17 @@ describe("repetition guard: legitimate repetition is not cut", () => {
       ["The harbour sleeps in the evening haze", "And the old men speak of better days"],
       ["The shepherd counts his wandering sheep", "Before the valley falls asleep"],
     ];
-    const poem = stanzas.map((lines) => `${lines.join("\n")}\nAnd still I wait for you, my love, and still I wait.\n`).join("\n");
+    const poem = stanzas
+      .map((lines) => `${lines.join("\n")}\nAnd still I wait for you, my love, and still I wait.\n`)
+      .join("\n");
     expect(stream(poem).verdict.cut).toBe(false);
   });
 
   it("JSON records and CSV rows that differ in their numbers", () => {
     const json = "[\n" + Array.from({ length: 200 }, (_, i) => `  {"id": ${i}, "done": false},`).join("\n") + "\n]";
-    const csv = "date,count\n" + Array.from({ length: 300 }, (_, i) => `2024-02-${String((i % 28) + 1).padStart(2, "0")},${i * 7}`).join("\n");
+    const csv =
+      "date,count\n" +
+      Array.from({ length: 300 }, (_, i) => `2024-02-${String((i % 28) + 1).padStart(2, "0")},${i * 7}`).join("\n");
     expect(stream(json).verdict.cut).toBe(false);
     expect(stream(csv).verdict.cut).toBe(false);
   });
@@ -219,8 +253,16 @@ describe("repetition guard options", () => {
   });
 
   it("recurrence: false turns the recurrence detector off", () => {
-    const fillers = ["Maybe the path is wrong", "Perhaps the cache is stale again today", "It could be a permissions issue", "Or the test is flaky"];
-    const text = Array.from({ length: 40 }, (_, i) => `Let me look at the failing test once more. ${fillers[i % 4]}${"!".repeat(i % 3)}. `).join("");
+    const fillers = [
+      "Maybe the path is wrong",
+      "Perhaps the cache is stale again today",
+      "It could be a permissions issue",
+      "Or the test is flaky",
+    ];
+    const text = Array.from(
+      { length: 40 },
+      (_, i) => `Let me look at the failing test once more. ${fillers[i % 4]}${"!".repeat(i % 3)}. `,
+    ).join("");
     expect(stream(text, 7, { recurrence: false }).verdict.cut).toBe(false);
   });
 });

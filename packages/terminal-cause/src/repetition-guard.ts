@@ -58,7 +58,8 @@ export interface RecurrenceOptions {
  * canonical characters (`periodic`) or the span from one occurrence of the recurring chunk to the
  * next (`recurring`).
  */
-export type GuardVerdict = { cut: false } | { cut: true; keep: number; period: number; reason: "periodic" | "recurring" };
+export type GuardVerdict =
+  { cut: false } | { cut: true; keep: number; period: number; reason: "periodic" | "recurring" };
 
 export interface RepetitionGuard {
   /** Feeds the next delta. Once it says cut, it keeps saying so and ignores further text. */
@@ -125,7 +126,10 @@ export function createRepetitionGuard(options: RepetitionGuardOptions = {}): Rep
  */
 export function repetitionGuardMaker(options: RepetitionGuardOptions = {}): () => RepetitionGuard {
   const o = { ...DEFAULT_REPETITION_GUARD_OPTIONS, ...stripUndefined(options) };
-  const rec = options.recurrence === false ? undefined : { ...DEFAULT_RECURRENCE_OPTIONS, ...stripUndefined(options.recurrence ?? {}) };
+  const rec =
+    options.recurrence === false
+      ? undefined
+      : { ...DEFAULT_RECURRENCE_OPTIONS, ...stripUndefined(options.recurrence ?? {}) };
   // The window must hold `minRepeats` copies of the longest block, or that block could never be cut.
   const window = Math.max(o.window, o.maxPeriod * o.minRepeats + o.checkEvery, PROBE * 4);
   return () => {
@@ -207,7 +211,12 @@ export function repetitionGuardMaker(options: RepetitionGuardOptions = {}): () =
       const needRepeats = structured ? o.structuredMinRepeats : o.minRepeats;
       const needCovered = structured ? o.structuredMinCoveredChars : o.minCoveredChars;
       if (covered < p * needRepeats || covered < needCovered) return undefined;
-      return { cut: true, keep: snapToBoundary(canon.originalIndex(start + p), canon.originalIndex(start + 2 * p)), period: p, reason: "periodic" };
+      return {
+        cut: true,
+        keep: snapToBoundary(canon.originalIndex(start + p), canon.originalIndex(start + 2 * p)),
+        period: p,
+        reason: "periodic",
+      };
     };
 
     // The region may start mid-sentence (its rotation is arbitrary); finishing the sentence or line
@@ -275,7 +284,12 @@ class RecurrenceTracker {
    * the chunk's second occurrence) and the block length (first to second occurrence).
    */
   add(segment: Segment): { keep: number; period: number } | undefined {
-    if (segment.structured || segment.letters < this.o.minChunk / 2 || segment.length < this.o.minChunk || CODE_ENDING.test(String.fromCharCode(segment.last))) {
+    if (
+      segment.structured ||
+      segment.letters < this.o.minChunk / 2 ||
+      segment.length < this.o.minChunk ||
+      CODE_ENDING.test(String.fromCharCode(segment.last))
+    ) {
       return undefined;
     }
     const key = segment.key();

@@ -2,7 +2,14 @@ import { defineModel, type BrainEvent, type BrainStream, type Context, type Mode
 import { describe, expect, it } from "vitest";
 import { startTurn } from "./start-turn";
 
-const model = defineModel({ id: "m-1", api: "test-api", provider: "test", baseUrl: "http://127.0.0.1:1", contextWindow: 1000, maxTokens: 100 });
+const model = defineModel({
+  id: "m-1",
+  api: "test-api",
+  provider: "test",
+  baseUrl: "http://127.0.0.1:1",
+  contextWindow: 1000,
+  maxTokens: 100,
+});
 const context: Context = { messages: [{ role: "user", content: "hi" }] };
 const KEY = "sk-test-SECRET-123456";
 
@@ -18,8 +25,19 @@ describe("startTurn", () => {
       turn.textDelta(`cap ${request.maxTokens}`);
       turn.finish("stop");
     });
-    expect((await events(stream)).map((e) => e.type)).toEqual(["start", "text_start", "text_delta", "text_end", "done"]);
-    expect(await stream.result()).toMatchObject({ stopReason: "stop", content: [{ type: "text", text: "cap 7" }], model: "m-1", api: "test-api" });
+    expect((await events(stream)).map((e) => e.type)).toEqual([
+      "start",
+      "text_start",
+      "text_delta",
+      "text_end",
+      "done",
+    ]);
+    expect(await stream.result()).toMatchObject({
+      stopReason: "stop",
+      content: [{ type: "text", text: "cap 7" }],
+      model: "m-1",
+      api: "test-api",
+    });
   });
 
   it.each<[string, unknown, unknown, unknown]>([
@@ -32,38 +50,70 @@ describe("startTurn", () => {
     ["request headers that are not an object", model, context, { headers: ["x"] }],
   ])("%s ⇒ bad_request at once, no throw, run never called", async (_name, badModel, badContext, badRequest) => {
     let ran = false;
-    const stream = startTurn(badModel as Model, badContext as Context, badRequest as object, { api: "test-api" }, () => {
-      ran = true;
-      return Promise.resolve();
-    });
+    const stream = startTurn(
+      badModel as Model,
+      badContext as Context,
+      badRequest as object,
+      { api: "test-api" },
+      () => {
+        ran = true;
+        return Promise.resolve();
+      },
+    );
     expect((await events(stream)).map((e) => e.type)).toEqual(["start", "error"]);
-    expect(await stream.result()).toMatchObject({ stopReason: "error", errorKind: "bad_request", api: "test-api", errorMessage: expect.stringMatching(/^invalid call: /) });
+    expect(await stream.result()).toMatchObject({
+      stopReason: "error",
+      errorKind: "bad_request",
+      api: "test-api",
+      errorMessage: expect.stringMatching(/^invalid call: /),
+    });
     expect(ran).toBe(false);
   });
 
   it("a builder that cannot be made (guard options that throw when read) ends as bad_request, no throw", async () => {
-    const guard = Object.defineProperty({}, "minPeriod", { enumerable: true, get: () => { throw new Error("bad option"); } });
+    const guard = Object.defineProperty({}, "minPeriod", {
+      enumerable: true,
+      get: () => {
+        throw new Error("bad option");
+      },
+    });
     const stream = startTurn(model, context, {}, { api: "a", guard }, () => Promise.resolve());
-    expect(await stream.result()).toMatchObject({ stopReason: "error", errorKind: "bad_request", errorMessage: "invalid call: the turn could not start: bad option" });
+    expect(await stream.result()).toMatchObject({
+      stopReason: "error",
+      errorKind: "bad_request",
+      errorMessage: "invalid call: the turn could not start: bad option",
+    });
   });
 
   it("a run that throws or rejects ends the turn as a provider failure, keeping what arrived, key scrubbed", async () => {
     const sync = startTurn(model, context, undefined, { api: "a", apiKey: KEY }, () => {
       throw new Error(`bug with ${KEY}`);
     });
-    expect(await sync.result()).toMatchObject({ stopReason: "error", errorKind: "provider", errorMessage: "internal error: bug with [redacted]" });
+    expect(await sync.result()).toMatchObject({
+      stopReason: "error",
+      errorKind: "provider",
+      errorMessage: "internal error: bug with [redacted]",
+    });
     const late = startTurn(model, context, undefined, { api: "a" }, async (turn) => {
       turn.textDelta("so far");
       await Promise.resolve();
       throw new TypeError("late bug");
     });
     const message = await late.result();
-    expect(message).toMatchObject({ stopReason: "error", errorKind: "provider", content: [{ type: "text", text: "so far" }] });
+    expect(message).toMatchObject({
+      stopReason: "error",
+      errorKind: "provider",
+      content: [{ type: "text", text: "so far" }],
+    });
   });
 
   it("a run that returns without ending the turn does not leave the caller waiting", async () => {
     const stream = startTurn(model, context, {}, { api: "a" }, async (turn) => void turn.textDelta("forgot to finish"));
-    expect(await stream.result()).toMatchObject({ stopReason: "error", errorKind: "provider", errorMessage: expect.stringContaining("without ending") });
+    expect(await stream.result()).toMatchObject({
+      stopReason: "error",
+      errorKind: "provider",
+      errorMessage: expect.stringContaining("without ending"),
+    });
   });
 
   it("scrubs the key and credential headers of brain, model and request from every message", async () => {
@@ -75,7 +125,8 @@ describe("startTurn", () => {
       async (turn) => void turn.fail("auth", `echo ${KEY} model-key-777777 request-token-888888 brain-key-999999`),
     );
     const all = JSON.stringify(await events(stream));
-    for (const secret of [KEY, "model-key-777777", "request-token-888888", "brain-key-999999"]) expect(all).not.toContain(secret);
+    for (const secret of [KEY, "model-key-777777", "request-token-888888", "brain-key-999999"])
+      expect(all).not.toContain(secret);
     expect((await stream.result()).errorMessage).toBe("echo [redacted] [redacted] [redacted] [redacted]");
   });
 });

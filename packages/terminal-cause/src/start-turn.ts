@@ -1,4 +1,12 @@
-import { EventStream, emptyUsage, type AssistantMessage, type BrainRequest, type BrainStream, type Context, type Model } from "@x/llm-types";
+import {
+  EventStream,
+  emptyUsage,
+  type AssistantMessage,
+  type BrainRequest,
+  type BrainStream,
+  type Context,
+  type Model,
+} from "@x/llm-types";
 import { describeError } from "./provider-errors";
 import { credentialsIn, redactSecrets } from "./redact";
 import type { RepetitionGuardOptions } from "./repetition-guard";
@@ -78,7 +86,8 @@ export function startTurn(
   return stream;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Why the call cannot be made at all, or undefined. Shape only: the provider judges the content. */
 function callProblem(model: unknown, context: unknown, request: unknown): string | undefined {
@@ -90,7 +99,11 @@ function callProblem(model: unknown, context: unknown, request: unknown): string
   if (model.headers !== undefined && !isRecord(model.headers)) return "the model's `headers` is not an object";
   if (!isRecord(context)) return "the context is not an object";
   if (!Array.isArray(context.messages)) return "the context has no `messages` array";
-  if (!context.messages.every((m) => isRecord(m) && (m.role === "user" || m.role === "assistant" || m.role === "toolResult"))) {
+  if (
+    !context.messages.every(
+      (m) => isRecord(m) && (m.role === "user" || m.role === "assistant" || m.role === "toolResult"),
+    )
+  ) {
     return "a context message is not a user, assistant or toolResult message";
   }
   if (context.tools !== undefined && !Array.isArray(context.tools)) return "the context's `tools` is not an array";

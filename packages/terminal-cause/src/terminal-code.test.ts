@@ -10,7 +10,8 @@ describe("terminalCodeOf", () => {
   });
 
   it("maps every error kind to the code of the same name", () => {
-    for (const kind of ERROR_KINDS) expect(terminalCodeOf({ stopReason: kind === "aborted" ? "aborted" : "error", errorKind: kind })).toBe(kind);
+    for (const kind of ERROR_KINDS)
+      expect(terminalCodeOf({ stopReason: kind === "aborted" ? "aborted" : "error", errorKind: kind })).toBe(kind);
   });
 
   it("an abort wins over any other stamp", () => {
@@ -25,7 +26,10 @@ describe("terminalCodeOf", () => {
   });
 
   it("an error turn with no kind reads as provider", () => {
-    expect(terminalCodeOf({ stopReason: "error", errorMessage: "something" } as TerminalTurn & Pick<AssistantMessage, "errorMessage">)).toBe("provider");
+    expect(
+      terminalCodeOf({ stopReason: "error", errorMessage: "something" } as TerminalTurn &
+        Pick<AssistantMessage, "errorMessage">),
+    ).toBe("provider");
   });
 
   it("the code set is closed: unique, and every code is what terminalCodeOf returns for some turn", () => {
@@ -35,7 +39,10 @@ describe("terminalCodeOf", () => {
       { stopReason: "toolUse" },
       { stopReason: "length" },
       { stopReason: "stop", partialFinalized: true, errorKind: "network" },
-      ...ERROR_KINDS.map((kind): TerminalTurn => ({ stopReason: kind === "aborted" ? "aborted" : "error", errorKind: kind })),
+      ...ERROR_KINDS.map((kind): TerminalTurn => ({
+        stopReason: kind === "aborted" ? "aborted" : "error",
+        errorKind: kind,
+      })),
     ];
     const reached = new Set(turns.map(terminalCodeOf));
     expect([...reached].sort()).toEqual([...TERMINAL_CODES].sort());

@@ -7,7 +7,8 @@ export function parseArguments(raw: string): Record<string, unknown> | undefined
   if (raw.trim() === "") return {};
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
   } catch {
     // Not JSON: the caller flags it.
   }

@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { isPartialToolCallCut } from "./cause";
 import { TurnBuilder } from "./turn-builder";
 
-const model = defineModel({ id: "test-model", api: "test-api", provider: "test", baseUrl: "http://127.0.0.1:1", contextWindow: 100_000, maxTokens: 1000 });
+const model = defineModel({
+  id: "test-model",
+  api: "test-api",
+  provider: "test",
+  baseUrl: "http://127.0.0.1:1",
+  contextWindow: 100_000,
+  maxTokens: 1000,
+});
 
 /** A builder over a real EventStream, plus the events it pushed so far. */
 function setup() {
@@ -27,7 +34,9 @@ describe("TurnBuilder explicit block boundaries (closeBlock)", () => {
       { type: "thinking", thinking: "First I plan.", signature: "sig-1" },
       { type: "thinking", thinking: "Then I check.", signature: "sig-2" },
     ]);
-    expect(events.filter((e) => e.type === "thinking_start").map((e) => "contentIndex" in e && e.contentIndex)).toEqual([0, 1]);
+    expect(events.filter((e) => e.type === "thinking_start").map((e) => "contentIndex" in e && e.contentIndex)).toEqual(
+      [0, 1],
+    );
     expect(events.filter((e) => e.type === "thinking_end")).toHaveLength(2);
   });
 
@@ -65,12 +74,20 @@ describe("TurnBuilder explicit block boundaries (closeBlock)", () => {
     atCap.toolCallStart("c1", "write");
     atCap.toolCallDelta('{"path": "/a", "te');
     atCap.closeBlock();
-    expect(atCap.finish("length").content[0]).toMatchObject({ arguments: {}, rawArguments: '{"path": "/a", "te', argumentsError: "truncated" });
+    expect(atCap.finish("length").content[0]).toMatchObject({
+      arguments: {},
+      rawArguments: '{"path": "/a", "te',
+      argumentsError: "truncated",
+    });
     const broken = setup().turn;
     broken.toolCallStart("c1", "write");
     broken.toolCallDelta("{oops}");
     broken.closeBlock();
-    expect(broken.finish("toolUse").content[0]).toMatchObject({ arguments: {}, rawArguments: "{oops}", argumentsError: "malformed_json" });
+    expect(broken.finish("toolUse").content[0]).toMatchObject({
+      arguments: {},
+      rawArguments: "{oops}",
+      argumentsError: "malformed_json",
+    });
     const followed = setup().turn;
     followed.toolCallStart("c1", "write");
     followed.toolCallDelta("{oops}");
@@ -83,7 +100,10 @@ describe("TurnBuilder explicit block boundaries (closeBlock)", () => {
     const { turn } = setup();
     turn.toolCallStart("c1", "write");
     turn.toolCallDelta('{"path": "/a"}');
-    expect(turn.cutShort("network").content[0]).toMatchObject({ argumentsError: "truncated", rawArguments: '{"path": "/a"}' });
+    expect(turn.cutShort("network").content[0]).toMatchObject({
+      argumentsError: "truncated",
+      rawArguments: '{"path": "/a"}',
+    });
   });
 
   it("is a no-op with nothing open, and says ended after an ender", () => {

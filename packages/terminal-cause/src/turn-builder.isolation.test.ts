@@ -34,7 +34,12 @@ describe("TurnBuilder event isolation", () => {
     turn.responseId("resp_1");
     turn.textDelta("Hello");
     expect(partial).toBeDefined();
-    expect(turn.message).toMatchObject({ content: [{ type: "text", text: "Hello" }], stopReason: "stop", model: "test-model", responseId: "resp_1" });
+    expect(turn.message).toMatchObject({
+      content: [{ type: "text", text: "Hello" }],
+      stopReason: "stop",
+      model: "test-model",
+      responseId: "resp_1",
+    });
     expect(turn.message.usage).toMatchObject({ input: 0, cost: { total: 0 } });
     const message = turn.finish("stop");
     expect(message.content).toEqual([{ type: "text", text: "Hello" }]);
@@ -49,7 +54,17 @@ describe("TurnBuilder event isolation", () => {
     expect(starts).toEqual([
       {
         type: "start",
-        partial: { role: "assistant", content: [], api: "test-api", provider: "test", model: "test-model", usage: turn.message.usage, stopReason: "stop", timestamp: 1234, responseId: "resp_1" },
+        partial: {
+          role: "assistant",
+          content: [],
+          api: "test-api",
+          provider: "test",
+          model: "test-model",
+          usage: turn.message.usage,
+          stopReason: "stop",
+          timestamp: 1234,
+          responseId: "resp_1",
+        },
       },
     ]);
   });
@@ -76,7 +91,14 @@ describe("TurnBuilder event isolation", () => {
     expect(ended).toHaveLength(2);
     expect(message.content).toEqual([
       { type: "toolCall", id: "c1", name: "read", arguments: { path: "/a", opts: { deep: true }, list: [1, 2, 3] } },
-      { type: "toolCall", id: "c2", name: "write", arguments: {}, rawArguments: '{"path":', argumentsError: "truncated" },
+      {
+        type: "toolCall",
+        id: "c2",
+        name: "write",
+        arguments: {},
+        rawArguments: '{"path":',
+        argumentsError: "truncated",
+      },
     ]);
   });
 
@@ -92,7 +114,14 @@ describe("TurnBuilder event isolation", () => {
     expect(ended.map((e) => e.type === "toolcall_end" && e.toolCall)).toEqual(message.content);
     expect(ended.map((e) => e.type === "toolcall_end" && e.toolCall)).toEqual([
       { type: "toolCall", id: "c1", name: "read", arguments: { path: "/a" } },
-      { type: "toolCall", id: "c2", name: "write", arguments: {}, rawArguments: "{not json", argumentsError: "malformed_json" },
+      {
+        type: "toolCall",
+        id: "c2",
+        name: "write",
+        arguments: {},
+        rawArguments: "{not json",
+        argumentsError: "malformed_json",
+      },
       { type: "toolCall", id: "c3", name: "ls", arguments: {} },
     ]);
     for (const [i, event] of ended.entries()) {

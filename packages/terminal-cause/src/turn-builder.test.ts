@@ -1,4 +1,11 @@
-import { AssistantMessageSchema, EventStream, assistantText, defineModel, type BrainEvent, type Context } from "@x/llm-types";
+import {
+  AssistantMessageSchema,
+  EventStream,
+  assistantText,
+  defineModel,
+  type BrainEvent,
+  type Context,
+} from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { isDegenerateCutMessage, isLengthEmpty, isPartialToolCallCut } from "./cause";
 import { terminalCodeOf } from "./terminal-code";
@@ -54,7 +61,10 @@ describe("TurnBuilder streaming", () => {
       "toolcall_end",
       "done",
     ]);
-    expect(events.find((e) => e.type === "toolcall_end")).toMatchObject({ contentIndex: 2, toolCall: { arguments: { path: "/a" } } });
+    expect(events.find((e) => e.type === "toolcall_end")).toMatchObject({
+      contentIndex: 2,
+      toolCall: { arguments: { path: "/a" } },
+    });
     expect(message).toMatchObject({
       role: "assistant",
       api: "test-api",
@@ -105,7 +115,14 @@ describe("TurnBuilder tool-call arguments", () => {
     turn.toolCallStart("c1", "write");
     turn.toolCallDelta('{"path": "/a", oops}');
     const message = turn.finish("toolUse");
-    expect(message.content[0]).toEqual({ type: "toolCall", id: "c1", name: "write", arguments: {}, rawArguments: '{"path": "/a", oops}', argumentsError: "malformed_json" });
+    expect(message.content[0]).toEqual({
+      type: "toolCall",
+      id: "c1",
+      name: "write",
+      arguments: {},
+      rawArguments: '{"path": "/a", oops}',
+      argumentsError: "malformed_json",
+    });
   });
 
   it("JSON that is not an object is malformed too; empty arguments are {}", () => {
@@ -125,7 +142,11 @@ describe("TurnBuilder tool-call arguments", () => {
     turn.toolCallDelta('{"path": "/a", "body": "lorem ip');
     const message = turn.finish("length");
     expect(message.stopReason).toBe("length");
-    expect(message.content[1]).toMatchObject({ arguments: {}, rawArguments: '{"path": "/a", "body": "lorem ip', argumentsError: "truncated" });
+    expect(message.content[1]).toMatchObject({
+      arguments: {},
+      rawArguments: '{"path": "/a", "body": "lorem ip',
+      argumentsError: "truncated",
+    });
     expect(isPartialToolCallCut(message)).toBe(true);
     expect(terminalCodeOf(message)).toBe("length");
   });
@@ -189,7 +210,12 @@ describe("TurnBuilder enders", () => {
     const { turn } = setup();
     turn.thinkingDelta("I was about to say");
     const message = turn.cutShort("timeout", "stalled");
-    expect(message).toMatchObject({ stopReason: "error", errorKind: "timeout", errorMessage: "stalled", content: [{ type: "thinking", thinking: "I was about to say" }] });
+    expect(message).toMatchObject({
+      stopReason: "error",
+      errorKind: "timeout",
+      errorMessage: "stalled",
+      content: [{ type: "thinking", thinking: "I was about to say" }],
+    });
     expect(message.partialFinalized).toBeUndefined();
   });
 
@@ -243,13 +269,17 @@ describe("TurnBuilder degenerate cut", () => {
     expect(first).toEqual({ type: "text", text: "First I list the files." });
     expect(call).toEqual({ type: "toolCall", id: "c1", name: "ls", arguments: {} });
     // The prefix plus the first copy, or at most the second (the recurrence rule keeps up to it).
-    expect(last).toMatchObject({ type: "text", text: expect.stringMatching(/^Now: checking the output again\.( checking the output again\.)?$/) });
+    expect(last).toMatchObject({
+      type: "text",
+      text: expect.stringMatching(/^Now: checking the output again\.( checking the output again\.)?$/),
+    });
   });
 
   it("guards thinking too", () => {
     const { turn } = setup();
     let result = "ok";
-    for (let i = 0; i < 1000 && result === "ok"; i++) result = turn.thinkingDelta("Wait, let me reconsider the approach. ");
+    for (let i = 0; i < 1000 && result === "ok"; i++)
+      result = turn.thinkingDelta("Wait, let me reconsider the approach. ");
     expect(result).toBe("cut");
     expect(turn.message.errorKind).toBe("degenerate_repetition");
   });
@@ -289,7 +319,9 @@ describe("TurnBuilder usage", () => {
   });
 
   it("estimates at chars/4 when the provider gave nothing, and says so", () => {
-    const { turn } = setup({ context: { systemPrompt: "x".repeat(40), messages: [{ role: "user", content: "y".repeat(60) }] } });
+    const { turn } = setup({
+      context: { systemPrompt: "x".repeat(40), messages: [{ role: "user", content: "y".repeat(60) }] },
+    });
     turn.textDelta("z".repeat(10));
     turn.toolCallStart("c", "t");
     turn.toolCallDelta('{"a":1}');

@@ -117,7 +117,10 @@ export class TurnBuilder {
       // A copy, so a consumer that edits the event cannot reach the message being built. Every
       // feeder calls start() before it adds a block, so there is no content to copy yet.
       const msg = this.msg;
-      this.sink.push({ type: "start", partial: { ...msg, content: [], usage: { ...msg.usage, cost: { ...msg.usage.cost } } } });
+      this.sink.push({
+        type: "start",
+        partial: { ...msg, content: [], usage: { ...msg.usage, cost: { ...msg.usage.cost } } },
+      });
     }
     return this;
   }
@@ -160,7 +163,10 @@ export class TurnBuilder {
   /** Sets the signature of the open thinking block, or of the last (not redacted) one when none is open. */
   thinkingSignature(signature: string): FeedResult {
     if (this.ended) return "ended";
-    const block = this.open?.kind === "thinking" ? this.open.block : this.msg.content.findLast((b) => b.type === "thinking" && !b.redacted);
+    const block =
+      this.open?.kind === "thinking"
+        ? this.open.block
+        : this.msg.content.findLast((b) => b.type === "thinking" && !b.redacted);
     if (block?.type === "thinking") block.signature = signature;
     return "ok";
   }
@@ -240,7 +246,10 @@ export class TurnBuilder {
     this.closeOpen(stopReason === "length" ? "truncated" : undefined);
     if (stopReason === "length" && this.isEmpty()) {
       const cap = this.options.maxTokens ?? this.model.maxTokens;
-      return this.endError("length_empty", `stopped at the output cap (${cap} tokens) before producing any text or tool call`);
+      return this.endError(
+        "length_empty",
+        `stopped at the output cap (${cap} tokens) before producing any text or tool call`,
+      );
     }
     const hasToolCall = this.msg.content.some((b) => b.type === "toolCall");
     this.msg.stopReason = stopReason === "stop" && hasToolCall ? "toolUse" : stopReason;
@@ -284,7 +293,11 @@ export class TurnBuilder {
     return this.endDone();
   }
 
-  private guardDelta(guard: RepetitionGuard | undefined, delta: string, block: TextContent | ThinkingContent): FeedResult {
+  private guardDelta(
+    guard: RepetitionGuard | undefined,
+    delta: string,
+    block: TextContent | ThinkingContent,
+  ): FeedResult {
     if (!guard) return "ok";
     const verdict = guard.push(delta);
     if (!verdict.cut) return "ok";
@@ -345,10 +358,18 @@ export class TurnBuilder {
 
   private finalUsage() {
     const c = this.counts;
-    const input = c.input ?? estimateSafely(() => (this.options.context ? estimateContextTokens(this.options.context) : 0));
+    const input =
+      c.input ?? estimateSafely(() => (this.options.context ? estimateContextTokens(this.options.context) : 0));
     const output = c.output ?? estimateSafely(() => estimateOutputTokens(this.msg));
     const estimated = c.input === undefined || c.output === undefined;
-    return usageFor(this.model, { input, output, cacheRead: c.cacheRead, cacheWrite: c.cacheWrite, reasoning: c.reasoning, estimated });
+    return usageFor(this.model, {
+      input,
+      output,
+      cacheRead: c.cacheRead,
+      cacheWrite: c.cacheWrite,
+      reasoning: c.reasoning,
+      estimated,
+    });
   }
 }
 

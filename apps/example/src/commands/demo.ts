@@ -16,11 +16,16 @@ const THINK_MS = 350;
 
 export async function demoCommand(command: Extract<Command, { name: "demo" }>, io: CliIo): Promise<number> {
   const chosen = command.scenario === undefined ? SCENARIOS : SCENARIOS.filter((s) => s.name === command.scenario);
-  if (chosen.length === 0) throw new UsageError(`unknown scenario "${command.scenario}" (scenarios: ${SCENARIOS.map((s) => s.name).join(", ")})`);
+  if (chosen.length === 0)
+    throw new UsageError(
+      `unknown scenario "${command.scenario}" (scenarios: ${SCENARIOS.map((s) => s.name).join(", ")})`,
+    );
 
   // The demo writes its own project into the sandbox (README.md, config/…) and approves a write: never over a user's files.
   if (command.sandbox !== undefined && (await readdir(command.sandbox).catch(() => [])).length > 0) {
-    throw new UsageError(`--sandbox for the demo must be a new or empty folder (it writes its own files there): ${command.sandbox} is not empty`);
+    throw new UsageError(
+      `--sandbox for the demo must be a new or empty folder (it writes its own files there): ${command.sandbox} is not empty`,
+    );
   }
   const home = await mkdtemp(join(tmpdir(), "x-agent-demo-"));
   const sandbox = await openSandbox(command.sandbox ?? join(home, "sandbox"));
@@ -54,7 +59,11 @@ export async function demoCommand(command: Extract<Command, { name: "demo" }>, i
     rows.push(...outcome.rows);
     if (!outcome.ok) {
       ok = false;
-      io.emit({ type: "error", code: "scenario_unexpected", message: `scenario "${scenario.name}" did not end as it should` });
+      io.emit({
+        type: "error",
+        code: "scenario_unexpected",
+        message: `scenario "${scenario.name}" did not end as it should`,
+      });
     }
   }
   io.emit({ type: "summary", rows });
@@ -70,7 +79,10 @@ export async function demoCommand(command: Extract<Command, { name: "demo" }>, i
  * process that has only the park file and the signing key. Its JSON events are shown here as ours.
  */
 async function resumeInChild(io: CliIo, file: string): Promise<RunSummary | undefined> {
-  io.emit({ type: "note", text: `$ ${invocation(io.env)} resume ${shownPath(io.cwd, file)} --approve    ← a new process, later` });
+  io.emit({
+    type: "note",
+    text: `$ ${invocation(io.env)} resume ${shownPath(io.cwd, file)} --approve    ← a new process, later`,
+  });
   const script = process.argv[1];
   if (script === undefined) throw new Error("cannot find the CLI's own entry point to resume in a child process");
   const child = spawn(process.execPath, [...process.execArgv, script, "resume", file, "--approve", "--json"], {
@@ -92,7 +104,9 @@ async function resumeInChild(io: CliIo, file: string): Promise<RunSummary | unde
     if (event.type === "result") row = event.summary;
     io.emit(event);
   }
-  const code = await new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on("close", resolve)));
+  const code = await new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.on("close", resolve),
+  );
   if (code !== 0) io.emit({ type: "error", code: "resume_failed", message: `the resume process exited with ${code}` });
   return row;
 }

@@ -25,10 +25,17 @@ export async function resumeCommand(command: Extract<Command, { name: "resume" }
     source = { mode: "endpoint", endpoint: file.run.endpoint, ...(apiKey !== undefined ? { apiKey } : {}) };
   }
   const runtime = await createRuntime(source, { emit: io.emit, teacherMode: false, cwd: io.cwd, env: io.env });
-  const tools = sandboxTools({ root: file.sandbox, shellTimeoutMs: file.shellTimeoutMs, ...(demo ? { shellEnv: { HOME: file.sandbox } } : {}) });
+  const tools = sandboxTools({
+    root: file.sandbox,
+    shellTimeoutMs: file.shellTimeoutMs,
+    ...(demo ? { shellEnv: { HOME: file.sandbox } } : {}),
+  });
 
   const label = `${file.label} (resumed)`;
-  io.emit({ type: "banner", text: `x-agent resume — ${command.decision === "approve" ? "approving" : "denying"} the parked call` });
+  io.emit({
+    type: "banner",
+    text: `x-agent resume — ${command.decision === "approve" ? "approving" : "denying"} the parked call`,
+  });
   if (demo) io.emit({ type: "note", text: "This run was parked by the embedded demo: its models are scripted." });
   const result = await runtime.runner.resume(
     file.parked,
@@ -37,7 +44,12 @@ export async function resumeCommand(command: Extract<Command, { name: "resume" }
   );
   const done = resultEvent(label, result);
   io.emit(done);
-  await saveParked(io, result, dirname(command.file), { label: file.label, sandbox: file.sandbox, shellTimeoutMs: file.shellTimeoutMs, run: file.run });
+  await saveParked(io, result, dirname(command.file), {
+    label: file.label,
+    sandbox: file.sandbox,
+    shellTimeoutMs: file.shellTimeoutMs,
+    run: file.run,
+  });
   io.emit({ type: "summary", rows: [done.summary] });
   return result.status === "completed" || result.status === "parked" ? 0 : 1;
 }

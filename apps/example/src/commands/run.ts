@@ -43,9 +43,16 @@ async function runWith(
 
   io.emit({ type: "banner", text: `x-agent run — ${config.provider} at ${redactUrl(config.baseUrl)}` });
   const classifier = config.classifierModel ?? "(not set: the core picks, see notices)";
-  io.emit({ type: "note", text: `student ${config.model} · teacher ${command.teacher ? config.teacherModel : "(off)"} · classifier ${classifier}` });
+  io.emit({
+    type: "note",
+    text: `student ${config.model} · teacher ${command.teacher ? config.teacherModel : "(off)"} · classifier ${classifier}`,
+  });
   io.emit({ type: "note", text: `sandbox: ${sandbox}` });
-  if (config.prices[config.model] === undefined) io.emit({ type: "note", text: `no price for ${config.model}: cost shows $0 (add --price ${config.model}=<in>/<out>, $ per million tokens)` });
+  if (config.prices[config.model] === undefined)
+    io.emit({
+      type: "note",
+      text: `no price for ${config.model}: cost shows $0 (add --price ${config.model}=<in>/<out>, $ per million tokens)`,
+    });
 
   const spec = {
     objective: command.objective,
@@ -55,7 +62,9 @@ async function runWith(
     permissions: SANDBOX_PERMISSIONS,
     maxTurns: command.maxTurns ?? 20,
   };
-  const teacher = command.teacher ? { storeTarget: command.store ?? join(state, "strategies.db"), scope: command.scope ?? "default" } : undefined;
+  const teacher = command.teacher
+    ? { storeTarget: command.store ?? join(state, "strategies.db"), scope: command.scope ?? "default" }
+    : undefined;
   if (teacher) await checkStrategyStore(teacher.storeTarget);
   const result = await executeTask(runtime, spec, io.emit, teacher);
   const done = resultEvent("run", result);

@@ -2,16 +2,38 @@ import { fauxModel, createFauxBrain, type FauxBrain, type FauxResponse } from "@
 import type { Model } from "@x/llm-types";
 import { classifierPolicy, studentModelPolicy, teacherPolicy, type Policy, type ScriptedReply } from "./policies";
 
-const common = { provider: "x-demo", baseUrl: "faux://x-agent-demo", reasoning: false, input: ["text" as const], contextWindow: 128_000, maxTokens: 4_096 };
+const common = {
+  provider: "x-demo",
+  baseUrl: "faux://x-agent-demo",
+  reasoning: false,
+  input: ["text" as const],
+  contextWindow: 128_000,
+  maxTokens: 4_096,
+};
 
 /**
  * The demo's three scripted models, priced like a small, a large and a tiny hosted model so the
  * cost column means something. Catalog keys: `student`, `teacher`, `classifier`.
  */
 export const DEMO_MODELS: Readonly<Record<"student" | "teacher" | "classifier", Model>> = {
-  student: fauxModel({ ...common, id: "scripted-student-mini", name: "scripted student (small)", cost: { input: 0.4, output: 1.6, cacheRead: 0, cacheWrite: 0 } }),
-  teacher: fauxModel({ ...common, id: "scripted-teacher-max", name: "scripted teacher (large)", cost: { input: 5, output: 25, cacheRead: 0, cacheWrite: 0 } }),
-  classifier: fauxModel({ ...common, id: "scripted-classifier-nano", name: "scripted classifier (tiny)", cost: { input: 0.1, output: 0.4, cacheRead: 0, cacheWrite: 0 } }),
+  student: fauxModel({
+    ...common,
+    id: "scripted-student-mini",
+    name: "scripted student (small)",
+    cost: { input: 0.4, output: 1.6, cacheRead: 0, cacheWrite: 0 },
+  }),
+  teacher: fauxModel({
+    ...common,
+    id: "scripted-teacher-max",
+    name: "scripted teacher (large)",
+    cost: { input: 5, output: 25, cacheRead: 0, cacheWrite: 0 },
+  }),
+  classifier: fauxModel({
+    ...common,
+    id: "scripted-classifier-nano",
+    name: "scripted classifier (tiny)",
+    cost: { input: 0.1, output: 0.4, cacheRead: 0, cacheWrite: 0 },
+  }),
 };
 
 const POLICIES: Record<string, Policy> = {
@@ -23,7 +45,8 @@ const POLICIES: Record<string, Policy> = {
 function toFaux(reply: ScriptedReply, delayMs: number): FauxResponse {
   const content: NonNullable<FauxResponse["content"]> = [];
   if (reply.text !== undefined) content.push({ type: "text", text: reply.text });
-  for (const call of reply.toolCalls ?? []) content.push({ type: "toolCall", name: call.name, arguments: call.arguments });
+  for (const call of reply.toolCalls ?? [])
+    content.push({ type: "toolCall", name: call.name, arguments: call.arguments });
   return delayMs > 0 ? { content, delayMs } : { content };
 }
 

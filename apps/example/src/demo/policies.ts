@@ -19,7 +19,15 @@ export type Policy = (context: Context) => ScriptedReply;
 // ───────────────────────────── reading a request ─────────────────────────────
 
 function userTexts(messages: readonly Message[]): string[] {
-  return messages.flatMap((m) => (m.role !== "user" ? [] : [typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "")).join("\n")]));
+  return messages.flatMap((m) =>
+    m.role !== "user"
+      ? []
+      : [
+          typeof m.content === "string"
+            ? m.content
+            : m.content.map((b) => (b.type === "text" ? b.text : "")).join("\n"),
+        ],
+  );
 }
 
 function resultText(result: ToolResultMessage): string {
@@ -67,7 +75,9 @@ export const studentPolicy: Policy = (context) => {
   if (/biggest|most room|running out of space/i.test(objective)) return spaceReport(done);
   const note = /Write a release note for version (\S+) to (\S+)/i.exec(objective);
   if (note) return releaseNote(note[1]!, note[2]!, done);
-  return { text: "I can only follow the demo's scripted tasks; run x-agent with --base-url and a real model for anything else." };
+  return {
+    text: "I can only follow the demo's scripted tasks; run x-agent with --base-url and a real model for anything else.",
+  };
 };
 
 /** Reports one value of a JSON file somewhere in the sandbox. Without a hint to look first, it guesses paths. */
@@ -90,7 +100,8 @@ function findAndReport(file: string, key: string, objective: string, done: Step[
       .split("\n")
       .map((line) => line.split(/\s{2,}/)[0]!.trim())
       .find((p) => p === file || p.endsWith(`/${file}`));
-    if (path && !done.some((s) => s.name === "read_file" && s.arguments.path === path)) return call("read_file", { path });
+    if (path && !done.some((s) => s.name === "read_file" && s.arguments.path === path))
+      return call("read_file", { path });
   }
   // A hint from a teacher's advice or a stored strategy: look before reading.
   const hinted = /list_files|list the (folder|files|tree)/i.test(objective);
@@ -113,7 +124,8 @@ function spaceReport(done: Step[]): ScriptedReply {
       ? { text: `The biggest item is ${top[2]} at about ${top[1]} KB. I deleted nothing: clearing it is your call.` }
       : { text: "build/ is empty; nothing takes room there." };
   }
-  if (done.some((s) => s.name === "shell" && s.result?.isError)) return call("shell", { command: "du -ak build | sort -rn | head -n 4" });
+  if (done.some((s) => s.name === "shell" && s.result?.isError))
+    return call("shell", { command: "du -ak build | sort -rn | head -n 4" });
   return call("shell", { command: "rm -rf ~/* build/" });
 }
 
@@ -154,13 +166,25 @@ export const studentModelPolicy: Policy = (context) => {
     const errors = objective.split("\n").filter((l) => /^- \S+ → ERROR\b/.test(l));
     const sameTool = new Set(errors.map((l) => l.slice(2).split(" ")[0])).size === 1;
     return errors.length >= 3 && sameTool
-      ? { text: JSON.stringify({ stuck: true, reason: `${errors.length} failures of the same tool, each a guessed path that does not exist` }) }
+      ? {
+          text: JSON.stringify({
+            stuck: true,
+            reason: `${errors.length} failures of the same tool, each a guessed path that does not exist`,
+          }),
+        }
       : { text: JSON.stringify({ stuck: false, reason: "the attempts differ and learn something" }) };
   }
   if (context.systemPrompt === VERIFIER_PROMPT) {
     const answer = objective.split("Answer to check:\n")[1] ?? "";
     const pass = /\bsets \w+ to \S+|\bbiggest item is\b|\bwrote \d+ bytes\b/i.test(answer);
-    return { text: JSON.stringify({ pass, reason: pass ? "the answer states the value the task asked for" : "the answer does not state the requested value" }) };
+    return {
+      text: JSON.stringify({
+        pass,
+        reason: pass
+          ? "the answer states the value the task asked for"
+          : "the answer does not state the requested value",
+      }),
+    };
   }
   return studentPolicy(context);
 };
@@ -175,7 +199,8 @@ export const teacherPolicy: Policy = (context) => {
   if (/not_found|no such file/i.test(brief)) {
     return {
       text: JSON.stringify({
-        strategy: "When a file is not where you expect it, call list_files on the sandbox first and then read the file at the path the listing shows; never guess paths.",
+        strategy:
+          "When a file is not where you expect it, call list_files on the sandbox first and then read the file at the path the listing shows; never guess paths.",
         correction: "You guessed read_file paths one after another; the file is not at the sandbox root.",
         nextStep: 'Call list_files with path "." and read the path where the file appears.',
         takeover: false,
@@ -183,7 +208,13 @@ export const teacherPolicy: Policy = (context) => {
       }),
     };
   }
-  return { text: JSON.stringify({ correction: "Check each tool result before your next call.", takeover: false, confidence: 1 }) };
+  return {
+    text: JSON.stringify({
+      correction: "Check each tool result before your next call.",
+      takeover: false,
+      confidence: 1,
+    }),
+  };
 };
 
 // ───────────────────────────── the classifier ─────────────────────────────
@@ -207,7 +238,8 @@ const READ_ONLY = /^(du|ls|cat|wc|head|tail|sort|find|grep|stat|pwd|echo|df)\b/;
  * is blocked as not clearly asked for — unclear means block.
  */
 export const classifierPolicy: Policy = (context) => {
-  if (context.systemPrompt !== CLASSIFIER_SYSTEM_PROMPT) return { text: "<block>yes</block><reason>not a classification request</reason>" };
+  if (context.systemPrompt !== CLASSIFIER_SYSTEM_PROMPT)
+    return { text: "<block>yes</block><reason>not a classification request</reason>" };
   const request = userTexts(context.messages).at(-1) ?? "";
   const action = /<action name="([^"]+)">([\s\S]*?)<\/action>/.exec(request);
   if (!action) return { text: "<block>yes</block><reason>no action to judge</reason>" };

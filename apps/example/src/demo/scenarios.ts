@@ -45,19 +45,35 @@ function tools(ctx: DemoContext) {
 }
 
 function studentSpec(ctx: DemoContext, objective: string): TaskSpec {
-  return { objective, model: "student", systemPrompt: AGENT_SYSTEM_PROMPT, tools: tools(ctx), permissions: SANDBOX_PERMISSIONS, maxTurns: 12 };
+  return {
+    objective,
+    model: "student",
+    systemPrompt: AGENT_SYSTEM_PROMPT,
+    tools: tools(ctx),
+    permissions: SANDBOX_PERMISSIONS,
+    maxTurns: 12,
+  };
 }
 
 /** A plain runner run (no teacher): what auto mode and approvals need. */
 async function plainRun(ctx: DemoContext, objective: string): Promise<TaskResult> {
-  const runtime = await createRuntime({ mode: "demo", thinkMs: ctx.thinkMs }, { emit: ctx.io.emit, teacherMode: false, cwd: ctx.io.cwd, env: ctx.io.env });
+  const runtime = await createRuntime(
+    { mode: "demo", thinkMs: ctx.thinkMs },
+    { emit: ctx.io.emit, teacherMode: false, cwd: ctx.io.cwd, env: ctx.io.env },
+  );
   return executeTask(runtime, studentSpec(ctx, objective), ctx.io.emit, undefined);
 }
 
 /** A teacher-mode run with strategy memory, on a store connection of its own. */
 async function teacherRun(ctx: DemoContext, objective: string): Promise<TeacherRunResult> {
-  const runtime = await createRuntime({ mode: "demo", thinkMs: ctx.thinkMs }, { emit: ctx.io.emit, teacherMode: true, cwd: ctx.io.cwd, env: ctx.io.env });
-  return (await executeTask(runtime, studentSpec(ctx, objective), ctx.io.emit, { storeTarget: ctx.storeTarget, scope: ctx.scope })) as TeacherRunResult;
+  const runtime = await createRuntime(
+    { mode: "demo", thinkMs: ctx.thinkMs },
+    { emit: ctx.io.emit, teacherMode: true, cwd: ctx.io.cwd, env: ctx.io.env },
+  );
+  return (await executeTask(runtime, studentSpec(ctx, objective), ctx.io.emit, {
+    storeTarget: ctx.storeTarget,
+    scope: ctx.scope,
+  })) as TeacherRunResult;
 }
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -67,7 +83,10 @@ export const SCENARIOS: readonly Scenario[] = [
     about:
       "The agent may run shell commands in the sandbox, but each one is judged first by a small classifier model. It blocks the destructive clean-up the agent reaches for and lets the read-only measurement through. A classifier that cannot answer never counts as an allow: the call goes to a person instead.",
     async run(ctx) {
-      const result = await plainRun(ctx, "The sandbox is running out of space. Find out what takes the most room in build/ and tell me.");
+      const result = await plainRun(
+        ctx,
+        "The sandbox is running out of space. Find out what takes the most room in build/ and tell me.",
+      );
       ctx.io.emit(resultEvent("auto-mode", result));
       return { rows: [summarize("auto-mode", result)], ok: result.status === "completed" };
     },
@@ -80,7 +99,10 @@ export const SCENARIOS: readonly Scenario[] = [
     async run(ctx) {
       const result = await teacherRun(ctx, "Find the file settings.json in the sandbox and report its port value.");
       ctx.io.emit(resultEvent("teacher", result));
-      return { rows: [summarize("teacher", result)], ok: result.status === "completed" && result.escalations.length > 0 && result.strategies.stored !== undefined };
+      return {
+        rows: [summarize("teacher", result)],
+        ok: result.status === "completed" && result.escalations.length > 0 && result.strategies.stored !== undefined,
+      };
     },
   },
   {
@@ -92,7 +114,10 @@ export const SCENARIOS: readonly Scenario[] = [
       const result = await teacherRun(ctx, "Find the file logging.json in the sandbox and report its level value.");
       ctx.io.emit(resultEvent("memory", result));
       if (result.strategies.recalled.length === 0) {
-        ctx.io.emit({ type: "note", text: 'Nothing was stored for this scope yet, so the student needed the teacher. Run "demo teacher" first with the same --store and --scope.' });
+        ctx.io.emit({
+          type: "note",
+          text: 'Nothing was stored for this scope yet, so the student needed the teacher. Run "demo teacher" first with the same --store and --scope.',
+        });
       }
       return { rows: [summarize("memory", result)], ok: result.status === "completed" };
     },
@@ -117,7 +142,8 @@ export const SCENARIOS: readonly Scenario[] = [
       const resumed = await ctx.resumeElsewhere(file);
       if (resumed) rows.push(resumed);
       const written = await readFile(join(ctx.sandbox, "NOTES.md"), "utf8").catch(() => undefined);
-      if (written !== undefined) ctx.io.emit({ type: "note", text: `NOTES.md now reads: ${written.trim().replace(/\n+/g, " ⏎ ")}` });
+      if (written !== undefined)
+        ctx.io.emit({ type: "note", text: `NOTES.md now reads: ${written.trim().replace(/\n+/g, " ⏎ ")}` });
       return { rows, ok: resumed?.status === "completed" && written !== undefined };
     },
   },

@@ -7,14 +7,43 @@ export type AppEvent =
   | { type: "scenario"; name: string; title: string; about: string }
   | { type: "note"; text: string }
   /** A model call began (`phase: start`) or ended; `seat` says whose call it is. */
-  | { type: "model_call"; phase: "start" | "end"; seat: Seat; model: string; tokens?: number; stopReason?: string; errorKind?: string }
+  | {
+      type: "model_call";
+      phase: "start" | "end";
+      seat: Seat;
+      model: string;
+      tokens?: number;
+      stopReason?: string;
+      errorKind?: string;
+    }
   /** The text an assistant turn ended with (student, teacher, or a helper's verdict). */
   | { type: "turn"; seat: Seat; model: string; text: string }
   | { type: "tool_call"; seat: Seat; id: string; name: string; arguments: Record<string, unknown> }
-  | { type: "verdict"; tool: string; id?: string; verdict: "allow" | "block" | "unavailable" | "parse_error"; reason?: string; model?: string }
+  | {
+      type: "verdict";
+      tool: string;
+      id?: string;
+      verdict: "allow" | "block" | "unavailable" | "parse_error";
+      reason?: string;
+      model?: string;
+    }
   | { type: "tool_result"; seat: Seat; id: string; name: string; isError: boolean; text: string }
-  | { type: "escalation"; attempt: number; trigger: string; strategy?: string; correction?: string; nextStep?: string; confidence: number; takeover: boolean }
-  | { type: "strategies_retrieved"; scope: string; query: string; hits: Array<{ id: string; strategy: string; score: number }> }
+  | {
+      type: "escalation";
+      attempt: number;
+      trigger: string;
+      strategy?: string;
+      correction?: string;
+      nextStep?: string;
+      confidence: number;
+      takeover: boolean;
+    }
+  | {
+      type: "strategies_retrieved";
+      scope: string;
+      query: string;
+      hits: Array<{ id: string; strategy: string; score: number }>;
+    }
   | { type: "strategy_stored"; scope: string; id: string; strategy: string; confidence: number }
   | { type: "notice"; code: string; audience: string; message: string }
   /** A live approver asks (`x-agent run` on a terminal, or `--ask`): one line answers it. */

@@ -25,10 +25,19 @@ describe("output", () => {
   it("prints no control character that a file, a tool or a model sent", () => {
     let out = "";
     const sink = humanSink({ write: (t) => (out += t), tty: false, color: false });
-    sink.emit({ type: "tool_result", seat: "agent", id: "c", name: "read_file", isError: false, text: "a\x1b]0;pwned\x07b\x1b[2Jc\u009b31m" });
+    sink.emit({
+      type: "tool_result",
+      seat: "agent",
+      id: "c",
+      name: "read_file",
+      isError: false,
+      text: "a\x1b]0;pwned\x07b\x1b[2Jc\u009b31m",
+    });
     sink.emit({ type: "error", code: "internal", message: "bad\x1b[31m" });
     sink.emit({ type: "verdict", tool: "sh\x1b[8mell", verdict: "block", reason: "no\x1b[2J" });
-    expect(out).toBe("           ✓ read_file: a\ufffd]0;pwned\ufffdb\ufffd[2Jc\ufffd31m\nerror [internal]: bad\ufffd[31m\n   auto    ✗ BLOCKED sh\ufffd[8mell: no\ufffd[2J\n");
+    expect(out).toBe(
+      "           ✓ read_file: a\ufffd]0;pwned\ufffdb\ufffd[2Jc\ufffd31m\nerror [internal]: bad\ufffd[31m\n   auto    ✗ BLOCKED sh\ufffd[8mell: no\ufffd[2J\n",
+    );
   });
 
   it("--json prints one event per line", () => {
@@ -36,7 +45,12 @@ describe("output", () => {
     const sink = jsonSink((t) => (out += t));
     sink.emit({ type: "note", text: "a" });
     sink.emit({ type: "note", text: "b" });
-    expect(out.split("\n").filter(Boolean).map((l) => JSON.parse(l))).toEqual([
+    expect(
+      out
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
       { type: "note", text: "a" },
       { type: "note", text: "b" },
     ]);
@@ -49,6 +63,8 @@ describe("approval prompt", () => {
     const sink = humanSink({ write: (t) => (out += t), tty: false, color: false, inputEchoes: false });
     sink.emit({ type: "approval_request", tool: "write_file", arguments: { path: "a" }, kind: "ask" });
     sink.emit({ type: "tool_result", seat: "agent", id: "c", name: "write_file", isError: false, text: "wrote" });
-    expect(out).toBe('   ? write_file {"path":"a"} needs your approval\n     [y]es / [n]o / anything else parks it: \n           ✓ write_file: wrote\n');
+    expect(out).toBe(
+      '   ? write_file {"path":"a"} needs your approval\n     [y]es / [n]o / anything else parks it: \n           ✓ write_file: wrote\n',
+    );
   });
 });

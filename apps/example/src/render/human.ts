@@ -11,14 +11,30 @@ export interface HumanOptions {
   inputEchoes?: boolean;
 }
 
-const CODES = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], blue: [34, 39], magenta: [35, 39], cyan: [36, 39] } as const;
+const CODES = {
+  bold: [1, 22],
+  dim: [2, 22],
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  blue: [34, 39],
+  magenta: [35, 39],
+  cyan: [36, 39],
+} as const;
 type Style = keyof typeof CODES;
 
-const SEAT_STYLE: Record<Seat, Style> = { student: "cyan", teacher: "magenta", helper: "blue", classifier: "yellow", agent: "cyan" };
+const SEAT_STYLE: Record<Seat, Style> = {
+  student: "cyan",
+  teacher: "magenta",
+  helper: "blue",
+  classifier: "yellow",
+  agent: "cyan",
+};
 
 /** One line of text per event, indented under its scenario, for a person to follow as it happens. */
 export function humanSink(options: HumanOptions): EventSink {
-  const paint = (style: Style, text: string) => (options.color ? `\x1b[${CODES[style][0]}m${text}\x1b[${CODES[style][1]}m` : text);
+  const paint = (style: Style, text: string) =>
+    options.color ? `\x1b[${CODES[style][0]}m${text}\x1b[${CODES[style][1]}m` : text;
   const spinner = options.tty ? new Spinner(options.write) : undefined;
   let promptOpen = false;
   const print = (text: string) => {
@@ -57,7 +73,9 @@ export function humanSink(options: HumanOptions): EventSink {
           return;
         }
         case "tool_call":
-          print(`   ${seat(event.seat)} ${paint("bold", "→")} ${oneLine(event.name, 80)} ${oneLine(JSON.stringify(event.arguments), 160)}`);
+          print(
+            `   ${seat(event.seat)} ${paint("bold", "→")} ${oneLine(event.name, 80)} ${oneLine(JSON.stringify(event.arguments), 160)}`,
+          );
           return;
         case "verdict": {
           const by = event.model ? paint("dim", ` (classifier ${event.model})`) : "";
@@ -67,7 +85,9 @@ export function humanSink(options: HumanOptions): EventSink {
               : event.verdict === "block"
                 ? paint("red", "✗ BLOCKED")
                 : paint("yellow", `? ${event.verdict.replace("_", " ")} — fails closed`);
-          print(`   ${paint("yellow", "auto   ")} ${label} ${oneLine(event.tool, 80)}${event.reason ? `: ${oneLine(event.reason, 300)}` : ""}${by}`);
+          print(
+            `   ${paint("yellow", "auto   ")} ${label} ${oneLine(event.tool, 80)}${event.reason ? `: ${oneLine(event.reason, 300)}` : ""}${by}`,
+          );
           return;
         }
         case "tool_result": {
@@ -76,34 +96,51 @@ export function humanSink(options: HumanOptions): EventSink {
           return;
         }
         case "escalation":
-          print(`   ${paint("magenta", "⚑ escalation")} #${event.attempt} (${event.trigger}) → teacher${event.takeover ? " takes over" : " advises"}, confidence ${event.confidence}/3`);
-          if (event.correction) print(`   ${" ".repeat(7)} ${paint("dim", "correction:")} ${oneLine(event.correction, 200)}`);
-          if (event.strategy) print(`   ${" ".repeat(7)} ${paint("dim", "strategy:  ")} ${oneLine(event.strategy, 200)}`);
-          if (event.nextStep) print(`   ${" ".repeat(7)} ${paint("dim", "next step: ")} ${oneLine(event.nextStep, 200)}`);
+          print(
+            `   ${paint("magenta", "⚑ escalation")} #${event.attempt} (${event.trigger}) → teacher${event.takeover ? " takes over" : " advises"}, confidence ${event.confidence}/3`,
+          );
+          if (event.correction)
+            print(`   ${" ".repeat(7)} ${paint("dim", "correction:")} ${oneLine(event.correction, 200)}`);
+          if (event.strategy)
+            print(`   ${" ".repeat(7)} ${paint("dim", "strategy:  ")} ${oneLine(event.strategy, 200)}`);
+          if (event.nextStep)
+            print(`   ${" ".repeat(7)} ${paint("dim", "next step: ")} ${oneLine(event.nextStep, 200)}`);
           return;
         case "strategies_retrieved":
           if (event.hits.length === 0) {
             print(`   ${paint("blue", "memory ")} before the run: no stored strategy matched (scope "${event.scope}")`);
           } else {
-            print(`   ${paint("blue", "memory ")} before the run: ${event.hits.length} strateg${event.hits.length === 1 ? "y" : "ies"} retrieved (scope "${event.scope}") and put ahead of the objective:`);
-            for (const hit of event.hits) print(`   ${" ".repeat(7)} • ${oneLine(hit.strategy, 200)} ${paint("dim", `(score ${hit.score.toFixed(2)})`)}`);
+            print(
+              `   ${paint("blue", "memory ")} before the run: ${event.hits.length} strateg${event.hits.length === 1 ? "y" : "ies"} retrieved (scope "${event.scope}") and put ahead of the objective:`,
+            );
+            for (const hit of event.hits)
+              print(
+                `   ${" ".repeat(7)} • ${oneLine(hit.strategy, 200)} ${paint("dim", `(score ${hit.score.toFixed(2)})`)}`,
+              );
           }
           return;
         case "strategy_stored":
-          print(`   ${paint("blue", "memory ")} strategy stored (scope "${event.scope}", confidence ${event.confidence}/3): ${oneLine(event.strategy, 200)}`);
+          print(
+            `   ${paint("blue", "memory ")} strategy stored (scope "${event.scope}", confidence ${event.confidence}/3): ${oneLine(event.strategy, 200)}`,
+          );
           return;
         case "notice":
           print(paint("dim", `   notice  [${event.code}] ${oneLine(event.message, 200)}`));
           return;
         case "approval_request": {
-          const why = event.kind === "ask" ? "needs your approval" : `needs your approval (${event.kind.replace(/_/g, " ")})`;
-          print(`   ${paint("yellow", "?")} ${oneLine(event.tool, 80)} ${oneLine(JSON.stringify(event.arguments), 160)} ${why}${event.reason ? `: ${oneLine(event.reason, 300)}` : ""}`);
+          const why =
+            event.kind === "ask" ? "needs your approval" : `needs your approval (${event.kind.replace(/_/g, " ")})`;
+          print(
+            `   ${paint("yellow", "?")} ${oneLine(event.tool, 80)} ${oneLine(JSON.stringify(event.arguments), 160)} ${why}${event.reason ? `: ${oneLine(event.reason, 300)}` : ""}`,
+          );
           options.write(`     ${paint("bold", "[y]es / [n]o / anything else parks it:")} `);
           promptOpen = true;
           return;
         }
         case "parked":
-          print(`   ${paint("yellow", "⏸")} ${oneLine(event.tool, 80)} ${oneLine(JSON.stringify(event.arguments), 120)} waits for a person's approval`);
+          print(
+            `   ${paint("yellow", "⏸")} ${oneLine(event.tool, 80)} ${oneLine(JSON.stringify(event.arguments), 120)} waits for a person's approval`,
+          );
           print(`   ${" ".repeat(7)} saved to ${event.file}`);
           print(`   ${" ".repeat(7)} finish it: ${paint("bold", event.resume)}`);
           return;
@@ -114,7 +151,8 @@ export function humanSink(options: HumanOptions): EventSink {
           print(
             `   ${mark} ${paint("bold", s.status)}${event.terminal.code === s.status ? "" : paint("dim", ` (${event.terminal.code})`)} — ${s.turns} turns, ${s.tokens} tokens, ${formatUsd(s.costMicroUsd)}, teacher ${formatPercent(s.teacherShare)}`,
           );
-          if (event.output.trim() !== "") print(`   ${" ".repeat(7)} ${paint("dim", "answer:")} ${oneLine(event.output, 300)}`);
+          if (event.output.trim() !== "")
+            print(`   ${" ".repeat(7)} ${paint("dim", "answer:")} ${oneLine(event.output, 300)}`);
           else if (!ok && s.status !== "parked") print(`   ${" ".repeat(7)} ${oneLine(event.terminal.message, 300)}`);
           return;
         }
@@ -157,7 +195,10 @@ function helperVerdict(text: string): string | undefined {
 function oneLine(text: string, max: number): string {
   // Text from files, tools and models reaches a terminal: no escape sequence of theirs may move the cursor, recolour or retitle it.
   // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/\s+/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "\ufffd").trim();
+  const flat = text
+    .replace(/\s+/g, " ")
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "\ufffd")
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

@@ -16,11 +16,20 @@ const row = (label: string, extra: Partial<RunSummary> = {}): RunSummary => ({
 
 describe("summaryTable", () => {
   it("draws one row per run, and a total weighted by tokens when there are several", () => {
-    const table = summaryTable([row("a", { teacherShare: 0.5, strategiesStored: 1 }), row("b", { tokens: 3000, strategiesUsed: 1 })]);
+    const table = summaryTable([
+      row("a", { teacherShare: 0.5, strategiesStored: 1 }),
+      row("b", { tokens: 3000, strategiesUsed: 1 }),
+    ]);
     const lines = table.split("\n");
-    expect(lines[1]).toBe("│ run   │ status    │ turns │ tokens │      cost │ teacher share │ strategies used │ stored │");
-    expect(lines[3]).toBe("│ a     │ completed │     3 │   1000 │ $0.000500 │           50% │               0 │      1 │");
-    expect(lines[6]).toBe("│ total │           │     6 │   4000 │ $0.001000 │           13% │               1 │      1 │");
+    expect(lines[1]).toBe(
+      "│ run   │ status    │ turns │ tokens │      cost │ teacher share │ strategies used │ stored │",
+    );
+    expect(lines[3]).toBe(
+      "│ a     │ completed │     3 │   1000 │ $0.000500 │           50% │               0 │      1 │",
+    );
+    expect(lines[6]).toBe(
+      "│ total │           │     6 │   4000 │ $0.001000 │           13% │               1 │      1 │",
+    );
     expect(lines).toHaveLength(8);
   });
 

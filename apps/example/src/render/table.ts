@@ -35,7 +35,8 @@ export function summaryTable(rows: readonly RunSummary[]): string {
   }
   const widths = HEADERS.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
   const line = (l: string, m: string, r: string) => `${l}${widths.map((w) => "─".repeat(w + 2)).join(m)}${r}`;
-  const row = (values: readonly string[]) => `│${values.map((v, i) => ` ${RIGHT.has(i) ? v.padStart(widths[i]!) : v.padEnd(widths[i]!)} `).join("│")}│`;
+  const row = (values: readonly string[]) =>
+    `│${values.map((v, i) => ` ${RIGHT.has(i) ? v.padStart(widths[i]!) : v.padEnd(widths[i]!)} `).join("│")}│`;
   const out = [line("┌", "┬", "┐"), row(HEADERS), line("├", "┼", "┤")];
   body.forEach((values, i) => {
     if (rows.length > 1 && i === body.length - 1) out.push(line("├", "┼", "┤"));
@@ -46,5 +47,14 @@ export function summaryTable(rows: readonly RunSummary[]): string {
 }
 
 function cells(r: RunSummary): string[] {
-  return [r.label, r.status, String(r.turns), String(r.tokens), formatUsd(r.costMicroUsd), formatPercent(r.teacherShare), String(r.strategiesUsed), String(r.strategiesStored)];
+  return [
+    r.label,
+    r.status,
+    String(r.turns),
+    String(r.tokens),
+    formatUsd(r.costMicroUsd),
+    formatPercent(r.teacherShare),
+    String(r.strategiesUsed),
+    String(r.strategiesStored),
+  ];
 }

@@ -18,7 +18,9 @@ export async function listFiles(root: string, path: string, depth: number): Prom
   const lines: string[] = [];
   let truncated = false;
   const walk = async (dir: string, level: number): Promise<void> => {
-    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)); // code-point order: the same on every machine
+    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    ); // code-point order: the same on every machine
     for (const entry of entries) {
       if (SKIPPED.has(entry.name)) continue;
       if (lines.length >= MAX_LIST_ENTRIES) {
@@ -62,7 +64,8 @@ export async function readTextFile(root: string, path: string): Promise<string> 
 /** Writes (creates or replaces) a text file of the sandbox, making its folders. */
 export async function writeTextFile(root: string, path: string, content: string): Promise<string> {
   const bytes = Buffer.byteLength(content, "utf8");
-  if (bytes > MAX_WRITE_BYTES) throw new SandboxError("too_large", `refusing to write ${bytes} bytes (limit ${MAX_WRITE_BYTES})`);
+  if (bytes > MAX_WRITE_BYTES)
+    throw new SandboxError("too_large", `refusing to write ${bytes} bytes (limit ${MAX_WRITE_BYTES})`);
   const target = await resolveInside(root, path);
   if (target === root) throw new SandboxError("not_a_file", "cannot write to the sandbox folder itself");
   await mkdir(dirname(target), { recursive: true });
@@ -70,9 +73,13 @@ export async function writeTextFile(root: string, path: string, content: string)
   await resolveInside(root, displayPath(root, target));
   // O_NOFOLLOW: a symlink put in place since the check is refused rather than followed.
   try {
-    await writeFile(target, content, { encoding: "utf8", flag: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW });
+    await writeFile(target, content, {
+      encoding: "utf8",
+      flag: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+    });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw new SandboxError("path_escape", `"${path}" is a symlink`);
+    if ((error as NodeJS.ErrnoException).code === "ELOOP")
+      throw new SandboxError("path_escape", `"${path}" is a symlink`);
     throw error;
   }
   return `wrote ${bytes} bytes to ${displayPath(root, target)}`;

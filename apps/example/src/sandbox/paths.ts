@@ -1,7 +1,8 @@
 import { lstat, realpath } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
-export type SandboxErrorCode = "path_escape" | "not_found" | "not_a_file" | "not_a_directory" | "too_large" | "bad_path";
+export type SandboxErrorCode =
+  "path_escape" | "not_found" | "not_a_file" | "not_a_directory" | "too_large" | "bad_path";
 
 /** A tool call the sandbox refuses; the model sees `message`, the host can branch on `code`. */
 export class SandboxError extends Error {
@@ -38,7 +39,12 @@ export async function resolveInside(root: string, path: string): Promise<string>
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
       // realpath says ENOENT for a dangling symlink too; writing through it would create its target, wherever that is.
-      if (await lstat(existing).then((info) => info.isSymbolicLink(), () => false)) {
+      if (
+        await lstat(existing).then(
+          (info) => info.isSymbolicLink(),
+          () => false,
+        )
+      ) {
         throw new SandboxError("path_escape", `"${path}" goes through a symlink that points to nothing`);
       }
       const parent = dirname(existing);

@@ -52,7 +52,12 @@ describe("runShell", () => {
   });
 
   it("passes the command no API key, park key or other secret from the CLI's environment", async () => {
-    const secrets = { OPENAI_API_KEY: "sk-leak-openai", ANTHROPIC_API_KEY: "sk-leak-anthropic", X_AGENT_PARK_KEY: "leak-park", PG_URL: "postgres://u:leak-pw@h/db" };
+    const secrets = {
+      OPENAI_API_KEY: "sk-leak-openai",
+      ANTHROPIC_API_KEY: "sk-leak-anthropic",
+      X_AGENT_PARK_KEY: "leak-park",
+      PG_URL: "postgres://u:leak-pw@h/db",
+    };
     const saved = Object.fromEntries(Object.keys(secrets).map((name) => [name, process.env[name]]));
     Object.assign(process.env, secrets);
     try {

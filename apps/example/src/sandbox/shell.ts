@@ -25,7 +25,10 @@ function shellBaseEnv(env: NodeJS.ProcessEnv): Record<string, string> {
  * or an abort kills everything it started, not just the shell. Never rejects for a failing command:
  * a non-zero exit, a timeout or an abort is part of the result.
  */
-export function runShell(command: string, options: { cwd: string; timeoutMs: number; signal?: AbortSignal; env?: Record<string, string> }): Promise<ShellResult> {
+export function runShell(
+  command: string,
+  options: { cwd: string; timeoutMs: number; signal?: AbortSignal; env?: Record<string, string> },
+): Promise<ShellResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn("/bin/sh", ["-c", command], {
       cwd: options.cwd,
@@ -75,7 +78,13 @@ export function runShell(command: string, options: { cwd: string; timeoutMs: num
     child.on("close", (exitCode, signal) => {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
-      resolvePromise({ exitCode, signal, timedOut, aborted, output: cut ? `${output}\n… (output cut at ${MAX_SHELL_OUTPUT} characters)` : output });
+      resolvePromise({
+        exitCode,
+        signal,
+        timedOut,
+        aborted,
+        output: cut ? `${output}\n… (output cut at ${MAX_SHELL_OUTPUT} characters)` : output,
+      });
     });
   });
 }

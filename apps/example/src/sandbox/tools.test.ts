@@ -19,7 +19,9 @@ afterEach(async () => {
 
 describe("sandbox tools", () => {
   it("gate the shell by auto mode and writes by a person, in the tools themselves and in the permission map", () => {
-    const byName = Object.fromEntries(sandboxTools({ root, shellTimeoutMs: 1_000 }).map((tool) => [tool.name, tool.permission]));
+    const byName = Object.fromEntries(
+      sandboxTools({ root, shellTimeoutMs: 1_000 }).map((tool) => [tool.name, tool.permission]),
+    );
     expect(byName).toEqual({ list_files: "allow", read_file: "allow", write_file: "ask", shell: "auto" });
     expect(SANDBOX_PERMISSIONS).toEqual(byName);
     expect(Object.isFrozen(SANDBOX_PERMISSIONS)).toBe(true);
@@ -27,9 +29,24 @@ describe("sandbox tools", () => {
 
   it("never run a shell command the classifier did not clear: an unreadable verdict parks it, nothing runs", async () => {
     // Agent asks for the shell; the classifier answers nonsense; with no approver the call must wait, not run.
-    const brain = createFauxBrain([fauxToolCall("shell", { command: "touch ran" }), fauxText("maybe?"), fauxText("maybe?"), fauxText("maybe?")]);
-    const runner = createRunner({ brains: [brain], models: { m: fauxModel(), c: fauxModel({ id: "faux-classifier" }) }, roles: { default: "m", classifier: "c" }, parkKey: "k".repeat(32) });
-    const result = await runner.runTask({ objective: "make a file", tools: sandboxTools({ root, shellTimeoutMs: 1_000 }), permissions: SANDBOX_PERMISSIONS, maxTurns: 3 });
+    const brain = createFauxBrain([
+      fauxToolCall("shell", { command: "touch ran" }),
+      fauxText("maybe?"),
+      fauxText("maybe?"),
+      fauxText("maybe?"),
+    ]);
+    const runner = createRunner({
+      brains: [brain],
+      models: { m: fauxModel(), c: fauxModel({ id: "faux-classifier" }) },
+      roles: { default: "m", classifier: "c" },
+      parkKey: "k".repeat(32),
+    });
+    const result = await runner.runTask({
+      objective: "make a file",
+      tools: sandboxTools({ root, shellTimeoutMs: 1_000 }),
+      permissions: SANDBOX_PERMISSIONS,
+      maxTurns: 3,
+    });
     // Every call after the agent's first one went to the classifier (it may be asked again); none was answered with a verdict.
     expect(brain.calls.length).toBeGreaterThan(1);
     expect(brain.calls.slice(1).every((call) => call.model.id === "faux-classifier")).toBe(true);

@@ -73,7 +73,12 @@ export function sandboxTools(options: SandboxToolsOptions): Tool[] {
       // A little longer than our own kill timer, so the tool reports the timeout itself.
       timeoutMs: shellTimeoutMs + 2_000,
       execute: async ({ command }, ctx) => {
-        const result = await runShell(command, { cwd: root, timeoutMs: shellTimeoutMs, signal: ctx.signal, ...(shellEnv ? { env: shellEnv } : {}) });
+        const result = await runShell(command, {
+          cwd: root,
+          timeoutMs: shellTimeoutMs,
+          signal: ctx.signal,
+          ...(shellEnv ? { env: shellEnv } : {}),
+        });
         const failed = result.timedOut || result.aborted || result.exitCode !== 0;
         return text(describeShellResult(result, shellTimeoutMs), failed);
       },

@@ -1,4 +1,14 @@
-import { sseFrame, startProviderMockServer, streamReply, type MockReply, type MockScript, type ProviderMockServer, type RecordedRequest, type StreamDelivery, type WireReply } from "@x/terminal-cause/testing";
+import {
+  sseFrame,
+  startProviderMockServer,
+  streamReply,
+  type MockReply,
+  type MockScript,
+  type ProviderMockServer,
+  type RecordedRequest,
+  type StreamDelivery,
+  type WireReply,
+} from "@x/terminal-cause/testing";
 
 /** One content block of a scripted answer, streamed in this order. */
 export type AnthropicMockBlock =
@@ -16,7 +26,14 @@ export type AnthropicMockBlock =
 export interface AnthropicMockTurn extends StreamDelivery {
   blocks: AnthropicMockBlock[];
   /** Default: `tool_use` when a block is a tool use, else `end_turn`. */
-  stopReason?: "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "pause_turn" | "refusal" | "model_context_window_exceeded";
+  stopReason?:
+    | "end_turn"
+    | "max_tokens"
+    | "stop_sequence"
+    | "tool_use"
+    | "pause_turn"
+    | "refusal"
+    | "model_context_window_exceeded";
   usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
   /** The `model` of `message_start`. Default: the request's model. */
   model?: string;
@@ -49,7 +66,10 @@ export function anthropicTurnFrames(turn: AnthropicMockTurn, request?: RecordedR
   const body = (request?.body ?? {}) as { model?: string };
   const model = turn.model ?? body.model ?? "claude-mock";
   const replySize = JSON.stringify(turn.blocks).length;
-  const usage = turn.usage ?? { input: roughTokens(JSON.stringify(body)), output: roughTokens(JSON.stringify(turn.blocks)) };
+  const usage = turn.usage ?? {
+    input: roughTokens(JSON.stringify(body)),
+    output: roughTokens(JSON.stringify(turn.blocks)),
+  };
   const frames: string[] = [
     sseFrame(
       {
@@ -62,16 +82,23 @@ export function anthropicTurnFrames(turn: AnthropicMockTurn, request?: RecordedR
           model,
           stop_reason: null,
           stop_sequence: null,
-          usage: { input_tokens: usage.input, output_tokens: 1, cache_creation_input_tokens: usage.cacheWrite ?? 0, cache_read_input_tokens: usage.cacheRead ?? 0 },
+          usage: {
+            input_tokens: usage.input,
+            output_tokens: 1,
+            cache_creation_input_tokens: usage.cacheWrite ?? 0,
+            cache_read_input_tokens: usage.cacheRead ?? 0,
+          },
         },
       },
       "message_start",
     ),
     sseFrame({ type: "ping" }, "ping"),
   ];
-  const delta = (index: number, d: Record<string, unknown>) => frames.push(sseFrame({ type: "content_block_delta", index, delta: d }, "content_block_delta"));
+  const delta = (index: number, d: Record<string, unknown>) =>
+    frames.push(sseFrame({ type: "content_block_delta", index, delta: d }, "content_block_delta"));
   turn.blocks.forEach((block, index) => {
-    const start = (content_block: Record<string, unknown>) => frames.push(sseFrame({ type: "content_block_start", index, content_block }, "content_block_start"));
+    const start = (content_block: Record<string, unknown>) =>
+      frames.push(sseFrame({ type: "content_block_start", index, content_block }, "content_block_start"));
     switch (block.type) {
       case "thinking":
         start({ type: "thinking", thinking: "", signature: "" });
@@ -89,7 +116,8 @@ export function anthropicTurnFrames(turn: AnthropicMockTurn, request?: RecordedR
         start({ type: "tool_use", id: block.id, name: block.name, input: {} });
         const json = typeof block.input === "string" ? block.input : JSON.stringify(block.input);
         const step = Math.max(1, Math.ceil(json.length / 3));
-        for (let at = 0; at < json.length; at += step) delta(index, { type: "input_json_delta", partial_json: json.slice(at, at + step) });
+        for (let at = 0; at < json.length; at += step)
+          delta(index, { type: "input_json_delta", partial_json: json.slice(at, at + step) });
         break;
       }
     }
@@ -127,9 +155,17 @@ export async function startAnthropicMockServer(script: AnthropicMockScript): Pro
   const server = await startProviderMockServer({
     route: (request) => request.method === "POST" && request.path.startsWith("/v1/messages"),
     script,
-    turn: (turn, request) => streamReply(anthropicTurnFrames(turn, request), turn, turn.streamError && sseFrame({ type: "error", error: turn.streamError }, "error")),
+    turn: (turn, request) =>
+      streamReply(
+        anthropicTurnFrames(turn, request),
+        turn,
+        turn.streamError && sseFrame({ type: "error", error: turn.streamError }, "error"),
+      ),
     error: errorReply,
-    errorBody: (status, message) => ({ type: "error", error: { type: status === 404 ? "not_found_error" : "api_error", message } }),
+    errorBody: (status, message) => ({
+      type: "error",
+      error: { type: status === 404 ? "not_found_error" : "api_error", message },
+    }),
   });
   return { ...server, baseUrl: server.origin };
 }

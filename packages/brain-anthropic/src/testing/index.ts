@@ -1,2 +1,9 @@
-export { sseFrame, startScriptedServer, type RecordedRequest, type ScriptedServer, type WireHandler, type WireReply } from "@x/terminal-cause/testing";
+export {
+  sseFrame,
+  startScriptedServer,
+  type RecordedRequest,
+  type ScriptedServer,
+  type WireHandler,
+  type WireReply,
+} from "@x/terminal-cause/testing";
 export * from "./anthropic-mock-server";

@@ -11,7 +11,10 @@ afterEach(async () => {
 interface Chunk {
   object: string;
   model: string;
-  choices: Array<{ delta: { role?: string; reasoning_content?: string; tool_calls?: Array<{ function: { arguments: string } }> }; finish_reason: string | null }>;
+  choices: Array<{
+    delta: { role?: string; reasoning_content?: string; tool_calls?: Array<{ function: { arguments: string } }> };
+    finish_reason: string | null;
+  }>;
   usage?: unknown;
 }
 
@@ -26,7 +29,14 @@ async function dataLines(response: Response): Promise<string[]> {
 
 describe("startOpenAIMockServer", () => {
   it("speaks the documented Chat Completions stream to a plain HTTP client", async () => {
-    server = await startOpenAIMockServer([{ reasoning: "hmm", text: "hi", toolCalls: [{ id: "call_1", name: "ls", arguments: { dir: "/" } }], usage: { prompt: 9, completion: 4, cached: 3 } }]);
+    server = await startOpenAIMockServer([
+      {
+        reasoning: "hmm",
+        text: "hi",
+        toolCalls: [{ id: "call_1", name: "ls", arguments: { dir: "/" } }],
+        usage: { prompt: 9, completion: 4, cached: 3 },
+      },
+    ]);
     const response = await fetch(`${server.baseUrl}/chat/completions`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -40,16 +50,28 @@ describe("startOpenAIMockServer", () => {
     expect(chunks.every((c) => c.object === "chat.completion.chunk" && c.model === "m-1")).toBe(true);
     expect(chunks[0]!.choices[0]!.delta).toMatchObject({ role: "assistant" });
     expect(chunks.some((c) => c.choices[0]?.delta.reasoning_content === "hmm")).toBe(true);
-    const args = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []).map((t) => t.function.arguments).join("");
+    const args = chunks
+      .flatMap((c) => c.choices[0]?.delta.tool_calls ?? [])
+      .map((t) => t.function.arguments)
+      .join("");
     expect(JSON.parse(args)).toEqual({ dir: "/" });
     expect(chunks.find((c) => c.choices[0]?.finish_reason)?.choices[0]!.finish_reason).toBe("tool_calls");
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 9, completion_tokens: 4, prompt_tokens_details: { cached_tokens: 3 } } });
-    expect(server.bodies()).toEqual([{ model: "m-1", stream: true, stream_options: { include_usage: true }, messages: [] }]);
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 9, completion_tokens: 4, prompt_tokens_details: { cached_tokens: 3 } },
+    });
+    expect(server.bodies()).toEqual([
+      { model: "m-1", stream: true, stream_options: { include_usage: true }, messages: [] },
+    ]);
   });
 
   it("sends no usage chunk unless the request asks for it, and 500s past the end of the script", async () => {
     server = await startOpenAIMockServer([{ text: "one" }]);
-    const post = () => fetch(`${server!.baseUrl}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "m", stream: true, messages: [] }) });
+    const post = () =>
+      fetch(`${server!.baseUrl}/chat/completions`, {
+        method: "POST",
+        body: JSON.stringify({ model: "m", stream: true, messages: [] }),
+      });
     const lines = await dataLines(await post());
     expect(lines.some((line) => line.includes('"usage":{'))).toBe(false);
     const second = await post();

@@ -1,4 +1,14 @@
-import { sseFrame, startProviderMockServer, streamReply, type MockReply, type MockScript, type ProviderMockServer, type RecordedRequest, type StreamDelivery, type WireReply } from "@x/terminal-cause/testing";
+import {
+  sseFrame,
+  startProviderMockServer,
+  streamReply,
+  type MockReply,
+  type MockScript,
+  type ProviderMockServer,
+  type RecordedRequest,
+  type StreamDelivery,
+  type WireReply,
+} from "@x/terminal-cause/testing";
 
 /** A tool call the scripted model makes. `arguments` as a string is sent verbatim (may be malformed). */
 export interface OpenAIMockToolCall {
@@ -60,23 +70,39 @@ export function openAITurnFrames(turn: OpenAIMockTurn, request?: RecordedRequest
   const id = "chatcmpl-mock";
   const created = 1_700_000_000;
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    sseFrame({ id, object: "chat.completion.chunk", created, model, system_fingerprint: "fp_mock", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], usage: null });
-  const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+    sseFrame({
+      id,
+      object: "chat.completion.chunk",
+      created,
+      model,
+      system_fingerprint: "fp_mock",
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      usage: null,
+    });
+  const list = (value: string | string[] | undefined) =>
+    value === undefined ? [] : Array.isArray(value) ? value : [value];
 
   const frames = [chunk({ role: "assistant", content: "", refusal: null })];
   for (const piece of list(turn.reasoning)) frames.push(chunk({ [turn.reasoningField ?? "reasoning_content"]: piece }));
   for (const piece of list(turn.text)) frames.push(chunk({ content: piece }));
   (turn.toolCalls ?? []).forEach((call, index) => {
     const args = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
-    frames.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
+    frames.push(
+      chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }),
+    );
     // Split the arguments in a few fragments, as the API streams them.
     const step = Math.max(1, Math.ceil(args.length / 3));
-    for (let at = 0; at < args.length; at += step) frames.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(at, at + step) } }] }));
+    for (let at = 0; at < args.length; at += step)
+      frames.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(at, at + step) } }] }));
   });
   const finish = turn.finishReason === undefined ? (turn.toolCalls?.length ? "tool_calls" : "stop") : turn.finishReason;
   if (finish !== null) frames.push(chunk({}, finish));
   if (body.stream_options?.include_usage) {
-    const replyText = [...list(turn.reasoning), ...list(turn.text), ...(turn.toolCalls ?? []).map((c) => JSON.stringify(c.arguments))].join("");
+    const replyText = [
+      ...list(turn.reasoning),
+      ...list(turn.text),
+      ...(turn.toolCalls ?? []).map((c) => JSON.stringify(c.arguments)),
+    ].join("");
     const usage = turn.usage ?? { prompt: roughTokens(JSON.stringify(body)), completion: roughTokens(replyText) };
     frames.push(
       sseFrame({
@@ -91,7 +117,12 @@ export function openAITurnFrames(turn: OpenAIMockTurn, request?: RecordedRequest
           completion_tokens: usage.completion,
           total_tokens: usage.prompt + usage.completion,
           prompt_tokens_details: { cached_tokens: usage.cached ?? 0, audio_tokens: 0 },
-          completion_tokens_details: { reasoning_tokens: usage.reasoning ?? 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+          completion_tokens_details: {
+            reasoning_tokens: usage.reasoning ?? 0,
+            audio_tokens: 0,
+            accepted_prediction_tokens: 0,
+            rejected_prediction_tokens: 0,
+          },
         },
       }),
     );
@@ -105,13 +136,24 @@ function errorReply(error: OpenAIMockError): WireReply {
     kind: "json",
     status: error.status,
     headers: error.headers,
-    body: { error: { message: error.message, type: error.type ?? "invalid_request_error", param: null, code: error.code ?? null } },
+    body: {
+      error: {
+        message: error.message,
+        type: error.type ?? "invalid_request_error",
+        param: null,
+        code: error.code ?? null,
+      },
+    },
   };
 }
 
 function turnReply(turn: OpenAIMockTurn, request: RecordedRequest): WireReply {
   const error = turn.streamError;
-  const errorFrame = error && sseFrame({ error: { message: error.message, type: error.type ?? "server_error", param: null, code: error.code ?? null } });
+  const errorFrame =
+    error &&
+    sseFrame({
+      error: { message: error.message, type: error.type ?? "server_error", param: null, code: error.code ?? null },
+    });
   return streamReply(openAITurnFrames(turn, request), turn, errorFrame);
 }
 
@@ -126,7 +168,9 @@ export async function startOpenAIMockServer(script: OpenAIMockScript): Promise<O
     script,
     turn: turnReply,
     error: errorReply,
-    errorBody: (status, message) => ({ error: { message, type: status === 404 ? "invalid_request_error" : "server_error", param: null, code: null } }),
+    errorBody: (status, message) => ({
+      error: { message, type: status === 404 ? "invalid_request_error" : "server_error", param: null, code: null },
+    }),
   });
   return { ...server, baseUrl: `${server.origin}/v1` };
 }

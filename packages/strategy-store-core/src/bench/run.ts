@@ -52,7 +52,9 @@ export async function runStrategyStoreBench(targets: BenchTarget[], options: Ben
       try {
         const started = performance.now();
         for (let from = 0; from < size; from += SEED_BATCH) {
-          const batch = Array.from({ length: Math.min(SEED_BATCH, size - from) }, (_, i) => corpus.record(from + i, "bench"));
+          const batch = Array.from({ length: Math.min(SEED_BATCH, size - from) }, (_, i) =>
+            corpus.record(from + i, "bench"),
+          );
           if (target.seed) await target.seed(store, batch);
           else for (const record of batch) await store.put(record);
         }
@@ -76,7 +78,17 @@ export async function runStrategyStoreBench(targets: BenchTarget[], options: Ben
         let found = 0;
         const ids: string[] = [];
         for (const entry of labelledSet) {
-          ids.push((await store.put({ scope: "labelled", problem: entry.problem, strategy: entry.strategy, confidence: 2, source: "bench" })).id);
+          ids.push(
+            (
+              await store.put({
+                scope: "labelled",
+                problem: entry.problem,
+                strategy: entry.strategy,
+                confidence: 2,
+                source: "bench",
+              })
+            ).id,
+          );
         }
         for (const [i, entry] of labelledSet.entries()) {
           const hits = await store.search({ scope: "labelled", query: entry.query, k: 3 });
@@ -118,6 +130,7 @@ export function formatBenchTable(rows: readonly BenchRow[]): string {
     `${(row.recallAt3 * 100).toFixed(1)}% (${Math.round(row.recallAt3 * labelledSet.length)}/${labelledSet.length})`,
   ]);
   const widths = header.map((title, col) => Math.max(title.length, ...body.map((cells) => cells[col]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!))).join(" | ")} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!))).join(" | ")} |`;
   return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...body.map(line)].join("\n");
 }

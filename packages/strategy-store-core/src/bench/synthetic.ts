@@ -14,7 +14,24 @@ export function prng(seed: number): () => number {
   };
 }
 
-const SYLLABLES = ["ka", "lo", "mi", "ter", "vex", "dra", "po", "sil", "un", "bar", "qui", "zen", "mor", "tal", "gre", "fo"];
+const SYLLABLES = [
+  "ka",
+  "lo",
+  "mi",
+  "ter",
+  "vex",
+  "dra",
+  "po",
+  "sil",
+  "un",
+  "bar",
+  "qui",
+  "zen",
+  "mor",
+  "tal",
+  "gre",
+  "fo",
+];
 
 /** The labelled set's own words plus pseudo-words, about 2,500 in all. */
 function vocabulary(): string[] {

@@ -85,7 +85,14 @@ export function badInputSuite(h: ConformanceHarness): void {
     it("SQL and full-text metacharacters are plain text: stored, searched and returned verbatim", () =>
       withStore(h, async (store) => {
         const scope = `${uniqueScope("meta")} ${SQL_META}`;
-        const record = await store.put({ scope, problem: `gateway ${SQL_META}`, strategy: `strategy ${SQL_META}`, confidence: 1, source: SQL_META, tags: [TAG_META] });
+        const record = await store.put({
+          scope,
+          problem: `gateway ${SQL_META}`,
+          strategy: `strategy ${SQL_META}`,
+          confidence: 1,
+          source: SQL_META,
+          tags: [TAG_META],
+        });
         expect(await store.get(scope, record.id)).toEqual(record);
         expect(record).toMatchObject({ scope, problem: `gateway ${SQL_META}`, source: SQL_META, tags: [TAG_META] });
         for (const query of [SQL_META, `gateway ${SQL_META}`, '"', "'", "*", "(", "NEAR(", "a:b", "-x", "AND", "\\"]) {
@@ -99,7 +106,13 @@ export function badInputSuite(h: ConformanceHarness): void {
     it("unicode text round-trips exactly and is searchable", () =>
       withStore(h, async (store) => {
         const scope = `${uniqueScope("unicode")}-租户-🙂`;
-        const record = await store.put({ scope, problem: `${UNICODE} problem`, strategy: `${UNICODE} strategy`, confidence: 3, source: "teacher" });
+        const record = await store.put({
+          scope,
+          problem: `${UNICODE} problem`,
+          strategy: `${UNICODE} strategy`,
+          confidence: 3,
+          source: "teacher",
+        });
         expect(await store.get(scope, record.id)).toEqual(record);
         expect(record.problem).toBe(`${UNICODE} problem`);
         const hits = await store.search({ scope, query: "Überprüfung", k: 3 });

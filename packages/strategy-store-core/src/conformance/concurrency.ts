@@ -15,7 +15,8 @@ export function concurrencySuite(h: ConformanceHarness): void {
         try {
           const scope = uniqueScope("race-put");
           const puts = [];
-          for (let n = 0; n < 12; n++) puts.push(a.put(sample(scope, n, { tags: ["from-a"] })), b.put(sample(scope, n, { tags: ["from-b"] })));
+          for (let n = 0; n < 12; n++)
+            puts.push(a.put(sample(scope, n, { tags: ["from-a"] })), b.put(sample(scope, n, { tags: ["from-b"] })));
           const results = await Promise.all(puts);
           const records = await listAll(a, scope);
           expect(records).toHaveLength(12);
@@ -57,7 +58,10 @@ export function concurrencySuite(h: ConformanceHarness): void {
         const first = await h.open();
         const scope = uniqueScope("durable");
         const records = [];
-        for (let n = 0; n < 5; n++) records.push(await first.put(sample(scope, n, { tags: [`t${n}`], problem: `durable problem about ${WORDS[n]}` })));
+        for (let n = 0; n < 5; n++)
+          records.push(
+            await first.put(sample(scope, n, { tags: [`t${n}`], problem: `durable problem about ${WORDS[n]}` })),
+          );
         await first.recordOutcome(scope, records[2]!.id, true);
         const expected = await listAll(first, scope);
         await first.close();

@@ -6,10 +6,41 @@ import type { StrategyStore } from "../store";
 import type { ConformanceHarness } from "./harness";
 import { expectStoreError, listAll, uniqueScope, withStore } from "./harness";
 
-const VOCAB = ["deploy", "timeout", "retry", "cache", "index", "merge", "token", "parser", "socket", "quota", "tenant", "secret"];
+const VOCAB = [
+  "deploy",
+  "timeout",
+  "retry",
+  "cache",
+  "index",
+  "merge",
+  "token",
+  "parser",
+  "socket",
+  "quota",
+  "tenant",
+  "secret",
+];
 
 // Scopes that break naive implementations: LIKE wildcards, quotes, FTS syntax, case and unicode twins.
-const trickyScope = fc.constantFrom("%", "_", "a%", "A", "a", "'", "''", '"', "\\", "*", "NEAR", "a b", "é", "e\u0301", "租户", "🙂", "OR 1=1");
+const trickyScope = fc.constantFrom(
+  "%",
+  "_",
+  "a%",
+  "A",
+  "a",
+  "'",
+  "''",
+  '"',
+  "\\",
+  "*",
+  "NEAR",
+  "a b",
+  "é",
+  "e\u0301",
+  "租户",
+  "🙂",
+  "OR 1=1",
+);
 const anyScope = fc
   .string({ minLength: 1, maxLength: 16, unit: "grapheme" })
   .filter((s) => s.trim().length > 0 && !s.includes("\u0000"));
@@ -26,7 +57,10 @@ export function isolationSuite(h: ConformanceHarness): void {
           fc.asyncProperty(
             fc.uniqueArray(fc.oneof(trickyScope, anyScope), { minLength: 2, maxLength: 4 }),
             fc.array(
-              fc.record({ owner: fc.nat(), words: fc.array(fc.constantFrom(...VOCAB), { minLength: 1, maxLength: 5 }) }),
+              fc.record({
+                owner: fc.nat(),
+                words: fc.array(fc.constantFrom(...VOCAB), { minLength: 1, maxLength: 5 }),
+              }),
               { minLength: 1, maxLength: 10 },
             ),
             fc.array(fc.array(fc.constantFrom(...VOCAB, "%", "'", "*", '"', "OR"), { minLength: 1, maxLength: 4 }), {
@@ -72,7 +106,8 @@ export function isolationSuite(h: ConformanceHarness): void {
           (await store.search({ scope: mine, query, k: 10 })).map((hit) => [hit.record.id, hit.score]);
         const before = await snapshot();
         expect(before).toHaveLength(3);
-        for (let i = 0; i < 25; i++) await put(other, `kettle problem ${i}`, `kettle fix ${i} with a longer description of steps`);
+        for (let i = 0; i < 25; i++)
+          await put(other, `kettle problem ${i}`, `kettle fix ${i} with a longer description of steps`);
         expect(await snapshot()).toEqual(before);
       }));
   });

@@ -47,7 +47,8 @@ export const labelledSet: readonly LabelledStrategy[] = [
   },
   {
     problem: "CORS error when the browser calls the API from another origin",
-    strategy: "Have the server send Access-Control-Allow-Origin for the calling origin and answer the preflight OPTIONS request.",
+    strategy:
+      "Have the server send Access-Control-Allow-Origin for the calling origin and answer the preflight OPTIONS request.",
     query: "browser blocks the fetch to my backend with a cross origin CORS message",
   },
   {
@@ -72,12 +73,14 @@ export const labelledSet: readonly LabelledStrategy[] = [
   },
   {
     problem: "Race condition: two workers increment the same counter and updates are lost",
-    strategy: "Do the increment atomically in the database (UPDATE ... SET n = n + 1) or under a lock, never read-modify-write.",
+    strategy:
+      "Do the increment atomically in the database (UPDATE ... SET n = n + 1) or under a lock, never read-modify-write.",
     query: "concurrent workers lose counter increments when both update the same row",
   },
   {
     problem: "Memory leak in Node.js server from event listeners added on every request",
-    strategy: "Register listeners once or remove them when done; watch the MaxListenersExceeded warning and heap snapshots.",
+    strategy:
+      "Register listeners once or remove them when done; watch the MaxListenersExceeded warning and heap snapshots.",
     query: "node process memory grows each request because listeners pile up",
   },
   {
@@ -97,22 +100,26 @@ export const labelledSet: readonly LabelledStrategy[] = [
   },
   {
     problem: "Kubernetes pod stuck in CrashLoopBackOff after deploy",
-    strategy: "Read the previous container logs and events, check the command, env and probes, then fix the failing start.",
+    strategy:
+      "Read the previous container logs and events, check the command, env and probes, then fix the failing start.",
     query: "pod keeps restarting in crashloopbackoff right after the deployment",
   },
   {
     problem: "SSH connection refused with permission denied publickey",
-    strategy: "Check the key is loaded in the agent, its permissions are 600, and the public key is in authorized_keys for that user.",
+    strategy:
+      "Check the key is loaded in the agent, its permissions are 600, and the public key is in authorized_keys for that user.",
     query: "ssh login fails: permission denied (publickey)",
   },
   {
     problem: "Merge conflict in package-lock.json after rebasing",
-    strategy: "Take either side of the lockfile, then rerun the package manager install to regenerate it; never hand-edit.",
+    strategy:
+      "Take either side of the lockfile, then rerun the package manager install to regenerate it; never hand-edit.",
     query: "rebase leaves conflicts inside the npm lock file",
   },
   {
     problem: "Environment variable undefined in the production build of a frontend app",
-    strategy: "Expose it with the framework's public prefix at build time and rebuild; runtime env is not read by static bundles.",
+    strategy:
+      "Expose it with the framework's public prefix at build time and rebuild; runtime env is not read by static bundles.",
     query: "env var is empty after building the frontend for production",
   },
   {
@@ -157,7 +164,8 @@ export const labelledSet: readonly LabelledStrategy[] = [
   },
   {
     problem: "SQL injection through string concatenated query parameters",
-    strategy: "Use parameterised queries or the driver's placeholders for every value; never build SQL from input strings.",
+    strategy:
+      "Use parameterised queries or the driver's placeholders for every value; never build SQL from input strings.",
     query: "query built by concatenating user input strings is open to injection",
   },
   {
@@ -197,7 +205,8 @@ export const labelledSet: readonly LabelledStrategy[] = [
   },
   {
     problem: "Image upload fails for files larger than the server body size limit",
-    strategy: "Raise the body limit at the proxy and the app, or upload directly to object storage with a presigned URL.",
+    strategy:
+      "Raise the body limit at the proxy and the app, or upload directly to object storage with a presigned URL.",
     query: "uploading big images gets 413 payload too large from the server",
   },
   {
@@ -222,7 +231,8 @@ export const labelledSet: readonly LabelledStrategy[] = [
   },
   {
     problem: "Terraform plan wants to recreate a resource after a provider upgrade",
-    strategy: "Read the provider changelog, use moved blocks or state mv, and add lifecycle ignore_changes for computed attributes.",
+    strategy:
+      "Read the provider changelog, use moved blocks or state mv, and add lifecycle ignore_changes for computed attributes.",
     query: "terraform plan shows destroy and recreate of a resource since the provider upgrade",
   },
   {
@@ -232,7 +242,8 @@ export const labelledSet: readonly LabelledStrategy[] = [
   },
   {
     problem: "Mobile app crashes on startup only in the release build",
-    strategy: "Check code shrinking/obfuscation rules and symbolicate the release crash log to find the stripped class.",
+    strategy:
+      "Check code shrinking/obfuscation rules and symbolicate the release crash log to find the stripped class.",
     query: "android release build crashes at launch but debug works",
   },
   {
@@ -242,12 +253,14 @@ export const labelledSet: readonly LabelledStrategy[] = [
   },
   {
     problem: "LLM output is not valid JSON when asked for structured data",
-    strategy: "Use the provider's JSON or tool-call mode with a schema, validate with zod, and retry with the error shown.",
+    strategy:
+      "Use the provider's JSON or tool-call mode with a schema, validate with zod, and retry with the error shown.",
     query: "the language model returns broken json instead of the structured output we asked for",
   },
   {
     problem: "Agent repeats the same failing tool call in a loop",
-    strategy: "Detect identical repeated calls, stop after a limit, and change approach using the tool's error message.",
+    strategy:
+      "Detect identical repeated calls, stop after a limit, and change approach using the tool's error message.",
     query: "the agent keeps calling the same tool again and again with the same failing arguments",
   },
   {

@@ -8,7 +8,17 @@ import { labelledSet } from "./labelled-set";
 export async function putLabelledSet(store: StrategyStore, scope: string): Promise<string[]> {
   const ids: string[] = [];
   for (const entry of labelledSet) {
-    ids.push((await store.put({ scope, problem: entry.problem, strategy: entry.strategy, confidence: 2, source: "labelled-set" })).id);
+    ids.push(
+      (
+        await store.put({
+          scope,
+          problem: entry.problem,
+          strategy: entry.strategy,
+          confidence: 2,
+          source: "labelled-set",
+        })
+      ).id,
+    );
   }
   return ids;
 }
@@ -53,7 +63,12 @@ export function rankingSuite(h: ConformanceHarness): void {
         expect(hits.length).toBe(5);
         for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.score).toBeGreaterThanOrEqual(hits[i]!.score);
         const threshold = hits[2]!.score;
-        const above = await store.search({ scope, query: "database query slow index transaction", k: 5, minScore: threshold });
+        const above = await store.search({
+          scope,
+          query: "database query slow index transaction",
+          k: 5,
+          minScore: threshold,
+        });
         expect(above.length).toBeGreaterThanOrEqual(1);
         expect(above.length).toBeLessThanOrEqual(3);
         for (const hit of above) expect(hit.score).toBeGreaterThanOrEqual(threshold);
@@ -72,13 +87,29 @@ export function rankingSuite(h: ConformanceHarness): void {
       withStore(h, async (store) => {
         const scope = uniqueScope("outcome");
         const problem = "payment webhook arrives twice and charges the customer twice";
-        const failing = await store.put({ scope, problem, strategy: "ignore the second call", confidence: 2, source: "teacher" });
-        const working = await store.put({ scope, problem, strategy: "store an idempotency key per event", confidence: 2, source: "teacher" });
+        const failing = await store.put({
+          scope,
+          problem,
+          strategy: "ignore the second call",
+          confidence: 2,
+          source: "teacher",
+        });
+        const working = await store.put({
+          scope,
+          problem,
+          strategy: "store an idempotency key per event",
+          confidence: 2,
+          source: "teacher",
+        });
         for (let i = 0; i < 5; i++) {
           await store.recordOutcome(scope, failing.id, false);
           await store.recordOutcome(scope, working.id, true);
         }
-        const hits = await store.search({ scope, query: "webhook delivered twice double charge for the customer", k: 2 });
+        const hits = await store.search({
+          scope,
+          query: "webhook delivered twice double charge for the customer",
+          k: 2,
+        });
         expect(hits.map((hit) => hit.record.id)).toEqual([working.id, failing.id]);
         expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
       }));
@@ -88,9 +119,27 @@ export function rankingSuite(h: ConformanceHarness): void {
         h,
         async (store) => {
           const scope = uniqueScope("hybrid");
-          const car = await store.put({ scope, problem: "car engine will not start", strategy: "charge or replace the battery", confidence: 2, source: "teacher" });
-          await store.put({ scope, problem: "kitchen sink drains slowly", strategy: "clear the trap under the basin", confidence: 2, source: "teacher" });
-          await store.put({ scope, problem: "customer disputes an invoice", strategy: "send the itemised statement", confidence: 2, source: "teacher" });
+          const car = await store.put({
+            scope,
+            problem: "car engine will not start",
+            strategy: "charge or replace the battery",
+            confidence: 2,
+            source: "teacher",
+          });
+          await store.put({
+            scope,
+            problem: "kitchen sink drains slowly",
+            strategy: "clear the trap under the basin",
+            confidence: 2,
+            source: "teacher",
+          });
+          await store.put({
+            scope,
+            problem: "customer disputes an invoice",
+            strategy: "send the itemised statement",
+            confidence: 2,
+            source: "teacher",
+          });
           expect(car.embedding).toHaveLength(CONCEPTS.length + 1);
           expect((await store.get(scope, car.id))?.embedding).toHaveLength(CONCEPTS.length + 1);
           const lexical = await store.search({ scope, query: "sink drains slowly", k: 1 });

@@ -11,7 +11,13 @@ describe("streamReply", () => {
   const frames = ["a", "b", "c"].map((x) => sseFrame(x));
 
   it("sends every frame and closes cleanly by default", () => {
-    expect(streamReply(frames, {})).toEqual({ kind: "sse", frames, delayMs: undefined, headers: undefined, ending: "end" });
+    expect(streamReply(frames, {})).toEqual({
+      kind: "sse",
+      frames,
+      delayMs: undefined,
+      headers: undefined,
+      ending: "end",
+    });
   });
 
   it("cuts after N frames, appends the error frame, and ends as asked", () => {
@@ -34,7 +40,8 @@ describe("startProviderMockServer", () => {
       error: (message) => ({ kind: "json", status: 400, body: { message } }),
       errorBody: (status, message) => ({ status, message }),
     });
-    const post = (path: string) => fetch(`${server!.origin}${path}`, { method: "POST", body: JSON.stringify({ path }) });
+    const post = (path: string) =>
+      fetch(`${server!.origin}${path}`, { method: "POST", body: JSON.stringify({ path }) });
     const first = await post("/v1/go");
     expect(await first.json()).toEqual({ reply: "first" });
     const lost = await post("/v1/elsewhere");
@@ -51,7 +58,11 @@ describe("startProviderMockServer replies", () => {
   it("plays an error, a drop and a raw wire reply as scripted", async () => {
     server = await startProviderMockServer<{ text: string }, string>({
       route: () => true,
-      script: [{ kind: "error", error: "bad" }, { kind: "drop" }, { kind: "wire", reply: { kind: "json", status: 418, body: "teapot" } }],
+      script: [
+        { kind: "error", error: "bad" },
+        { kind: "drop" },
+        { kind: "wire", reply: { kind: "json", status: 418, body: "teapot" } },
+      ],
       turn: () => ({ kind: "hang" }),
       error: (message) => ({ kind: "json", status: 400, body: { message } }),
       errorBody: (status, message) => ({ status, message }),

@@ -17,7 +17,13 @@ export function streamReply(frames: string[], delivery: StreamDelivery, errorFra
   const sent = delivery.cutAfter === undefined ? [...frames] : frames.slice(0, delivery.cutAfter);
   if (errorFrame !== undefined) sent.push(errorFrame);
   const ending = delivery.ending ?? "done";
-  return { kind: "sse", frames: sent, delayMs: delivery.delayMs, headers: delivery.headers, ending: ending === "done" ? "end" : ending };
+  return {
+    kind: "sse",
+    frames: sent,
+    delayMs: delivery.delayMs,
+    headers: delivery.headers,
+    ending: ending === "done" ? "end" : ending,
+  };
 }
 
 /**
@@ -51,7 +57,11 @@ export interface ProviderMockServer extends ScriptedServer {
   bodies(): Array<Record<string, unknown>>;
 }
 
-function toWire<Turn, Failure>(reply: MockReply<Turn, Failure>, request: RecordedRequest, options: ProviderMockOptions<Turn, Failure>): WireReply {
+function toWire<Turn, Failure>(
+  reply: MockReply<Turn, Failure>,
+  request: RecordedRequest,
+  options: ProviderMockOptions<Turn, Failure>,
+): WireReply {
   switch (reply.kind) {
     case "error":
       return options.error(reply.error);
@@ -67,12 +77,16 @@ function toWire<Turn, Failure>(reply: MockReply<Turn, Failure>, request: Recorde
 }
 
 /** A loopback server answering one provider route from a script: the shared core of the brains' mock servers. */
-export async function startProviderMockServer<Turn, Failure>(options: ProviderMockOptions<Turn, Failure>): Promise<ProviderMockServer> {
+export async function startProviderMockServer<Turn, Failure>(
+  options: ProviderMockOptions<Turn, Failure>,
+): Promise<ProviderMockServer> {
   const { route, script, errorBody } = options;
   const server = await startScriptedServer(async (request, index) => {
-    if (!route(request)) return { kind: "json", status: 404, body: errorBody(404, `no route ${request.method} ${request.path}`) };
+    if (!route(request))
+      return { kind: "json", status: 404, body: errorBody(404, `no route ${request.method} ${request.path}`) };
     const reply = typeof script === "function" ? await script(request, index) : script[index];
-    if (reply === undefined) return { kind: "json", status: 500, body: errorBody(500, `script has no reply #${index + 1}`) };
+    if (reply === undefined)
+      return { kind: "json", status: 500, body: errorBody(500, `script has no reply #${index + 1}`) };
     return toWire(reply, request, options);
   });
   return {

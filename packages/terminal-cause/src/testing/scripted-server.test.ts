@@ -11,9 +11,15 @@ afterEach(async () => {
 describe("startScriptedServer", () => {
   it("records each request and answers SSE frames, then JSON, as scripted", async () => {
     server = await startScriptedServer((request, index) =>
-      index === 0 ? { kind: "sse", frames: [sseFrame({ n: 1 }, "tick"), sseFrame("[DONE]")], ending: "end" } : { kind: "json", status: 429, body: { error: "slow" }, headers: { "retry-after": "2" } },
+      index === 0
+        ? { kind: "sse", frames: [sseFrame({ n: 1 }, "tick"), sseFrame("[DONE]")], ending: "end" }
+        : { kind: "json", status: 429, body: { error: "slow" }, headers: { "retry-after": "2" } },
     );
-    const first = await fetch(`${server.origin}/v1/x?q=1`, { method: "POST", headers: { "x-test": "a" }, body: JSON.stringify({ hello: "world" }) });
+    const first = await fetch(`${server.origin}/v1/x?q=1`, {
+      method: "POST",
+      headers: { "x-test": "a" },
+      body: JSON.stringify({ hello: "world" }),
+    });
     expect(first.headers.get("content-type")).toBe("text/event-stream");
     expect(await first.text()).toBe('event: tick\ndata: {"n":1}\n\ndata: [DONE]\n\n');
     const second = await fetch(`${server.origin}/v1/y`, { method: "POST", body: "not json" });

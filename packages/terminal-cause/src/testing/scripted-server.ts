@@ -22,7 +22,13 @@ export interface RecordedRequest {
  * - `hang`: never answers (the caller's deadline decides).
  */
 export type WireReply =
-  | { kind: "sse"; frames: string[]; delayMs?: number; ending: "end" | "destroy" | "hang"; headers?: Record<string, string> }
+  | {
+      kind: "sse";
+      frames: string[];
+      delayMs?: number;
+      ending: "end" | "destroy" | "hang";
+      headers?: Record<string, string>;
+    }
   | { kind: "json"; status: number; body: unknown; headers?: Record<string, string> }
   | { kind: "destroy" }
   | { kind: "hang" };
@@ -73,7 +79,12 @@ async function play(reply: WireReply, req: IncomingMessage, res: ServerResponse)
       return;
     }
     case "sse": {
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", ...reply.headers });
+      res.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        connection: "keep-alive",
+        ...reply.headers,
+      });
       res.flushHeaders();
       for (const frame of reply.frames) {
         if (reply.delayMs) await sleep(reply.delayMs);
@@ -94,7 +105,12 @@ export async function startScriptedServer(handler: WireHandler): Promise<Scripte
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     void (async () => {
-      const recorded: RecordedRequest = { method: req.method ?? "GET", path: req.url ?? "/", headers: headerRecord(req), body: await readBody(req) };
+      const recorded: RecordedRequest = {
+        method: req.method ?? "GET",
+        path: req.url ?? "/",
+        headers: headerRecord(req),
+        body: await readBody(req),
+      };
       const index = requests.length;
       requests.push(recorded);
       let reply: WireReply;
