@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseCsvRecords } from "./csv";
@@ -19,20 +19,12 @@ export interface Gsm8kItem {
 }
 
 /**
- * `<repo>/../shared/data/routellm-gsm8k`: the shared data sits beside the repository (here and in CI's
- * clone). The repo root is the nearest folder up from this file holding `pnpm-workspace.yaml`.
- * `GSM8K_DATA_DIR` overrides it.
+ * The replay data ships inside the repository, beside this file (`data/routellm-gsm8k`, with its licence
+ * and source), so a clone needs nothing outside it. `GSM8K_DATA_DIR` points the bench at another copy.
  */
-export function locateGsm8kData(from = dirname(fileURLToPath(import.meta.url))): string {
+export function locateGsm8kData(): string {
   const override = process.env.GSM8K_DATA_DIR;
-  if (override) return resolve(override);
-  let dir = resolve(from);
-  while (!existsSync(join(dir, "pnpm-workspace.yaml"))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`no pnpm-workspace.yaml above ${from}; set GSM8K_DATA_DIR`);
-    dir = parent;
-  }
-  return join(dir, "..", "shared", "data", "routellm-gsm8k");
+  return override ? resolve(override) : join(dirname(fileURLToPath(import.meta.url)), "data", "routellm-gsm8k");
 }
 
 function bool(value: string | undefined, where: string): boolean {

@@ -1,7 +1,7 @@
 /**
  * Teacher mode on real model outputs: GSM8K test answers of Mixtral-8x7B (student) and GPT-4-1106
  * (teacher) recorded by RouteLLM, replayed through the real runner and `runWithTeacher`.
- * Run: `pnpm bench` in packages/teacher. Data: `<repo>/../shared/data/routellm-gsm8k` (or GSM8K_DATA_DIR).
+ * Run: `pnpm bench` in packages/teacher. Data: `bench/data/routellm-gsm8k` in this package (or GSM8K_DATA_DIR).
  */
 import { microToUsd } from "@x/llm-types";
 import { extractorAgreement, loadGsm8k, locateGsm8kData } from "./gsm8k-data";

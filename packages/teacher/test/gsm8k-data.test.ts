@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -6,30 +6,22 @@ import { parseCsv } from "../bench/csv";
 import { extractFinalNumber, extractorAgreement, loadGsm8k, locateGsm8kData } from "../bench/gsm8k-data";
 
 describe("locateGsm8kData", () => {
-  it("finds <repo>/../shared from anywhere inside the repo, whatever the repo folder is called (a CI clone)", () => {
-    const root = mkdtempSync(join(tmpdir(), "teacher-ci-"));
-    try {
-      const bench = join(root, "checkout-1234", "packages", "teacher", "bench");
-      mkdirSync(bench, { recursive: true });
-      writeFileSync(join(root, "checkout-1234", "pnpm-workspace.yaml"), "packages: []\n");
-      expect(locateGsm8kData(bench)).toBe(join(root, "shared", "data", "routellm-gsm8k"));
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+  it("is the copy inside the repository (bench/data/routellm-gsm8k), with its licence and source", () => {
+    const dir = locateGsm8kData();
+    expect(dir).toBe(resolve(import.meta.dirname, "..", "bench", "data", "routellm-gsm8k"));
+    expect(readFileSync(join(dir, "LICENSE"), "utf8")).toMatch(/Apache License\s+Version 2\.0/);
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    expect(readme).toContain("lm-sys/RouteLLM");
+    expect(readme).toContain("0b64fdafe049e596a3f5657c219329f24af24198");
   });
-  it("here: the bench folder resolves to the shared folder beside this repo", () => {
-    expect(locateGsm8kData()).toBe(
-      resolve(import.meta.dirname, "..", "..", "..", "..", "shared", "data", "routellm-gsm8k"),
-    );
-  });
-  it("GSM8K_DATA_DIR overrides it; outside any repo it says what to set", () => {
+  it("GSM8K_DATA_DIR overrides it, and a folder without the files fails loudly", () => {
     vi.stubEnv("GSM8K_DATA_DIR", "/data/gsm8k");
     try {
       expect(locateGsm8kData()).toBe("/data/gsm8k");
     } finally {
       vi.unstubAllEnvs();
     }
-    expect(() => locateGsm8kData(tmpdir())).toThrow(/GSM8K_DATA_DIR/);
+    expect(() => loadGsm8k(tmpdir())).toThrow(/ENOENT/);
   });
 });
 
