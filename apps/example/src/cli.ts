@@ -1,5 +1,5 @@
 import { ParkedRunError } from "@x/runner";
-import { redactSecrets } from "@x/terminal-cause";
+import { redactSecrets } from "@x/brain-kit";
 import { parseCommandLine, UsageError, type Command } from "./args";
 import { helpText, scenariosText } from "./commands/help";
 import type { CliIo } from "./io";

@@ -9,7 +9,7 @@ import {
   startTurn,
   type HttpBrainOptions,
   type TurnBuilder,
-} from "@x/terminal-cause";
+} from "@x/brain-kit";
 import { ClientCache } from "./clients";
 import { classifyAnthropicError } from "./errors";
 import { EventReader } from "./events";

@@ -6,7 +6,7 @@ import {
   kindForStatus,
   providerFailure,
   type ClassifiedError,
-} from "@x/terminal-cause";
+} from "@x/brain-kit";
 
 /** Anthropic's error `type`s, which also arrive inside a stream where there is no status to read. */
 function byType(type: string | null, text: string): ErrorKind | undefined {

@@ -1,5 +1,5 @@
 import type { Anthropic } from "@anthropic-ai/sdk";
-import type { FeedResult, TurnBuilder } from "@x/terminal-cause";
+import type { FeedResult, TurnBuilder } from "@x/brain-kit";
 
 type StreamEvent = Anthropic.RawMessageStreamEvent;
 type UsageLike = {

@@ -6,7 +6,7 @@ import {
   type Model,
   type ReasoningLevel,
 } from "@x/llm-types";
-import { startTurn, type RepetitionGuardOptions, type TurnBuilder } from "@x/terminal-cause";
+import { startTurn, type RepetitionGuardOptions, type TurnBuilder } from "@x/brain-kit";
 import { Interrupt, play } from "./play";
 import type { FauxResponder, FauxResponse, FauxScriptItem } from "./response";
 

@@ -1,4 +1,4 @@
-import type { TurnBuilder } from "@x/terminal-cause";
+import type { TurnBuilder } from "@x/brain-kit";
 import type { FauxBlock, FauxResponse } from "./response";
 
 /** What stops a reply from the outside: the caller's signal or the request deadline. */

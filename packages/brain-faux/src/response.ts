@@ -1,5 +1,5 @@
 import type { Context, ErrorKind, Model, BrainRequest } from "@x/llm-types";
-import type { UsageCounts } from "@x/terminal-cause";
+import type { UsageCounts } from "@x/brain-kit";
 
 /** One block of a scripted reply, streamed in small chunks; each is its own content block (two of a kind stay two). */
 export type FauxBlock =

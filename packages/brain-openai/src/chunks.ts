@@ -1,4 +1,4 @@
-import type { TurnBuilder, FeedResult } from "@x/terminal-cause";
+import type { TurnBuilder, FeedResult } from "@x/brain-kit";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 
 /** Gateway reasoning fields the SDK's types do not list. */

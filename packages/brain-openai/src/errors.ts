@@ -5,7 +5,7 @@ import {
   kindForStatus,
   providerFailure,
   type ClassifiedError,
-} from "@x/terminal-cause";
+} from "@x/brain-kit";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 
 /** An error the provider sent inside an otherwise healthy stream (no HTTP status to read). */

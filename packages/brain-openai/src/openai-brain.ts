@@ -9,7 +9,7 @@ import {
   startTurn,
   type HttpBrainOptions,
   type TurnBuilder,
-} from "@x/terminal-cause";
+} from "@x/brain-kit";
 import { ChunkReader } from "./chunks";
 import { ClientCache } from "./clients";
 import { resolveCompat, type OpenAICompatOption } from "./compat";

@@ -6,7 +6,7 @@ import {
   type BrainRequest,
   type Model,
 } from "@x/llm-types";
-import { isBuiltTurn } from "@x/terminal-cause";
+import { isBuiltTurn } from "@x/brain-kit";
 import { runBudgetExceeded } from "./budget";
 import { issuesLine } from "./issues";
 import { backoffMs, failureAction, isFailedCall } from "./retry";
@@ -77,8 +77,8 @@ async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: nu
     const returned: unknown = await stream.result();
     // The turn joins the history a park signs and a host stores: a brain that breaks the message
     // contract is caught here, as a provider failure, not later as a park that cannot be resumed.
-    // A message a TurnBuilder ended (every brain on @x/terminal-cause) is schema-valid by
-    // construction, which terminal-cause's tests assert for every ender, so only other brains'
+    // A message a TurnBuilder ended (every brain on @x/brain-kit) is schema-valid by
+    // construction, which brain-kit's tests assert for every ender, so only other brains'
     // messages are parsed. The brand is on the object, not its content: a brain that edits a built
     // message (or lets its own consumers edit it) before returning it answers for the edit, as any
     // brain answers for its message.

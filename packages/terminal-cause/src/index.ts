@@ -1,10 +1,19 @@
-export * from "./cause";
-export * from "./terminal-code";
-export * from "./repetition-guard";
-export * from "./turn-builder";
-export { isBuiltTurn } from "./built-turn";
-export * from "./start-turn";
-export * from "./call-control";
-export * from "./provider-errors";
-export * from "./estimate";
-export * from "./redact";
+export {
+  isAborted,
+  isContextOverflow,
+  isDegenerateCutMessage,
+  isLengthEmpty,
+  isPartialToolCallCut,
+  isRetryable,
+  isRetryableKind,
+  RETRYABLE_ERROR_KINDS,
+  type RetryableErrorKind,
+  type TerminalCauseCarrier,
+} from "./cause";
+export {
+  isNormalTerminalCode,
+  TERMINAL_CODES,
+  terminalCodeOf,
+  type TerminalCode,
+  type TerminalTurn,
+} from "./terminal-code";

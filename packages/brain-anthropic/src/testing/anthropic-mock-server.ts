@@ -8,7 +8,7 @@ import {
   type RecordedRequest,
   type StreamDelivery,
   type WireReply,
-} from "@x/terminal-cause/testing";
+} from "@x/brain-kit/testing";
 
 /** One content block of a scripted answer, streamed in this order. */
 export type AnthropicMockBlock =

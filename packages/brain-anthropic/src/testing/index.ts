@@ -5,5 +5,5 @@ export {
   type ScriptedServer,
   type WireHandler,
   type WireReply,
-} from "@x/terminal-cause/testing";
+} from "@x/brain-kit/testing";
 export * from "./anthropic-mock-server";

@@ -8,7 +8,7 @@ import {
   type RecordedRequest,
   type StreamDelivery,
   type WireReply,
-} from "@x/terminal-cause/testing";
+} from "@x/brain-kit/testing";
 
 /** A tool call the scripted model makes. `arguments` as a string is sent verbatim (may be malformed). */
 export interface OpenAIMockToolCall {

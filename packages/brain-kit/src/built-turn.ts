@@ -10,7 +10,7 @@ export function markBuiltTurn(message: AssistantMessage): void {
 
 /**
  * True when `message` is the final message of a `TurnBuilder` turn (any brain built on
- * `@x/terminal-cause`). The builder makes schema-valid messages by construction (its tests parse
+ * `@x/brain-kit`). The builder makes schema-valid messages by construction (its tests parse
  * every ender's output with `AssistantMessageSchema`), so a caller may skip re-validating them.
  * The brand is identity, not content: a consumer that mutates a built message afterwards keeps
  * the brand, so skipping is only sound where the message comes straight from the brain, as the

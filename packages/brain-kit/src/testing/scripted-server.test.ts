@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 // Through the package's public subpath, as the brains' testing servers import it.
-import { sseFrame, startScriptedServer, type ScriptedServer } from "@x/terminal-cause/testing";
+import { sseFrame, startScriptedServer, type ScriptedServer } from "@x/brain-kit/testing";
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { EventStream, defineModel, type BrainEvent } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
-import { isPartialToolCallCut } from "./cause";
+import { isPartialToolCallCut } from "@x/terminal-cause";
 import { TurnBuilder } from "./turn-builder";
 
 const model = defineModel({

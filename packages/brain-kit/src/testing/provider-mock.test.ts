@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { sseFrame, startProviderMockServer, streamReply, type ProviderMockServer } from "@x/terminal-cause/testing";
+import { sseFrame, startProviderMockServer, streamReply, type ProviderMockServer } from "@x/brain-kit/testing";
 
 let server: ProviderMockServer | undefined;
 afterEach(async () => {

@@ -7,8 +7,7 @@ import {
   type Context,
 } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
-import { isDegenerateCutMessage, isLengthEmpty, isPartialToolCallCut } from "./cause";
-import { terminalCodeOf } from "./terminal-code";
+import { isDegenerateCutMessage, isLengthEmpty, isPartialToolCallCut, terminalCodeOf } from "@x/terminal-cause";
 import { TurnBuilder, type TurnBuilderOptions } from "./turn-builder";
 
 const model = defineModel({

@@ -1,2 +1,0 @@
-export * from "./scripted-server";
-export * from "./provider-mock";
