@@ -11,6 +11,12 @@ export interface ToolContext {
   sessionId?: string;
   toolCallId: string;
   toolName: string;
+  /**
+   * `runId:toolCallId` — the same for every attempt at this call, in any process (a resumed park,
+   * a task retried after a crash). A tool with an external effect passes it to that system (an
+   * `Idempotency-Key` header, a unique column) so a repeated attempt cannot repeat the effect.
+   */
+  idempotencyKey: string;
 }
 
 /** A tool may return text, any JSON value, or this shape to control what the model sees. */

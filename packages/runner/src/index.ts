@@ -11,7 +11,14 @@ export { resolveTaskModel, resolveMainModel, ModelResolutionError, type TaskMode
 export { ParkedRunError, PARKED_RUN_ERROR_CODES, MIN_PARK_KEY_BYTES, type ParkedRunErrorCode } from "./park";
 export { RunnerConfigError } from "./config-error";
 export { ParkedRunSchema, PARKED_RUN_KIND, PARKED_RUN_VERSION, type ParkedRun, type PendingCall } from "./park-schema";
-export { createFileParkLedger, createMemoryParkLedger, type ParkLedger } from "./park-ledger";
+export { createFileParkLedger, createMemoryParkLedger, type ParkClaim, type ParkLedger } from "./park-ledger";
+export {
+  RunCheckpointSchema,
+  RUN_CHECKPOINT_KIND,
+  RUN_CHECKPOINT_VERSION,
+  type CheckpointSink,
+  type RunCheckpoint,
+} from "./checkpoint";
 export { TaskSpecSchema } from "./schemas";
 export { systemClock } from "./clock";
 export { SPAN_NAMES } from "./tracer";

@@ -2,6 +2,7 @@ import { assistantText, assistantToolCalls, type AssistantMessage, type Model } 
 import { isDegenerateCutMessage, isLengthEmpty, isPartialToolCallCut } from "@x/terminal-cause";
 import { runBudgetExceeded } from "./budget";
 import { handleCalls } from "./calls";
+import { checkpointIfDue } from "./checkpoint";
 import { parseOutput } from "./output";
 import type { PendingCall } from "./park-schema";
 import type { RunContext } from "./run-context";
@@ -51,6 +52,7 @@ export async function runTurns(ctx: RunContext): Promise<LoopEnd> {
         status: "max_turns",
         terminal: { code: "max_turns", cause: "guard", message: `the run reached its limit of ${maxTurns} turns` },
       };
+    await checkpointIfDue(ctx);
     const over = runBudgetExceeded(ctx);
     if (over) return { status: "budget_exhausted", terminal: over };
     const turnNumber = ctx.state.stats.turns + 1;

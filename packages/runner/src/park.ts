@@ -19,6 +19,8 @@ export const PARKED_RUN_ERROR_CODES = [
   "replayed",
   "expired",
   "unknown_tool",
+  "in_progress",
+  "unknown_outcome",
 ] as const;
 export type ParkedRunErrorCode = (typeof PARKED_RUN_ERROR_CODES)[number];
 
@@ -68,7 +70,7 @@ function signedPayload(park: Omit<ParkedRun, "signature">): string {
   });
 }
 
-function mac(key: Uint8Array | string, payload: string): string {
+export function mac(key: Uint8Array | string, payload: string): string {
   return createHmac("sha256", key).update(payload).digest("hex");
 }
 

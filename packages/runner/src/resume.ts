@@ -10,6 +10,9 @@ import { buildContext, drive, failedBeforeStart } from "./run-lifecycle";
 import { ApprovalDecisionSchema } from "./schemas";
 import { addGate, toRunStats } from "./stats";
 import { findTool } from "./tools";
+import { claimOf, type ParkClaim } from "./park-ledger";
+import type { RunContext } from "./run-context";
+import type { ToolCall, ToolResultMessage } from "@x/llm-types";
 import type { ResumeDecision, ResumeOptions, TaskResult } from "./types";
 
 /**
@@ -65,13 +68,13 @@ export async function resumeRun(
     emit,
     ...(options.output ? { output: options.output } : {}),
     ...(options.onToolResult ? { onToolResult: options.onToolResult } : {}),
+    ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
   });
   // A park whose model no longer resolves (the catalog changed) is not claimed either: fix the
   // configuration and the same park resumes.
   if (!("deps" in ctx)) return failedBeforeStart(ctx, park.spec, park.messages, emit, park);
-  if (!(await deps.parkLedger.claim(park.parkId))) {
-    throw new ParkedRunError("replayed", `parked run ${park.parkId} was already resumed`, { parkId: park.parkId });
-  }
+  const claim = claimOf(await deps.parkLedger.claim(park.parkId));
+  if (claim.status === "refused") throw refusal(park.parkId, claim.reason);
   if (park.spec.hasOutput && !options.output) {
     ctx.notice({
       code: "config.resume_output_missing",
@@ -90,9 +93,9 @@ export async function resumeRun(
     ctx.emit({ type: "approval", toolCall: call, kind: park.pending.kind, decision: decision.decision, waitMs });
     afterPersonDecided(ctx, park.pending.kind);
     const result =
-      decision.decision === "approve"
-        ? runCall(ctx, call)
-        : Promise.resolve(deniedResult(call, decision.reason, deps.clock.now()));
+      claim.status === "recorded"
+        ? Promise.resolve(claim.result)
+        : decided(ctx, park.parkId, call, decision, () => deniedResult(call, decision.reason, deps.clock.now()));
     const stop = await flush(ctx, [{ call, result }]);
     if (stop) {
       closeRemaining(
@@ -117,4 +120,38 @@ export async function resumeRun(
     if ("terminal" in rest) return { status: rest.status, terminal: rest.terminal };
     return runTurns(ctx);
   });
+}
+
+const REFUSALS: Record<Extract<ParkClaim, { status: "refused" }>["reason"], string> = {
+  replayed: "was already resumed",
+  in_progress: "is being resumed by another process",
+  unknown_outcome:
+    "was being executed by a process that stopped before recording the result: whether the call took effect is unknown, so it is not run again",
+};
+
+function refusal(parkId: string, reason: keyof typeof REFUSALS): ParkedRunError {
+  return new ParkedRunError(reason, `parked run ${parkId} ${REFUSALS[reason]}`, { parkId });
+}
+
+/**
+ * Runs (or denies) the decided call between the ledger's `executing` and `executed` marks, so a
+ * crash in between is an unknown outcome and a crash after it replays the recorded result.
+ */
+async function decided(
+  ctx: RunContext,
+  parkId: string,
+  call: ToolCall,
+  decision: ResumeDecision,
+  denied: () => ToolResultMessage,
+): Promise<ToolResultMessage> {
+  const ledger = ctx.deps.parkLedger;
+  let result: ToolResultMessage;
+  if (decision.decision === "approve") {
+    await ledger.executing?.(parkId);
+    result = await runCall(ctx, call);
+  } else {
+    result = denied();
+  }
+  await ledger.executed?.(parkId, result);
+  return result;
 }

@@ -4,6 +4,7 @@ import type { RunEvent } from "./events";
 import type { LoopGuard } from "./loop-guard";
 import type { ParkLedger } from "./park-ledger";
 import type { ParkedSpec, RunState } from "./park-schema";
+import type { CheckpointSink } from "./checkpoint";
 import type { TaskModel } from "./resolve";
 import type { ResolvedRetry } from "./retry";
 import type { RunTracer } from "./tracer";
@@ -42,6 +43,10 @@ export interface RunContext {
   spec: ParkedSpec;
   output?: TaskSpec["output"];
   onToolResult?: TaskSpec["onToolResult"];
+  /** The host's sink for checkpoints after each finished turn (`RunOptions.onCheckpoint`). */
+  onCheckpoint?: CheckpointSink;
+  /** How many of `messages` the last checkpoint (or the run's start) already held. */
+  checkpointedMessages: number;
   runId: string;
   sessionId?: string;
   signal: AbortSignal;

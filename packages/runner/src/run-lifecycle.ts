@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { assistantText, safeObserve, type Message } from "@x/llm-types";
 import { ClassifierConfigError } from "@x/classifier-ladder";
 import { createAutoModeGate } from "./auto-mode";
+import type { CheckpointSink } from "./checkpoint";
 import { closeUnanswered } from "./calls";
 import type { RunEvent } from "./events";
 import type { LoopEnd } from "./loop";
@@ -23,6 +24,7 @@ export interface ContextInput {
   tools: readonly Tool[];
   output?: TaskSpec["output"];
   onToolResult?: TaskSpec["onToolResult"];
+  onCheckpoint?: CheckpointSink;
   history: Message[];
   messages: Message[];
   state: RunState;
@@ -56,6 +58,7 @@ export function buildContext(deps: ResolvedDeps, input: ContextInput): RunContex
     history: input.history,
     messages: input.messages,
     state: input.state,
+    checkpointedMessages: input.messages.length,
     guard: createLoopGuard(spec.maxRepeatedCalls ?? 3, input.state.loopGuard),
     tracer,
     runSpan: "",
@@ -69,6 +72,7 @@ export function buildContext(deps: ResolvedDeps, input: ContextInput): RunContex
     ...(systemPrompt !== undefined ? { systemPrompt } : {}),
     ...(input.output ? { output: input.output } : {}),
     ...(input.onToolResult ? { onToolResult: input.onToolResult } : {}),
+    ...(input.onCheckpoint ? { onCheckpoint: input.onCheckpoint } : {}),
   };
   ctx.autoMode = createAutoModeGate(ctx);
   return ctx;

@@ -10,13 +10,14 @@ import { checkParkKey, randomParkKey } from "./park";
 import { createMemoryParkLedger } from "./park-ledger";
 import type { ParkedSpec, RunState } from "./park-schema";
 import { resolveTaskModel } from "./resolve";
+import { continueRun } from "./continue-run";
 import { resumeRun } from "./resume";
 import { resolveRetry } from "./retry";
 import { noListener, type ResolvedDeps } from "./run-context";
 import { buildContext, drive, failedBeforeStart } from "./run-lifecycle";
 import { TaskSpecSchema } from "./schemas";
 import { emptyStats } from "./stats";
-import type { AutoModeOptions, Runner, RunnerDeps, TaskResult, TaskSpec, TaskStream } from "./types";
+import type { AutoModeOptions, Runner, RunnerDeps, RunOptions, TaskResult, TaskSpec, TaskStream } from "./types";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -108,7 +109,7 @@ function parkedSpecOf(spec: TaskSpec, runId: string): ParkedSpec {
 async function execute(
   deps: ResolvedDeps,
   rawSpec: TaskSpec,
-  signal: AbortSignal | undefined,
+  options: RunOptions,
   emit: (event: RunEvent) => void,
 ): Promise<TaskResult> {
   parseWith(TaskSpecSchema, rawSpec, "task spec");
@@ -121,8 +122,9 @@ async function execute(
     history: [...(rawSpec.history ?? [])],
     messages,
     state: freshState(),
-    signal: signal ?? new AbortController().signal,
+    signal: options.signal ?? new AbortController().signal,
     emit,
+    ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
     ...(rawSpec.output ? { output: rawSpec.output } : {}),
     ...(rawSpec.onToolResult ? { onToolResult: rawSpec.onToolResult } : {}),
   });
@@ -152,9 +154,10 @@ export function createRunner(deps: RunnerDeps): Runner {
     return { result, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
   };
   return {
-    runTask: (spec, options) => execute(resolved, spec, options?.signal, noListener),
-    streamTask: (spec, options) => stream((emit) => execute(resolved, spec, options?.signal, emit)),
+    runTask: (spec, options = {}) => execute(resolved, spec, options, noListener),
+    streamTask: (spec, options = {}) => stream((emit) => execute(resolved, spec, options, emit)),
     resolveModel: (spec) => resolveTaskModel(resolved.routing, spec),
     resume: (parked, decision, options = {}) => resumeRun(resolved, parked, decision, options, noListener),
+    continueRun: (checkpoint, options = {}) => continueRun(resolved, checkpoint, options, noListener),
   };
 }

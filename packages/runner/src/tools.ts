@@ -179,6 +179,7 @@ export async function executeTool(
           runId: ctx.runId,
           toolCallId: call.id,
           toolName: call.name,
+          idempotencyKey: `${ctx.runId}:${call.id}`,
           ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
         }),
       ),

@@ -20,6 +20,7 @@ import type { AutoModeClassifierFallback } from "@x/classifier-ladder";
 import type { z } from "zod";
 import type { Tool } from "./define-tool";
 import type { RunEvent } from "./events";
+import type { CheckpointSink } from "./checkpoint";
 import type { ParkLedger } from "./park-ledger";
 import type { ParkedRun } from "./park-schema";
 import type { TaskModel } from "./resolve";
@@ -263,6 +264,12 @@ export interface RunnerDeps {
 
 export interface RunOptions {
   signal?: AbortSignal;
+  /**
+   * Receives a signed checkpoint after every finished turn (its tool results all in), before the
+   * next model call; the run waits for it. Store it durably and a run whose process died goes on
+   * with `continueRun` from its last finished turn.
+   */
+  onCheckpoint?: CheckpointSink;
 }
 
 export interface ResumeDecision {
@@ -276,7 +283,12 @@ export interface ResumeOptions {
   output?: z.ZodType;
   onToolResult?: TaskSpec["onToolResult"];
   signal?: AbortSignal;
+  /** As `RunOptions.onCheckpoint`: the first checkpoint follows the decided call's result. */
+  onCheckpoint?: CheckpointSink;
 }
+
+/** What a continued run needs that JSON cannot carry: as for `resume`. */
+export type ContinueOptions = ResumeOptions;
 
 /** A live run's events plus its result. */
 export interface TaskStream extends AsyncIterable<RunEvent> {
@@ -293,6 +305,11 @@ export interface Runner {
   resolveModel(spec: { model?: ModelRef | readonly ModelRef[]; role?: RoleName }): TaskModel;
   /** Continues a parked run. Throws `ParkedRunError` (and changes nothing) on a bad, replayed or expired park. */
   resume(parked: unknown, decision: ResumeDecision, options?: ResumeOptions): Promise<TaskResult>;
+  /**
+   * Continues a run from a checkpoint (`RunOptions.onCheckpoint`), in any process with the same
+   * park key. Throws `ParkedRunError` (`invalid_schema`, `bad_signature`) on a bad checkpoint.
+   */
+  continueRun(checkpoint: unknown, options?: ContinueOptions): Promise<TaskResult>;
 }
 
 export type { AssistantMessage };

@@ -1,0 +1,34 @@
+import { verifyCheckpoint } from "./checkpoint";
+import type { RunEvent } from "./events";
+import { runTurns } from "./loop";
+import type { ResolvedDeps } from "./run-context";
+import { buildContext, drive, failedBeforeStart } from "./run-lifecycle";
+import type { ContinueOptions, TaskResult } from "./types";
+
+/**
+ * Continues a run from a checkpoint its host made durable: the same spec, history, messages and
+ * counters, so the next request is byte for byte the one the lost process would have sent (the
+ * provider's prompt cache still hits). Only the turn that was in flight is paid for again.
+ */
+export async function continueRun(
+  deps: ResolvedDeps,
+  raw: unknown,
+  options: ContinueOptions,
+  emit: (event: RunEvent) => void,
+): Promise<TaskResult> {
+  const checkpoint = verifyCheckpoint(raw, deps.parkKey);
+  const ctx = buildContext(deps, {
+    spec: checkpoint.spec,
+    tools: options.tools ?? deps.tools,
+    history: checkpoint.history,
+    messages: checkpoint.messages,
+    state: checkpoint.state,
+    signal: options.signal ?? new AbortController().signal,
+    emit,
+    ...(options.output ? { output: options.output } : {}),
+    ...(options.onToolResult ? { onToolResult: options.onToolResult } : {}),
+    ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
+  });
+  if (!("deps" in ctx)) return failedBeforeStart(ctx, checkpoint.spec, checkpoint.messages, emit);
+  return drive(ctx, () => runTurns(ctx));
+}
