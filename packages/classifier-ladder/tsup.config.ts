@@ -1,3 +1,3 @@
 import { packageBuild } from "../../tsup.shared.ts";
 
-export default packageBuild(["src/index.ts"]);
+export default packageBuild({ index: "src/index.ts", testing: "src/testing/index.ts" });

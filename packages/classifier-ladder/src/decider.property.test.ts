@@ -12,6 +12,7 @@ type Piece =
   | { kind: "answer"; value: "yes" | "no"; spelled: string; closed: boolean; pad: string; reason?: string }
   | { kind: "mention"; text: string }
   | { kind: "prose"; text: string }
+  | { kind: "lookalike"; text: string }
   | { kind: "span"; text: string }
   | { kind: "strayClose"; text: string }
   | { kind: "openThinking"; text: string };
@@ -65,6 +66,24 @@ const prose: fc.Arbitrary<Piece> = fc.oneof(
     .map((words) => ({ kind: "prose" as const, text: words.join(" ") })),
 );
 
+/** Answer-shaped text that is not the answer: homoglyphs, invisible characters, look-alike tags. */
+const lookalike: fc.Arbitrary<Piece> = fc
+  .constantFrom(
+    "<block>n\u043e</block>",
+    "<bl\u043eck>no</bl\u043eck>",
+    "<block>\u200bno</block>",
+    "\u200b<block>no</block>",
+    "<block>no\u2060</block>",
+    "\u00a0<block>no</block>",
+    "<block>\uff4e\uff4f</block>",
+    "<block foo>no</block>",
+    "<scratchpad><block>no</block></scratchpad>",
+    "<!-- <block>no</block> -->",
+    '{"block": "<block>no</block>"}',
+    "```\n<block>no</block>\n```",
+  )
+  .map((text) => ({ kind: "lookalike" as const, text }));
+
 const mention: fc.Arbitrary<Piece> = fc
   .constantFrom(
     "I will answer with a <block> tag",
@@ -97,6 +116,7 @@ const reply: fc.Arbitrary<GeneratedReply> = fc.record({
           { weight: 4, arbitrary: answer },
           { weight: 3, arbitrary: prose },
           { weight: 1, arbitrary: mention },
+          { weight: 1, arbitrary: lookalike },
           { weight: 1, arbitrary: span },
           { weight: 1, arbitrary: strayClose },
         ),
@@ -107,6 +127,24 @@ const reply: fc.Arbitrary<GeneratedReply> = fc.record({
     .map(([pieces, open]) => (open ? [...pieces, open] : pieces)),
   ending: fc.constantFrom<Ending>("stop", "stop", "stop", "length", "drop", "stall", "toolUse", "error"),
 });
+
+/** Clean allows by construction: optional reasoning first, then one `no` answer with nothing attached, complete. */
+const cleanReply: fc.Arbitrary<GeneratedReply> = fc
+  .record({
+    stray: fc.option(strayClose, { nil: undefined }),
+    spans: fc.array(span, { maxLength: 2 }),
+    spelled: fc.constantFrom(...spellings.no),
+    closed: fc.boolean(),
+    pad: fc.constantFrom("", " ", "\n", "\t", "\r\n"),
+  })
+  .map(({ stray, spans, spelled, closed, pad }) => ({
+    pieces: [
+      ...(stray ? [stray] : []),
+      ...spans,
+      { kind: "answer" as const, value: "no" as const, spelled, closed, pad },
+    ],
+    ending: "stop" as const,
+  }));
 
 function render(piece: Piece): string {
   if (piece.kind !== "answer") return piece.text;
@@ -133,23 +171,18 @@ function toFaux(generated: GeneratedReply): FauxResponse {
   }
 }
 
-/** The oracle: does this reply hold exactly one clean "no"? Computed from the pieces, not the text. */
+/**
+ * The oracle: is this reply exactly one clean "no", at the start? Computed from the pieces, not the
+ * text: a complete reply whose visible pieces (after the last stray closer, leading reasoning spans
+ * dropped) are one `no` answer with nothing attached and nothing after it, reasoning included.
+ */
 function exactlyOneCleanNo(generated: GeneratedReply): boolean {
-  if (generated.ending === "error") return false;
-  const complete = generated.ending === "stop";
+  if (generated.ending !== "stop") return false;
   const lastStray = generated.pieces.map((p) => p.kind).lastIndexOf("strayClose");
-  const visible = generated.pieces
-    .slice(lastStray + 1)
-    .filter((p) => p.kind !== "span" && p.kind !== "openThinking" && p.kind !== "strayClose");
-  const answers = visible.filter((p, index): p is Extract<Piece, { kind: "answer" }> => {
-    if (p.kind !== "answer") return false;
-    if (p.closed || p.reason) return true;
-    const last = index === visible.length - 1;
-    return last && (complete || p.value === "yes");
-  });
-  if (answers.length > 0) return answers.length === 1 && answers[0]!.value === "no";
-  const only = visible.length === 1 ? visible[0] : undefined;
-  return complete && only?.kind === "prose" && /^no[.!]?$/i.test(only.text.trim());
+  const rest = generated.pieces.slice(lastStray + 1);
+  const start = rest.findIndex((p) => p.kind !== "span");
+  const [only, ...after] = start < 0 ? [] : rest.slice(start);
+  return only?.kind === "answer" && only.value === "no" && only.reason === undefined && after.length === 0;
 }
 
 async function classify(first: GeneratedReply, second: GeneratedReply) {
@@ -164,7 +197,7 @@ async function classify(first: GeneratedReply, second: GeneratedReply) {
 }
 
 describe("the decider over generated replies", () => {
-  it("nothing but exactly one clean no verdict ever yields allow", async () => {
+  it("any reply that is not exactly one clean no, at the start, allows nothing", async () => {
     await fc.assert(
       fc.asyncProperty(reply, reply, async (first, second) => {
         const outcome = await classify(first, second);
@@ -178,8 +211,8 @@ describe("the decider over generated replies", () => {
 
   it("a first reply with exactly one clean no is allowed on the fast path", async () => {
     await fc.assert(
-      fc.asyncProperty(reply, reply, async (first, second) => {
-        fc.pre(exactlyOneCleanNo(first));
+      fc.asyncProperty(cleanReply, reply, async (first, second) => {
+        expect(exactlyOneCleanNo(first)).toBe(true);
         const outcome = await classify(first, second);
         expect(outcome, JSON.stringify(toFaux(first))).toMatchObject({ verdict: "allow", calls: 1 });
       }),

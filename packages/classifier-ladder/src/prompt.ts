@@ -18,4 +18,5 @@ Unclear means block. Explicit user instructions can authorise an action; suggest
 
 Answer format — nothing before the tag:
 <block>yes</block><reason>one short sentence</reason>   to block the call
-<block>no</block>                                          to let it run`;
+<block>no</block>                                          to let it run
+Write nothing at all after <block>no</block>: a reply with anything after a no, a reason included, is not an allow.`;

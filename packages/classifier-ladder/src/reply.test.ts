@@ -54,10 +54,8 @@ describe("classifierReplyVerdictText", () => {
     expect(classifierReplyVerdictText(reply({ partialFinalized: true, text: "Using the <block> tag: No" }))).toBe("");
   });
 
-  it("keeps a cut reply's tagged answer and a cut conflict", () => {
-    expect(classifierReplyVerdictText(reply({ partialFinalized: true, text: "<block>no</block>" }))).toBe(
-      "<block>no</block>",
-    );
+  it("keeps a cut reply's tagged yes and a cut conflict, and empties a cut clean no (a prefix)", () => {
+    expect(classifierReplyVerdictText(reply({ partialFinalized: true, text: "<block>no</block>" }))).toBe("");
     expect(classifierReplyVerdictText(reply({ partialFinalized: true, text: "<block>yes" }))).toBe("<block>yes");
     expect(classifierReplyVerdictText(reply({ partialFinalized: true, text: "<block>no" }))).toBe("");
     const conflict = "<block>no</block><block>yes";

@@ -26,8 +26,8 @@ export function classifierReplyEmptyAtCap(reply: AssistantMessage): boolean {
  * the classifier is offered no tools). Any `errorKind` at all also counts: it is the brain's typed
  * word for a cut, and a brain that stamps it without `partialFinalized` must not turn a fragment
  * into a whole answer. Its text is a prefix or a fragment, so it may carry a verdict through a
- * `<block>` tag only — and an allow only through a CLOSED `<block>no</block>`; the bare-answer arm
- * never sees it.
+ * `<block>yes` tag only — it never allows, not even on a closed `<block>no</block>` (what followed
+ * is unknown); the bare-answer arm never sees it.
  */
 export function classifierReplyTagOnly(reply: AssistantMessage): boolean {
   return (

@@ -1,7 +1,7 @@
 /**
  * What the reader finds in a classifier reply's text: a ruling, or why there is none. `missing` —
- * no answer at all; `conflict` — answers that disagree (or more than one "no", which is not the
- * single clean allow the gate requires).
+ * no answer at all (asked again); `conflict` — an answer the grammar cannot take as a clean one:
+ * a "no" anywhere but alone at the start, or answers that disagree (never asked again).
  */
 export type ClassifierVerdict =
   | { kind: "verdict"; block: boolean; reason?: string; form: "tag" | "bare" }
@@ -9,61 +9,95 @@ export type ClassifierVerdict =
 
 const MAX_REASON_CHARS = 500;
 
-/** The thinking tags models are known to write into visible text. */
-const THINK_PAIR = /<(thinking|think)>[\s\S]*?<\/\1\s*>/gi;
-const THINK_OPEN = /<(?:thinking|think)>/i;
-const THINK_CLOSE = /<\/(?:thinking|think)\s*>/gi;
+/**
+ * A thinking tag as models really write it: any case, whitespace or attributes after the name
+ * (`<thinking >`, `<think foo="1">`, `</THINK >`). The name must end there, so `<thinker>` is text.
+ */
+const THINK_TAG = /<\s*(\/?)\s*(?:thinking|think)(?=[\s>/])[^>]*>/gi;
+
+/** The reply's text with reasoning taken out, and whether reasoning sat inside or after the answer. */
+interface VisibleText {
+  text: string;
+  /** Reasoning was removed from a place after visible text had begun: the answer was interrupted. */
+  interrupted: boolean;
+}
 
 /**
- * Removes reasoning from reply text: closed `<thinking>` (or `<think>`) spans; then a closer left
- * without an opener together with everything before it (reasoning whose opener the chat template
- * swallowed); then an opener left unclosed together with everything after it (a verdict written
- * mid-thought is not an answer). Each step can only remove text, so it errs toward "missing".
+ * Walks the thinking tags once, left to right: text inside a span is dropped; a closer with no
+ * opener drops everything before it (reasoning whose opener the chat template swallowed); an
+ * opener never closed drops everything after it (a verdict written mid-thought is not an answer).
+ * Each step only removes text, so it errs toward "missing".
  */
-export function stripClassifierThinking(text: string): string {
-  let visible = text.replace(THINK_PAIR, "");
-  const lastStrayClose = [...visible.matchAll(THINK_CLOSE)].at(-1);
-  if (lastStrayClose) visible = visible.slice(lastStrayClose.index + lastStrayClose[0].length);
-  const open = visible.search(THINK_OPEN);
-  return open >= 0 ? visible.slice(0, open) : visible;
+function visibleText(text: string): VisibleText {
+  let visible = "";
+  let interrupted = false;
+  let depth = 0;
+  let at = 0;
+  for (const tag of text.matchAll(THINK_TAG)) {
+    if (depth === 0) visible += text.slice(at, tag.index);
+    at = tag.index + tag[0].length;
+    if (tag[1] !== "/") {
+      if (depth === 0 && visible.trim() !== "") interrupted = true;
+      depth++;
+    } else if (depth > 0) {
+      depth--;
+    } else {
+      visible = "";
+      interrupted = false;
+    }
+  }
+  if (depth === 0) visible += text.slice(at);
+  else if (visible.trim() !== "") interrupted = true;
+  return { text: visible, interrupted };
 }
 
-interface TaggedAnswer {
+/** The reply's visible text: reasoning in `<thinking>`/`<think>` (any spelling) removed, closed or cut. */
+export function stripClassifierThinking(text: string): string {
+  return visibleText(text).text;
+}
+
+/** ASCII whitespace only: a no-break or zero-width space is not the padding of a clean answer. */
+const WS = "[ \\t\\r\\n]*";
+/** The one clean allow: the visible text is this and nothing else. The closer may be cut by a stop sequence. */
+const CLEAN_NO = new RegExp(`^${WS}<block${WS}>${WS}no${WS}(?:</block${WS}>${WS})?$`, "i");
+/** Anything that opens a `<block>` element, loosely: a second one, however spelled, means "not one answer". */
+const ANY_OPENER = /<\s*block\b[^>]*>/gi;
+/** The word right after an opener; it must end there (`nope`, `yesterday` are not answers). */
+const ANSWER_WORD = /[ \t\r\n]*(yes|no)(?![\p{L}\p{N}_])/iuy;
+/** What may follow a word cut at the end of a reply: part of its closing tag, never the whole. */
+const CUT_TAIL = /[ \t\r\n]*(?:<(?:\/(?:b(?:l(?:o(?:c(?:k[ \t\r\n]*)?)?)?)?)?)?)?$/iy;
+
+interface Answer {
   block: boolean;
-  /** Index in the visible text just past the answer (and its closing tag, when present). */
+  /** Index just past the answer word. */
   end: number;
 }
-
-const BLOCK_OPEN = /<block>/gi;
-// Sticky patterns, matched in place just past each `<block>` (no slicing: a reply full of mentions stays linear).
-/** Closed form: any whitespace around the word, then the closing tag. */
-const CLOSED_ANSWER = /\s*(yes|no)\s*<\/block\s*>/iy;
-/** Open forms need the word right after the tag (horizontal space only), then a reason or the end. */
-const OPEN_ANSWER_BEFORE_REASON = /[ \t]*(yes|no)\s*(?=<reason>)/iy;
-/** A stop sequence may cut the closing tag anywhere: `<block>no`, `<block>no</bl`. */
-const CUT_ANSWER = /[ \t]*(yes|no)\s*(?:<(?:\/(?:b(?:l(?:o(?:c(?:k\s*)?)?)?)?)?)?)?$/iy;
 
 function matchAt(pattern: RegExp, text: string, at: number): RegExpExecArray | null {
   pattern.lastIndex = at;
   return pattern.exec(text);
 }
 
-function taggedAnswers(visible: string, complete: boolean): TaggedAnswer[] {
-  const answers: TaggedAnswer[] = [];
-  for (const open of visible.matchAll(BLOCK_OPEN)) {
+/**
+ * Every `<block>` opener followed by an answer word. In a cut reply a "no" that runs into the end
+ * of the text is a fragment (it may have been on its way to "not sure", or to a reversal) and is no
+ * answer; a "yes" there still counts, because blocking is never the unsafe reading.
+ */
+function answers(visible: string, complete: boolean): Answer[] {
+  const found: Answer[] = [];
+  for (const open of visible.matchAll(ANY_OPENER)) {
     const start = open.index + open[0].length;
-    const closed = matchAt(CLOSED_ANSWER, visible, start) ?? matchAt(OPEN_ANSWER_BEFORE_REASON, visible, start);
-    const cut = closed ? null : matchAt(CUT_ANSWER, visible, start);
-    // In a cut reply an unclosed "no" is a fragment (the word may have been on its way to "not sure");
-    // an unclosed "yes" still blocks, and blocking is never the unsafe reading.
-    const match = closed ?? (cut && (complete || cut[1]?.toLowerCase() === "yes") ? cut : null);
-    // A `<block>` followed by anything else is a mention (the model talking about the format), not an answer.
-    if (match?.[1]) answers.push({ block: match[1].toLowerCase() === "yes", end: start + match[0].length });
+    const word = matchAt(ANSWER_WORD, visible, start);
+    if (!word?.[1]) continue;
+    const block = word[1].toLowerCase() === "yes";
+    const end = start + word[0].length;
+    if (!complete && !block && matchAt(CUT_TAIL, visible, end)) continue;
+    found.push({ block, end });
   }
-  return answers;
+  return found;
 }
 
-const REASON = /<reason>([\s\S]*?)(?:<\/reason\s*>|$)/i;
+const REASON = /<reason\s*>([\s\S]*?)(?:<\/reason\s*>|$)/i;
 
 function reasonAfter(visible: string, from: number): string | undefined {
   const match = REASON.exec(visible.slice(from));
@@ -75,28 +109,40 @@ function reasonAfter(visible: string, from: number): string | undefined {
 const BARE_ANSWER = /^(yes|no)[.!]?$/i;
 
 /**
- * Reads a verdict out of reply text. `<block>yes</block>` blocks, `<block>no</block>` allows; an
- * optional `<reason>` may follow, case and surrounding whitespace do not matter, and reasoning is
- * stripped first. In a COMPLETE reply the closing tag may be missing (a stop sequence cuts it).
+ * Reads a verdict out of reply text, by the grammar in the package README:
  *
- * `complete: false` is for a reply that was cut (cap, dropped stream, a tool call): its text is a
- * fragment, so the bare-answer arm (the whole visible text is just `yes` / `no`) is closed — a
- * leading "No" may be the start of "No, this must be blocked" — and a "no" counts only with its
- * closing tag.
+ * - ALLOW only when the visible text (reasoning stripped) IS the answer: optional whitespace,
+ *   `<block>` (whitespace allowed inside the tag), `no`, optionally `</block>`, optional
+ *   whitespace — nothing before, nothing after, no reasoning in between, in a COMPLETE reply.
+ *   The closer may be missing only because a stop sequence ended the reply there.
+ * - BLOCK on any tagged `yes` (with the `<reason>` after the first one), or a complete reply that
+ *   is only the word `yes`.
+ * - CONFLICT, never asked again, when a tagged `no` is anywhere else: after text, followed by text
+ *   or a `<reason>` (the reason may argue for blocking, and we will not judge prose), beside a
+ *   second opener, beside a `yes`.
+ * - MISSING, asked once more, when there is no answer word at all — including a bare `no` and,
+ *   in a cut reply, a `<block>no` prefix whose continuation nobody saw.
  *
- * Several answers: all `yes` ⇒ block (every reading blocks); otherwise `conflict`. Only exactly one
- * clean `no` — tagged, or bare in a complete reply — ever reads as allow.
+ * `complete: false` is for a reply that did not end normally (cap, dropped stream, tool call, a
+ * stamped `errorKind`): it never allows.
  */
 export function readClassifierVerdict(text: string, options: { complete: boolean }): ClassifierVerdict {
-  const visible = stripClassifierThinking(text);
-  const answers = taggedAnswers(visible, options.complete);
-  const [first] = answers;
-  if (!first) {
+  const { text: visible, interrupted } = visibleText(text);
+  const found = answers(visible, options.complete);
+  const yes = found.find((answer) => answer.block);
+  const anyNo = found.some((answer) => !answer.block);
+  if (yes && anyNo) return { kind: "parse_error", form: "conflict" };
+  if (yes) {
+    const reason = reasonAfter(visible, yes.end);
+    return { kind: "verdict", block: true, form: "tag", ...(reason ? { reason } : {}) };
+  }
+  if (!anyNo) {
     const bare = options.complete ? BARE_ANSWER.exec(visible.trim()) : null;
-    if (bare?.[1]) return { kind: "verdict", block: bare[1].toLowerCase() === "yes", form: "bare" };
+    if (bare?.[1]?.toLowerCase() === "yes") return { kind: "verdict", block: true, form: "bare" };
     return { kind: "parse_error", form: "missing" };
   }
-  if (answers.length > 1 && !answers.every((answer) => answer.block)) return { kind: "parse_error", form: "conflict" };
-  const reason = first.block ? reasonAfter(visible, first.end) : undefined;
-  return { kind: "verdict", block: first.block, form: "tag", ...(reason ? { reason } : {}) };
+  const clean = !interrupted && CLEAN_NO.test(visible);
+  if (clean && options.complete) return { kind: "verdict", block: false, form: "tag" };
+  // A cut reply that is a clean no so far is a prefix: what followed is unknown, so it is asked again.
+  return { kind: "parse_error", form: clean ? "missing" : "conflict" };
 }

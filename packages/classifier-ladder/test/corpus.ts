@@ -177,16 +177,16 @@ export const CORPUS: CorpusCase[] = [
     expect: blockFast("exfiltrates ~/.ssh"),
   },
   { name: "closing tag cut by a stop sequence (complete reply)", seatScript: [text("<block>no")], expect: allowFast },
-  { name: "closing tag half cut by a stop sequence", seatScript: [text("<block>no</bl")], expect: allowFast },
+  { name: "a half-written closer is text after the no", seatScript: [text("<block>no</bl")], expect: conflict },
   {
     name: "<block>no</block> followed by more text",
     seatScript: [text("<block>no</block>\nThe command only removes the build directory the user asked to clean.")],
-    expect: allowFast,
+    expect: conflict,
   },
   {
     name: "no with a reason",
     seatScript: [text("<block>no</block><reason>requested by the user</reason>")],
-    expect: allowFast,
+    expect: conflict,
   },
   {
     name: "preamble before a yes",
@@ -213,7 +213,11 @@ export const CORPUS: CorpusCase[] = [
     seatScript: [text("<think>matches the request</think><block>no</block>")],
     expect: allowFast,
   },
-  { name: "bare No in a complete reply", seatScript: [text("No")], expect: allowFast },
+  {
+    name: "bare No in a complete reply is asked again",
+    seatScript: [text("No"), text("<block>no</block>")],
+    expect: reaskedTo("allow"),
+  },
   { name: "bare Yes. in a complete reply", seatScript: [text("Yes.")], expect: blockFast() },
   {
     name: "two yes answers block",
@@ -324,9 +328,9 @@ export const CORPUS: CorpusCase[] = [
     expect: reaskedTo("block"),
   },
   {
-    name: "a closed no beside a tool call",
-    seatScript: [fauxToolCall("noop", {}, { text: "<block>no</block>" })],
-    expect: allowFast,
+    name: "a closed no beside a tool call is a prefix, asked again",
+    seatScript: [fauxToolCall("noop", {}, { text: "<block>no</block>" }), text("<block>yes</block>")],
+    expect: reaskedTo("block"),
   },
   {
     name: "<block>no cut by a dropped connection",
@@ -366,7 +370,7 @@ export const CORPUS: CorpusCase[] = [
   {
     name: "closed no, then the reason cut at the cap",
     seatScript: [fauxLengthCut("<block>no</block><reason>the user asked")],
-    expect: allowFast,
+    expect: conflict,
   },
   {
     name: "<block>no cut by a stalled stream",
@@ -380,15 +384,15 @@ export const CORPUS: CorpusCase[] = [
   },
   {
     name: "punctuation inside the tag",
-    seatScript: [text("<block>No.</block>"), text("<block>no</block>")],
-    expect: reaskedTo("allow"),
+    seatScript: [text("<block>No.</block>")],
+    expect: conflict,
   },
   {
     name: "a sentence that starts with No",
     seatScript: [text("No, this must be blocked."), text("<block>yes</block>")],
     expect: reaskedTo("block"),
   },
-  { name: "bare no on the re-ask", seatScript: [text("Seems fine"), text("no")], expect: reaskedTo("allow") },
+  { name: "bare no on the re-ask", seatScript: [text("Seems fine"), text("no")], expect: missingAfterReask },
   {
     name: "a conflict on the re-ask",
     seatScript: [text("Unsure."), text("<block>no</block><block>yes</block>")],
