@@ -21,13 +21,10 @@ describe("RunObserver.seatOf", () => {
     expect(seat(false)).toBe("agent");
   });
 
-  it("reports a takeover as the teacher's, whichever note follows the agent's instructions", () => {
+  it("reports a takeover as the teacher's, whatever brief follows its instruction", () => {
     expect(seat(true, `${AGENT_SYSTEM_PROMPT}\n\n${TAKEOVER_PROMPT}`)).toBe("teacher");
-    expect(
-      seat(
-        true,
-        `${AGENT_SYSTEM_PROMPT}\n\nA previous, weaker agent attempted this task and failed. What was learned:\n- x\nDo the task yourself now.`,
-      ),
-    ).toBe("teacher");
+    expect(seat(true, `${AGENT_SYSTEM_PROMPT}\n\n${TAKEOVER_PROMPT}\n\nWhy the student was stopped: stuck — x`)).toBe(
+      "teacher",
+    );
   });
 });

@@ -42,10 +42,8 @@ export class RunObserver {
     if (system === CLASSIFIER_SYSTEM_PROMPT) return "classifier";
     if (system === TEACHER_PROMPT) return "teacher";
     if (system === MONITOR_PROMPT || system === VERIFIER_PROMPT) return "helper";
-    // A takeover: the teacher does the task itself, its note after the host's system prompt — the
-    // exported TAKEOVER_PROMPT when decided up front, else the note @x/teacher writes (not exported).
-    if (system.includes(TAKEOVER_PROMPT) || system.includes("A previous, weaker agent attempted this task"))
-      return "teacher";
+    // A takeover: the teacher does the task itself, @x/teacher's TAKEOVER_PROMPT after the host's system prompt.
+    if (system.includes(TAKEOVER_PROMPT)) return "teacher";
     return this.defaultSeat;
   }
 

@@ -4,7 +4,14 @@
  */
 import { defineCatalog, type Context, type Model } from "@x/llm-types";
 import { createRunner, type Runner, type TaskSpec } from "@x/runner";
-import { MONITOR_PROMPT, runWithTeacher, TAKEOVER_PROMPT, TEACHER_PROMPT, VERIFIER_PROMPT } from "../src/index";
+import {
+  MONITOR_PROMPT,
+  runWithTeacher,
+  TAKEOVER_ADVICE_PROMPT,
+  TEACHER_PROMPT,
+  VERIFIER_PROMPT,
+  type TeacherConfig,
+} from "../src/index";
 import { extractFinalNumber, type Gsm8kItem } from "./gsm8k-data";
 import { ReplayBrain } from "./replay-brain";
 
@@ -45,11 +52,13 @@ export const ADVICE = JSON.stringify({ ...adviceFields, takeover: false });
 const TAKEOVER_ADVICE_BLOCK = `\n\n\`\`\`json\n${JSON.stringify({ ...adviceFields, takeover: true })}\n\`\`\``;
 
 /**
- * (a) an exact-answer check: the checked answer's final number against the reference, as a host with
- * known answers would verify (it errs where the number extractor does); (b) a rubric judge that flags
- * wrong answers (by the CSV's True/False) with probability `tpr` and right ones with `fpr`.
+ * How a student answer is judged. `code`: the host's `verify` function compares the answer's final
+ * number with the GSM8K reference (no model call; it errs where the number extractor does). `exact`:
+ * the same check, but answered by the rubric verifier call on the helper model (billed as one).
+ * `rubric`: a verifier call that flags wrong answers (by the CSV's True/False) with probability `tpr`
+ * and right ones with `fpr`.
  */
-export type Judge = { kind: "exact" } | { kind: "rubric"; tpr: number; fpr: number; seed: number };
+export type Judge = { kind: "code" } | { kind: "exact" } | { kind: "rubric"; tpr: number; fpr: number; seed: number };
 
 /** mulberry32 on a hash of (seed, question, sample): each verdict is reproducible whatever the run order. */
 export function uniform(seed: number, index: number, sample: number): number {
@@ -96,7 +105,8 @@ export function replayRunner(items: readonly Gsm8kItem[], judge: Judge, spend?: 
       const item = itemOf(context);
       if (model.id === models.teacher!.id) {
         if (context.systemPrompt === TEACHER_PROMPT) return ADVICE;
-        return context.systemPrompt?.includes(TAKEOVER_PROMPT)
+        // A takeover asked for the advice block ends its recorded answer with the synthetic one.
+        return context.systemPrompt?.includes(TAKEOVER_ADVICE_PROMPT)
           ? item.teacherResponse + TAKEOVER_ADVICE_BLOCK
           : item.teacherResponse;
       }
@@ -104,7 +114,7 @@ export function replayRunner(items: readonly Gsm8kItem[], judge: Judge, spend?: 
       if (context.systemPrompt !== VERIFIER_PROMPT) return item.studentResponse;
       const checked = messageText(context.messages.at(-1)?.content ?? "").split("Answer to check:\n")[1] ?? "";
       let pass: boolean;
-      if (judge.kind === "exact") pass = extractFinalNumber(checked) === item.reference;
+      if (judge.kind !== "rubric") pass = extractFinalNumber(checked) === item.reference;
       else {
         const n = samples.get(item.index) ?? 0;
         samples.set(item.index, n + 1);
@@ -182,20 +192,26 @@ export async function runSingle(items: readonly Gsm8kItem[], model: "student" | 
   return tally;
 }
 
+/** The host's exact-answer check, as a `verify` function: the final number against the reference. */
+export function exactAnswerCheck(items: readonly Gsm8kItem[]): NonNullable<TeacherConfig["verify"]> {
+  const references = new Map(items.map((item) => [item.question, item.reference]));
+  return ({ task, output }) => extractFinalNumber(output) === references.get(task);
+}
+
 /**
- * Teacher mode per question. takeoverAfter defaults to 0 here: a replayed student cannot act on advice
- * (its answer is fixed), so a correction round could only repeat the same answer.
+ * Teacher mode per question, with `config` on top of the defaults (each question is a one-shot task:
+ * no tools). A `code` judge adds the exact-answer `verify` function.
  */
 export async function runTeacherMode(
   items: readonly Gsm8kItem[],
   judge: Judge,
-  verifierSamples: number,
-  takeoverAfter = 0,
+  config: TeacherConfig = {},
 ): Promise<Tally> {
   const tally = emptyTally();
   const runner = replayRunner(items, judge, tally.spend);
+  const full: TeacherConfig = judge.kind === "code" ? { ...config, verify: exactAnswerCheck(items) } : config;
   for (const item of items) {
-    const result = await runWithTeacher(runner, specFor(item, "student"), { takeoverAfter, verifierSamples });
+    const result = await runWithTeacher(runner, specFor(item, "student"), full);
     const correct = isCorrect(item, result.output);
     const escalated = result.escalations.length > 0;
     if (correct) tally.correct++;

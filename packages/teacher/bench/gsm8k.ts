@@ -4,8 +4,10 @@
  * Run: `pnpm bench` in packages/teacher. Data: `bench/data/routellm-gsm8k` in this package (or GSM8K_DATA_DIR).
  */
 import { microToUsd } from "@x/llm-types";
+import type { TeacherConfig } from "../src/index";
 import { extractorAgreement, loadGsm8k, locateGsm8kData } from "./gsm8k-data";
 import { runSingle, runTeacherMode, type Judge, type Tally } from "./gsm8k-replay";
+import { escalationCost, spread } from "./report";
 
 const dataDir = locateGsm8kData();
 const items = loadGsm8k(dataDir);
@@ -19,44 +21,65 @@ interface Row {
 
 const pct = (n: number) => `${((100 * n) / items.length).toFixed(1)} %`;
 const usd = (micro: number) => `$${microToUsd(micro).toFixed(2)}`;
-
-function line({ mode, verifier, tally, teacherMode }: Row): string {
-  const total = tally.studentMicro + tally.teacherMicro;
-  const ratio = teacherMode ? (tally.teacherTokens / tally.studentTokens).toFixed(2) : "—";
-  const precision = tally.escalated ? ((100 * tally.escalatedWrong) / tally.escalated).toFixed(0) : "0";
-  const escalation = teacherMode ? `${pct(tally.escalated)} (${precision} %)` : "—";
-  return `| ${mode} | ${verifier} | ${pct(tally.correct)} | ${usd(total)} | ${usd(tally.studentMicro)} | ${usd(tally.teacherMicro)} | ${escalation} | ${ratio} |`;
-}
+const total = (t: Tally) => t.studentMicro + t.teacherMicro;
 
 const started = Date.now();
+const cpuStarted = process.cpuUsage();
 const agreement = extractorAgreement(items);
 const student = await runSingle(items, "student");
 const teacher = await runSingle(items, "teacher");
+const ofTeacherOnly = (t: Tally) => `${((100 * total(t)) / total(teacher)).toFixed(0)} %`;
+
+function line({ mode, verifier, tally, teacherMode }: Row): string {
+  const ratio = teacherMode ? (tally.teacherTokens / tally.studentTokens).toFixed(2) : "—";
+  const precision = tally.escalated ? ((100 * tally.escalatedWrong) / tally.escalated).toFixed(0) : "0";
+  const escalation = teacherMode ? `${pct(tally.escalated)} (${precision} %)` : "—";
+  const calls = teacherMode && tally.escalated ? (tally.teacherCalls / tally.escalated).toFixed(2) : "—";
+  return `| ${mode} | ${verifier} | ${pct(tally.correct)} | ${usd(total(tally))} | ${ofTeacherOnly(tally)} | ${usd(tally.studentMicro)} | ${usd(tally.teacherMicro)} | ${escalation} | ${calls} | ${ratio} |`;
+}
+
+const CODE: Judge = { kind: "code" };
+const EXACT: Judge = { kind: "exact" };
 const rows: Row[] = [
   { mode: "student-only", verifier: "—", tally: student, teacherMode: false },
   { mode: "teacher-only", verifier: "—", tally: teacher, teacherMode: false },
 ];
-const sweep: Array<[Judge, number, string]> = [[{ kind: "exact" }, 1, "(a) exact answer"]];
-for (const tpr of [1.0, 0.9, 0.8, 0.7]) {
-  for (const fpr of [0, 0.1, 0.2])
-    sweep.push([{ kind: "rubric", tpr, fpr, seed: 7 }, 1, `(b) TP ${tpr.toFixed(1)} / FP ${fpr.toFixed(1)}`]);
-}
-sweep.push([{ kind: "rubric", tpr: 0.8, fpr: 0.1, seed: 7 }, 3, "(b) TP 0.8 / FP 0.1, 3 votes"]);
-sweep.push([{ kind: "rubric", tpr: 0.7, fpr: 0.2, seed: 7 }, 3, "(b) TP 0.7 / FP 0.2, 3 votes"]);
-for (const [judge, samples, label] of sweep)
-  rows.push({
-    mode: "teacher mode",
-    verifier: label,
-    tally: await runTeacherMode(items, judge, samples),
-    teacherMode: true,
-  });
-// All defaults (takeoverAfter 2): the replayed student repeats its answer after advice, and the spend cap soon refuses further escalations.
-rows.push({
-  mode: "teacher mode, defaults",
-  verifier: "(a) exact answer",
-  tally: await runTeacherMode(items, { kind: "exact" }, 1, 2),
-  teacherMode: true,
+const add = async (mode: string, verifier: string, judge: Judge, config: TeacherConfig = {}) => {
+  const tally = await runTeacherMode(items, judge, config);
+  rows.push({ mode, verifier, tally, teacherMode: true });
+  return tally;
+};
+
+const cheapest = await add("**defaults + `verify`**", "(c) exact answer in code", CODE);
+const defaults = await add("defaults", "(a) exact answer, helper call", EXACT);
+const fullBrief = await add('takeoverBrief "full"', "(c)", CODE, { takeoverBrief: "full" });
+await add('takeoverBrief "short"', "(c)", CODE, { takeoverBrief: "short" });
+await add("takeoverAdvice true (as with a strategy store)", "(c)", CODE, { takeoverAdvice: true });
+const seedTakeover = { takeoverBrief: "full", takeoverAdvice: true } as const;
+const before = await add('before #14: brief "full" + advice block', "(a)", EXACT, seedTakeover);
+await add("oneShot false (the seed's defaults as on a tool run)", "(c)", CODE, { oneShot: false });
+await add("oneShot false, takeoverAfter 1, token cap lifted", "(c)", CODE, {
+  oneShot: false,
+  takeoverAfter: 1,
+  teacherSpendRatioCap: 1000,
 });
+await add("… + teacherCostRatioCap 0.4 (money)", "(c)", CODE, {
+  oneShot: false,
+  takeoverAfter: 1,
+  teacherSpendRatioCap: 1000,
+  teacherCostRatioCap: 0.4,
+});
+for (const tpr of [1.0, 0.9, 0.8, 0.7])
+  for (const fpr of [0, 0.1, 0.2])
+    await add("defaults", `(b) TP ${tpr.toFixed(1)} / FP ${fpr.toFixed(1)}`, { kind: "rubric", tpr, fpr, seed: 7 });
+await add(
+  "defaults, verifierSamples 3",
+  "(b) TP 0.8 / FP 0.1",
+  { kind: "rubric", tpr: 0.8, fpr: 0.1, seed: 7 },
+  {
+    verifierSamples: 3,
+  },
+);
 
 // The oracle router: the student everywhere, plus one bare teacher call exactly where the student was wrong.
 const oracle: Tally = {
@@ -66,33 +89,65 @@ const oracle: Tally = {
 };
 rows.push({ mode: "oracle", verifier: "perfect router", tally: oracle, teacherMode: false });
 
+// The cheapest configuration's verifier swapped for a noisy judge, over several seeds.
+const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
+const noisy = async (verifierSamples: number) => {
+  const tallies: Tally[] = [];
+  for (const seed of SEEDS)
+    tallies.push(await runTeacherMode(items, { kind: "rubric", tpr: 0.8, fpr: 0.1, seed }, { verifierSamples }));
+  return {
+    accuracy: spread(tallies.map((t) => (100 * t.correct) / items.length)),
+    cost: spread(tallies.map((t) => (100 * total(t)) / total(teacher))),
+  };
+};
+const noisy1 = await noisy(1);
+const noisy3 = await noisy(3);
+const wall = (Date.now() - started) / 1000;
+const cpu = process.cpuUsage(cpuStarted);
+
 console.log(`GSM8K test set, ${items.length} questions (${dataDir})`);
 console.log(
   `Answer extractor vs the CSV's True/False: agrees on ${(agreement.student * 100).toFixed(1)} % (Mixtral), ${(agreement.teacher * 100).toFixed(1)} % (GPT-4); grading uses the CSV's True/False.`,
 );
 console.log(
-  "Prices per million tokens: Mixtral-8x7B $0.60 in / $0.60 out; GPT-4-1106 $10 in / $30 out. Tokens = ceil(chars / 4) of each request and reply.\n",
+  "Prices per million tokens: Mixtral-8x7B $0.60 in / $0.60 out; GPT-4-1106 $10 in / $30 out. Tokens = ceil(chars / 4) of each request and reply.",
 );
 console.log(
-  "| mode | verifier | accuracy | cost | student + helper | teacher | escalation rate (of which student was wrong) | teacher / student tokens |",
+  "Cache reads: not billed. GPT-4-1106-preview predates provider prompt caching, so every input token is billed at the full input price.\n",
 );
-console.log("|---|---|---|---|---|---|---|---|");
+console.log(
+  "| mode | verifier | accuracy | cost | of teacher-only | student + helper | teacher | escalation rate (of which student was wrong) | teacher calls / escalation | teacher / student tokens |",
+);
+console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const row of rows) console.log(line(row));
-const exact = rows.find((r) => r.mode === "teacher mode" && r.verifier.startsWith("(a)"))!.tally;
-const each = (micro: number) => `$${(microToUsd(micro) / exact.escalated).toFixed(4)}`;
+
+const met = cheapest.correct / items.length >= 0.9 && total(cheapest) <= 0.45 * total(teacher);
 console.log(`
-Per escalation with verifier (a): ${(exact.teacherCalls / exact.escalated).toFixed(2)} teacher calls; advice asks ${each(exact.spend.adviceMicro)}, takeovers (answer + advice block) ${each(exact.spend.takeoverMicro)}; a bare GPT-4 answer averages $${(microToUsd(teacher.teacherMicro) / items.length).toFixed(4)}.`);
+Cheapest configuration (defaults + an exact-answer \`verify\`): ${pct(cheapest.correct)} at ${ofTeacherOnly(cheapest)} of teacher-only cost — target ≥ 90 % at ≤ 45 %: ${met ? "met" : "NOT met"}.
+Same configuration with a noisy rubric judge (TP 0.8 / FP 0.1) instead of \`verify\`, seeds ${SEEDS.join(", ")}:
+  1 vote:  accuracy ${noisy1.accuracy}; cost ${noisy1.cost} of teacher-only
+  3 votes: accuracy ${noisy3.accuracy}; cost ${noisy3.cost} of teacher-only`);
+console.log(`
+Cost per escalation, against a bare GPT-4 answer to the same escalated questions:`);
+for (const [label, tally] of [
+  ["defaults + verify", cheapest],
+  ['takeoverBrief "full"', fullBrief],
+  ["before #14 (full brief + advice block)", before],
+  ["defaults, helper verifier", defaults],
+] as const)
+  console.log(`  ${label}: ${escalationCost(tally, teacher)}`);
 console.log(`
 Replayed: every student answer is Mixtral-8x7B's recorded response and every takeover answer GPT-4-1106's
 recorded response (RouteLLM's CSV), served by a replay Brain that finds the question in the request, through
-the real @x/runner and runWithTeacher. Correctness is the CSV's True/False.
-Synthetic: the teacher's advice (one fixed JSON text — the data has none), and the verifier on the student's
-model: (a) an exact-answer check — the answer's final number against the GSM8K reference (it errs where the
-extractor does); (b) flags a wrong answer (by the CSV) with probability TP and a right one with probability FP,
-independently per sample (mulberry32, seed 7).
-Teacher mode: takeoverAfter 0 (a replayed student cannot act on advice), other options at their defaults; the
-takeover is decided before the teacher is asked, so each escalation is ONE teacher call: GPT-4's recorded answer
-followed by the synthetic advice block, which runWithTeacher cuts off and records. The spend cap (0.4) never
-binds there: it refuses only a second escalation. "defaults" keeps takeoverAfter 2: the advice cannot change a
-replayed answer and the spend cap refuses the second or third escalation for nearly every question, so few
-reach the takeover. Oracle cost: the student everywhere + a bare teacher call where the student was wrong. Wall time ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+the real @x/runner and runWithTeacher. Correctness is the CSV's True/False. Each question is a one-shot task
+(no tools), so the defaults take over at once (takeoverAfter 0), show the teacher the bare task (takeoverBrief
+"none") and ask for no advice block (no strategy store): the takeover request is the one a bare GPT-4 call sends.
+Synthetic: the teacher's advice (one fixed JSON text — the data has none), billed at GPT-4 prices where asked
+for; and the verdicts: (c) the host's verify function, the answer's final number against the GSM8K reference
+(zero tokens; it errs where the extractor does); (a) the same check answered by a verifier call on the
+student's model (billed); (b) a verifier call that flags a wrong answer (by the CSV) with probability TP and a
+right one with probability FP, independently per sample (mulberry32; seed 7 in the table).
+"oneShot false" rows read each question as a tool run would be read: advice first (takeoverAfter 2); the
+advice cannot change a replayed answer, and the token cap (0.4) refuses most later escalations.
+Oracle cost: the student everywhere + a bare teacher call where the student was wrong.
+Wall ${wall.toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${rows.length - 3 + 2 * SEEDS.length} teacher-mode passes over ${items.length} questions).`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatAdviceForStudent, parseTeacherAdvice, splitTrailingAdvice } from "./advice";
-import { TAKEOVER_PROMPT, TEACHER_PROMPT } from "./prompts";
+import { TAKEOVER_ADVICE_PROMPT, TEACHER_PROMPT } from "./prompts";
 
 describe("parseTeacherAdvice", () => {
   it("reads a bare JSON object", () => {
@@ -115,9 +115,9 @@ describe("splitTrailingAdvice", () => {
   });
 });
 
-describe("TEACHER_PROMPT and TAKEOVER_PROMPT", () => {
+describe("TEACHER_PROMPT and TAKEOVER_ADVICE_PROMPT", () => {
   it("ask for exactly the advice fields the parser reads", () => {
-    for (const prompt of [TEACHER_PROMPT, TAKEOVER_PROMPT]) {
+    for (const prompt of [TEACHER_PROMPT, TAKEOVER_ADVICE_PROMPT]) {
       for (const field of ["strategy", "correction", "nextStep", "takeover", "confidence"])
         expect(prompt).toContain(`"${field}"`);
     }

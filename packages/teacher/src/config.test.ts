@@ -1,10 +1,14 @@
+import { MemoryStrategyStore } from "@x/strategy-store-memory";
 import { describe, expect, it } from "vitest";
-import { resolveTeacherConfig, TEACHER_DEFAULTS } from "./config";
+import { ONE_SHOT_DEFAULTS, resolveTeacherConfig, TEACHER_DEFAULTS, type TeacherConfig } from "./config";
 import { TeacherError } from "./errors";
+import { toolRun } from "../test/harness";
+
+const toolTask = toolRun({ objective: "q" });
 
 describe("resolveTeacherConfig", () => {
-  it("fills every default the spec lists", () => {
-    expect(resolveTeacherConfig()).toEqual({
+  it("fills every default the seed lists; a tool run keeps them all, takeoverAfter 2 included", () => {
+    expect(TEACHER_DEFAULTS).toEqual({
       maxEscalations: 3,
       teacherSpendRatioCap: 0.4,
       stuckThreshold: 3,
@@ -17,7 +21,44 @@ describe("resolveTeacherConfig", () => {
       minConfidenceToStore: 2,
       injectStrategies: true,
     });
-    expect(resolveTeacherConfig()).toEqual(TEACHER_DEFAULTS);
+    expect(resolveTeacherConfig({}, toolTask)).toEqual({
+      ...TEACHER_DEFAULTS,
+      oneShot: false,
+      takeoverBrief: "full",
+      takeoverAdvice: false,
+    });
+  });
+  it("a task without tools is one-shot: it takes over at once and shows the teacher the bare task", () => {
+    expect(ONE_SHOT_DEFAULTS).toEqual({ takeoverAfter: 0, takeoverBrief: "none" });
+    expect(resolveTeacherConfig()).toEqual({
+      ...TEACHER_DEFAULTS,
+      ...ONE_SHOT_DEFAULTS,
+      oneShot: true,
+      takeoverAdvice: false,
+    });
+    expect(resolveTeacherConfig({}, { tools: [] }).oneShot).toBe(true);
+    // The host decides either way, and its own values win over the shape's defaults.
+    expect(resolveTeacherConfig({ oneShot: false })).toMatchObject({
+      oneShot: false,
+      takeoverAfter: 2,
+      takeoverBrief: "full",
+    });
+    expect(resolveTeacherConfig({ oneShot: true }, toolTask)).toMatchObject({
+      takeoverAfter: 0,
+      takeoverBrief: "none",
+    });
+    expect(resolveTeacherConfig({ takeoverAfter: 1, takeoverBrief: "short" })).toMatchObject({
+      oneShot: true,
+      takeoverAfter: 1,
+      takeoverBrief: "short",
+    });
+  });
+  it("asks a takeover for the advice block only when strategy memory will keep it, unless told", () => {
+    const memory = { strategyStore: new MemoryStrategyStore(), scope: "t" };
+    expect(resolveTeacherConfig({}, toolTask).takeoverAdvice).toBe(false);
+    expect(resolveTeacherConfig(memory, toolTask).takeoverAdvice).toBe(true);
+    expect(resolveTeacherConfig({ ...memory, takeoverAdvice: false }).takeoverAdvice).toBe(false);
+    expect(resolveTeacherConfig({ takeoverAdvice: true, onEscalation: () => {} }).takeoverAdvice).toBe(true);
   });
   it("keeps given values, and treats undefined as not given", () => {
     const c = resolveTeacherConfig({ maxEscalations: 1, verifyOutput: false, stuckThreshold: undefined });
@@ -28,9 +69,39 @@ describe("resolveTeacherConfig", () => {
   it("refuses out-of-range numbers with a typed error naming the field", () => {
     expect(() => resolveTeacherConfig({ verifierSamples: 0 })).toThrow(TeacherError);
     expect(() => resolveTeacherConfig({ teacherSpendRatioCap: -1 })).toThrow(/teacherSpendRatioCap/);
-    expect(() => resolveTeacherConfig({ scope: "   " })).toThrow(/scope/);
+    expect(() => resolveTeacherConfig({ teacherCostRatioCap: -0.1 })).toThrow(/teacherCostRatioCap/);
+    expect(() => resolveTeacherConfig({ teacherMaxMicroUsd: 1.5 })).toThrow(/teacherMaxMicroUsd/);
+    expect(() => resolveTeacherConfig({ takeoverBrief: "long" as "full" })).toThrow(/takeoverBrief/);
+    expect(() => resolveTeacherConfig({ verify: "exact" as unknown as TeacherConfig["verify"] })).toThrow(/verify/);
     expect(() => resolveTeacherConfig({ stuckThreshold: 1.5 })).toThrow(
       expect.objectContaining({ code: "teacher.config_invalid" }),
     );
+  });
+  it("refuses an unknown option, at the top and inside prompts (a misspelt option would silently run its default)", () => {
+    expect(() => resolveTeacherConfig({ takeOverAfter: 0 } as TeacherConfig)).toThrow(/takeOverAfter/);
+    expect(() => resolveTeacherConfig({ prompts: { takeover: "x" } } as TeacherConfig)).toThrow(/prompts/);
+  });
+  it("refuses options this combination would ignore", () => {
+    const store = new MemoryStrategyStore();
+    const refused: Array<[TeacherConfig, RegExp]> = [
+      [{ strategyStore: store }, /scope/],
+      [{ scope: "t" }, /strategyStore/],
+      [{ retrieveK: 5 }, /retrieveK/],
+      [{ minConfidenceToStore: 1 }, /minConfidenceToStore/],
+      [{ injectStrategies: false }, /injectStrategies/],
+      [{ verifyOutput: false, verifierSamples: 3 }, /verifierSamples/],
+      [{ verifyOutput: false, prompts: { verifier: "V" } }, /prompts\.verifier/],
+      [{ useStuckMonitor: false, prompts: { monitor: "M" } }, /prompts\.monitor/],
+      [{ verifyOutput: false, useStuckMonitor: false, helperModel: "helper" }, /helperModel/],
+    ];
+    for (const [config, field] of refused)
+      expect(() => resolveTeacherConfig(config), JSON.stringify(Object.keys(config))).toThrow(field);
+    // The same options where they are used are accepted.
+    expect(() =>
+      resolveTeacherConfig({ strategyStore: store, scope: "t", retrieveK: 5, injectStrategies: false }),
+    ).not.toThrow();
+    expect(() =>
+      resolveTeacherConfig({ verifyOutput: false, verify: () => true, helperModel: "helper" }),
+    ).not.toThrow();
   });
 });

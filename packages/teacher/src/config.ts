@@ -1,7 +1,7 @@
-import { z } from "zod";
 import { describeIssues, type ModelRef } from "@x/llm-types";
-import type { TaskResult } from "@x/runner";
-import { ScopeSchema, type StrategyStore } from "@x/strategy-store-core";
+import type { TaskResult, TaskSpec } from "@x/runner";
+import type { StrategyStore } from "@x/strategy-store-core";
+import { ignoredCombinations, TeacherConfigSchema, type TAKEOVER_BRIEFS } from "./config-schema";
 import type { EscalationRecord, EscalationTrigger } from "./result";
 import { TeacherError } from "./errors";
 
@@ -18,6 +18,27 @@ export interface EscalationPolicyInfo {
   verifyReason?: string;
 }
 
+/** What a host's {@link TeacherConfig.verify} function is shown: a completed student output. */
+export interface VerifyInput {
+  /** The host's objective, as given (without recalled strategies). */
+  task: string;
+  /** The student's final answer. */
+  output: string;
+  /** The student's whole result (messages, structured output, stats). */
+  result: TaskResult;
+  /** 1 for the student's first run, 2 after the first correction, … */
+  run: number;
+}
+
+/**
+ * A host verdict: `true` / `false` (or `{ pass, reason }`) decides and no rubric call is made;
+ * `undefined` means "cannot tell" and hands the output to the rubric verifier when `verifyOutput` is on.
+ */
+export type VerifyVerdict = boolean | { pass: boolean; reason?: string } | undefined;
+
+/** What a takeover is told about the student's failure: its attempts, only why it was flagged, or nothing. */
+export type TakeoverBrief = (typeof TAKEOVER_BRIEFS)[number];
+
 /** How teacher mode behaves. Every field is optional; the defaults are listed on each. */
 export interface TeacherConfig {
   /** The teacher. Default: the runner's `advisor` role. */
@@ -26,8 +47,21 @@ export interface TeacherConfig {
   helperModel?: ModelRef;
   /** Escalations allowed per run. Default 3. */
   maxEscalations?: number;
-  /** No further escalation once teacher tokens exceed this fraction of student tokens. Default 0.4. */
+  /**
+   * No further escalation once teacher tokens exceed this fraction of the student's own tokens (its
+   * runs; helper monitor/verifier calls do not raise the allowance). Default 0.4.
+   */
   teacherSpendRatioCap?: number;
+  /**
+   * Added here (the seed is silent): the same guard in money — no further escalation once the teacher's
+   * micro-dollars exceed this fraction of the student's own. Default: off.
+   */
+  teacherCostRatioCap?: number;
+  /**
+   * Added here: the most the teacher may cost in one run, in micro-dollars. No escalation once it is
+   * spent, and each teacher call or takeover runs on what is left of it. Default: no cap.
+   */
+  teacherMaxMicroUsd?: number;
   /** Failures of one tool in a row that make a suspected stall. Default 3. */
   stuckThreshold?: number;
   /** Failures of one tool in the run that force escalation, monitor or not. Default 5. */
@@ -36,8 +70,36 @@ export interface TeacherConfig {
   useStuckMonitor?: boolean;
   /** Judge a completed student output with the helper model's rubric verifier. Default true. */
   verifyOutput?: boolean;
-  /** Failed corrections after which the teacher does the task itself. Default 2. */
+  /**
+   * Added here: the host's own check of a completed output (tests, an exact answer, a schema), sync or
+   * async, run before the rubric. A decided verdict replaces the rubric call and costs no tokens;
+   * `undefined` defers to the rubric. A throw counts as `undefined` and is recorded. Default: none.
+   */
+  verify?: (input: VerifyInput) => VerifyVerdict | Promise<VerifyVerdict>;
+  /**
+   * Failed corrections after which the teacher does the task itself. Default 2; for a one-shot task
+   * (see `oneShot`) 0: a single answer cannot act on a correction, so the teacher answers at once.
+   */
   takeoverAfter?: number;
+  /**
+   * Added here: the task is one answer with no tools, so a correction has nothing to act on. Default:
+   * true when the student's spec has no tools. It only changes the defaults of `takeoverAfter` (0) and
+   * `takeoverBrief` (`none`).
+   */
+  oneShot?: boolean;
+  /**
+   * Added here: what a takeover is shown about the failure — `full` (why it was flagged, the student's
+   * tool results and answer, earlier advice), `short` (why it was flagged), `none` (the task as a plain
+   * teacher call would see it). Default: `none` for a one-shot task, `full` otherwise.
+   */
+  takeoverBrief?: TakeoverBrief;
+  /**
+   * Added here: a takeover decided before the teacher is asked ends its answer with the advice block
+   * (cut off before the host sees the answer) so there is a strategy to keep. Default: true only when
+   * strategy memory is on (`strategyStore` and `scope`); set it for an `onEscalation` listener that
+   * wants the takeover's strategy.
+   */
+  takeoverAdvice?: boolean;
   /**
    * Replacement instruction texts. Each must still ask for the JSON fields its reader parses. `teacher`
    * is the advice ask's; a takeover decided before asking runs on `TAKEOVER_PROMPT` instead.
@@ -65,6 +127,7 @@ export interface TeacherConfig {
   injectStrategies?: boolean;
 }
 
+/** The seed's defaults. */
 export const TEACHER_DEFAULTS = {
   maxEscalations: 3,
   teacherSpendRatioCap: 0.4,
@@ -79,34 +142,38 @@ export const TEACHER_DEFAULTS = {
   injectStrategies: true,
 } as const;
 
-const count = (min: number) => z.number().int().min(min);
-const OptionsSchema = z.object({
-  maxEscalations: count(0).optional(),
-  teacherSpendRatioCap: z.number().min(0).optional(),
-  stuckThreshold: count(1).optional(),
-  stuckHardOverride: count(1).optional(),
-  takeoverAfter: count(0).optional(),
-  verifierSamples: count(1).max(15).optional(),
-  retrieveK: count(1).max(50).optional(),
-  minConfidenceToStore: z.number().min(0).max(3).optional(),
-  scope: ScopeSchema.optional(),
-});
+/** Where a one-shot task's defaults differ from {@link TEACHER_DEFAULTS} (multi-turn tool runs keep those). */
+export const ONE_SHOT_DEFAULTS = { takeoverAfter: 0, takeoverBrief: "none" } as const;
 
 /** The config with every default filled in; what the cascade reads. */
-export type ResolvedTeacherConfig = Omit<TeacherConfig, keyof typeof TEACHER_DEFAULTS> & {
+export type ResolvedTeacherConfig = Omit<
+  TeacherConfig,
+  keyof typeof TEACHER_DEFAULTS | "oneShot" | "takeoverBrief" | "takeoverAdvice"
+> & {
   -readonly [K in keyof typeof TEACHER_DEFAULTS]: (typeof TEACHER_DEFAULTS)[K] extends boolean ? boolean : number;
-};
+} & { oneShot: boolean; takeoverBrief: TakeoverBrief; takeoverAdvice: boolean };
 
-/** Fills the defaults; throws `teacher.config_invalid` naming the field for a number out of range. */
-export function resolveTeacherConfig(config: TeacherConfig = {}): ResolvedTeacherConfig {
-  const parsed = OptionsSchema.safeParse(config);
-  if (!parsed.success) {
-    const detail = describeIssues(parsed.error)
-      .map((i) => `${i.path}: ${i.message}`)
-      .join("; ");
-    throw new TeacherError("teacher.config_invalid", `invalid teacher config: ${detail}`);
-  }
+/**
+ * Fills the defaults; the one-shot ones follow from `task` (no tools ⇒ one-shot). Throws
+ * `teacher.config_invalid` naming the field for an unknown option, a value out of range, or an option
+ * that this combination would ignore.
+ */
+export function resolveTeacherConfig(
+  config: TeacherConfig = {},
+  task: Pick<TaskSpec, "tools"> = {},
+): ResolvedTeacherConfig {
   // An option passed as `undefined` means "not given", so it must not overwrite its default.
   const defined: Partial<TeacherConfig> = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined));
-  return { ...TEACHER_DEFAULTS, ...defined };
+  const parsed = TeacherConfigSchema.safeParse(defined);
+  const issues = parsed.success ? ignoredCombinations(parsed.data) : describeIssues(parsed.error);
+  if (issues.length > 0) {
+    const detail = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+    throw new TeacherError("teacher.config_invalid", `invalid teacher config: ${detail}`);
+  }
+  const oneShot = defined.oneShot ?? (task.tools?.length ?? 0) === 0;
+  const shape = oneShot
+    ? ONE_SHOT_DEFAULTS
+    : { takeoverAfter: TEACHER_DEFAULTS.takeoverAfter, takeoverBrief: "full" as const };
+  const memory = defined.strategyStore !== undefined && defined.scope !== undefined;
+  return { ...TEACHER_DEFAULTS, ...shape, takeoverAdvice: memory, ...defined, oneShot };
 }

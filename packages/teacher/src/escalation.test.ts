@@ -1,8 +1,14 @@
 import { fauxError, fauxText, fauxToolCall } from "@x/brain-faux";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { runWithTeacher, TAKEOVER_PROMPT, TEACHER_PROMPT, type EscalationRecord } from "./index";
-import { advice, editCall, fail, pass, setup, stuck, tools } from "../test/harness";
+import {
+  runWithTeacher,
+  TAKEOVER_ADVICE_PROMPT,
+  TAKEOVER_PROMPT,
+  TEACHER_PROMPT,
+  type EscalationRecord,
+} from "./index";
+import { advice, editCall, fail, pass, setup, stuck, tools, toolRun } from "../test/harness";
 
 const u = (input: number, output: number) => ({ usage: { input, output } });
 /** The advice block a one-call takeover ends its answer with. */
@@ -65,7 +71,7 @@ describe("isolation and the student's prompt prefix", () => {
       verifier: [fail(), pass()],
       teacher: [advice({ correction: "c" })],
     });
-    const result = await runWithTeacher(runner, { objective: "q", history });
+    const result = await runWithTeacher(runner, toolRun({ objective: "q", history }));
     const [first, second] = calls("student");
     expect(first!.context.messages[0]).toEqual(history[0]);
     expect(second!.context.messages.slice(0, first!.context.messages.length)).toEqual(first!.context.messages);
@@ -104,7 +110,8 @@ describe("correction, then takeover", () => {
     const result = await runWithTeacher(
       runner,
       { objective: "solve", tools: [read], systemPrompt: "host rules" },
-      { teacherSpendRatioCap: 100, onEscalation: (e) => heard.push(e) },
+      // A listener that wants the takeover's strategy asks for the advice block.
+      { teacherSpendRatioCap: 100, onEscalation: (e) => heard.push(e), takeoverAdvice: true },
     );
     expect(result.escalations.map((e) => [e.attempt, e.tookOver])).toEqual([
       [1, false],
@@ -152,7 +159,7 @@ describe("correction, then takeover", () => {
       teacher: [advice({ correction: "hopeless", takeover: true })],
       takeover: [fauxText("done by teacher")],
     });
-    const asked = await runWithTeacher(a.runner, { objective: "solve" });
+    const asked = await runWithTeacher(a.runner, toolRun({ objective: "solve" }));
     expect(asked.escalations).toEqual([
       {
         attempt: 1,
@@ -171,7 +178,10 @@ describe("correction, then takeover", () => {
       verifier: [fail()],
       takeover: [fauxText(`done by teacher\n${block}`)],
     });
-    const forced = await runWithTeacher(b.runner, { objective: "solve" }, { takeoverAfter: 0 });
+    const forced = await runWithTeacher(b.runner, toolRun({ objective: "solve" }), {
+      takeoverAfter: 0,
+      takeoverAdvice: true,
+    });
     expect(forced.escalations.map((e) => [e.tookOver, e.teacher.strategy])).toEqual([
       [true, "Work backwards from the goal."],
     ]);
@@ -186,7 +196,10 @@ describe("correction, then takeover", () => {
       verifier: [fail()],
       takeover: [fauxText('the answer is {"x": 1}')],
     });
-    const result = await runWithTeacher(runner, { objective: "solve" }, { takeoverAfter: 0 });
+    const result = await runWithTeacher(runner, toolRun({ objective: "solve" }), {
+      takeoverAfter: 0,
+      takeoverAdvice: true,
+    });
     expect(result.output).toBe('the answer is {"x": 1}');
     expect(result.escalations).toEqual([
       {
@@ -204,7 +217,7 @@ describe("correction, then takeover", () => {
       verifier: [fail()],
       takeover: [fauxError("auth", "bad key")],
     });
-    const result = await runWithTeacher(runner, { objective: "solve" }, { takeoverAfter: 0 });
+    const result = await runWithTeacher(runner, toolRun({ objective: "solve" }), { takeoverAfter: 0 });
     expect(calls("takeover")).toHaveLength(1);
     expect(result.output).toBe("a1");
     expect(result.escalations).toEqual([
@@ -221,9 +234,12 @@ describe("correction, then takeover", () => {
       teacher: [advice({ correction: "c", strategy: "S" })],
       takeover: [fauxText('{"n": 2}')],
     });
-    const result = await runWithTeacher(runner, { objective: "solve", output }, { takeoverAfter: 0 });
+    const result = await runWithTeacher(runner, toolRun({ objective: "solve", output }), {
+      takeoverAfter: 0,
+      takeoverAdvice: true,
+    });
     expect(calls("teacher")).toHaveLength(1);
-    expect(calls("takeover")[0]!.context.systemPrompt).not.toContain(TAKEOVER_PROMPT);
+    expect(calls("takeover")[0]!.context.systemPrompt).not.toContain(TAKEOVER_ADVICE_PROMPT);
     expect(result.structured).toEqual({ n: 2 });
     expect(result.escalations.map((e) => [e.tookOver, e.teacher.strategy])).toEqual([[true, "S"]]);
   });
@@ -234,7 +250,7 @@ describe("correction, then takeover", () => {
       verifier: [fail(), pass()],
       teacher: [fauxText("Read the second paragraph again.")],
     });
-    const result = await runWithTeacher(runner, { objective: "solve" });
+    const result = await runWithTeacher(runner, toolRun({ objective: "solve" }));
     expect(result.escalations[0]!.teacher).toEqual({
       correction: "Read the second paragraph again.",
       takeover: false,
@@ -250,7 +266,7 @@ describe("correction, then takeover", () => {
       { student: [fauxText("a")], verifier: [fail()] },
       { roles: { advisor: "helper" }, fallback: { student: fauxText("h") } },
     );
-    const viaRole = await runWithTeacher(a.runner, { objective: "solve" }, { maxEscalations: 1 });
+    const viaRole = await runWithTeacher(a.runner, toolRun({ objective: "solve" }), { maxEscalations: 1 });
     expect(a.brain.calls.some((c) => c.model.id === "helper" && c.context.systemPrompt === TEACHER_PROMPT)).toBe(true);
     expect(viaRole.escalations).toHaveLength(1);
 
@@ -258,7 +274,7 @@ describe("correction, then takeover", () => {
       { student: [fauxText("a"), fauxText("b")], verifier: [fail(), pass()], teacher: [advice({ correction: "c" })] },
       { roles: { advisor: "helper" } },
     );
-    await runWithTeacher(b.runner, { objective: "solve" }, { model: "teacher" });
+    await runWithTeacher(b.runner, toolRun({ objective: "solve" }), { model: "teacher" });
     expect(b.calls("teacher")).toHaveLength(1);
   });
 
@@ -273,7 +289,12 @@ describe("correction, then takeover", () => {
       },
       { prompts },
     );
-    const result = await runWithTeacher(runner, { objective: "q", tools: [tools().edit] }, { prompts });
+    // The spend guard is lifted: faux token estimates make the teacher's brief look expensive.
+    const result = await runWithTeacher(
+      runner,
+      { objective: "q", tools: [tools().edit] },
+      { prompts, teacherSpendRatioCap: 100 },
+    );
     expect(result.escalations.map((e) => e.trigger)).toEqual(["stuck", "verify-fail"]);
     expect(calls("monitor")[0]!.context.systemPrompt).toBe("MONITOR AS JSON");
     expect(calls("verifier")[0]!.context.systemPrompt).toBe("VERIFY AS JSON");
@@ -287,16 +308,12 @@ describe("correction, then takeover", () => {
       verifier: [fail(), pass()],
       teacher: [advice({ correction: "c" })],
     });
-    const result = await runWithTeacher(
-      runner,
-      { objective: "q" },
-      {
-        onEscalation: (e) => {
-          heard.push(e);
-          throw new Error("observer bug");
-        },
+    const result = await runWithTeacher(runner, toolRun({ objective: "q" }), {
+      onEscalation: (e) => {
+        heard.push(e);
+        throw new Error("observer bug");
       },
-    );
+    });
     expect(heard).toEqual(result.escalations);
     expect(result.output).toBe("b");
   });
@@ -309,106 +326,13 @@ describe("when the teacher cannot be reached", () => {
       verifier: [fail()],
       teacher: [fauxError("auth", "bad key")],
     });
-    const result = await runWithTeacher(runner, { objective: "q" });
+    const result = await runWithTeacher(runner, toolRun({ objective: "q" }));
     expect(result.escalations).toEqual([
       { attempt: 1, trigger: "verify-fail", teacher: { takeover: false, confidence: 0, raw: "" }, tookOver: false },
     ]);
     expect(result.output).toBe("a1");
     expect(calls("student")).toHaveLength(1);
     expect(result.teacherStats.tasks).toBe(1);
-  });
-});
-
-describe("cost guards", () => {
-  it("a takeover gets only what the student left of the host budget", async () => {
-    for (const takeoverAfter of [0, 1]) {
-      const { runner, calls } = setup({
-        student: [fauxText("a1", u(300, 100)), fauxText("a2", u(300, 100))],
-        verifier: [fail("no", { input: 50, output: 50 })],
-        teacher: [advice({ correction: "c", takeover: true })],
-        takeover: [fauxText("t")],
-      });
-      const result = await runWithTeacher(runner, { objective: "q", budget: { tokens: 500 } }, { takeoverAfter });
-      // 400 student + 100 verifier tokens: nothing left, so the takeover ends before its first model call.
-      expect(calls("takeover")).toHaveLength(0);
-      expect(result.status).toBe("budget_exhausted");
-      expect(result.escalations.map((e) => e.tookOver)).toEqual([true]);
-    }
-  });
-
-  it("the spend cap is checked before a takeover too: a refused takeover leaves the student's answer", async () => {
-    const { runner, calls } = setup({
-      student: [fauxText("a1", u(100, 100)), fauxText("a2", u(100, 100))],
-      verifier: [fail("no", { input: 10, output: 10 }), fail("no", { input: 10, output: 10 })],
-      teacher: [advice({ correction: "c" }, { input: 100, output: 100 })],
-      takeover: [fauxText("t")],
-    });
-    // After one correction the teacher has 200 tokens against the student's 440: over a 0.4 cap.
-    const result = await runWithTeacher(runner, { objective: "q" }, { takeoverAfter: 1 });
-    expect(calls("takeover")).toHaveLength(0);
-    expect(result.escalations.map((e) => e.tookOver)).toEqual([false]);
-    expect(result.output).toBe("a2");
-    const lifted = setup({
-      student: [fauxText("a1", u(100, 100)), fauxText("a2", u(100, 100))],
-      verifier: [fail(), fail()],
-      teacher: [advice({ correction: "c" }, { input: 100, output: 100 })],
-      takeover: [fauxText("t")],
-    });
-    const taken = await runWithTeacher(
-      lifted.runner,
-      { objective: "q" },
-      { takeoverAfter: 1, teacherSpendRatioCap: 1 },
-    );
-    expect(lifted.calls("takeover")).toHaveLength(1);
-    expect(taken.output).toBe("t");
-  });
-
-  it("a host budget covers the whole task: each continuation gets only what is left", async () => {
-    const { runner, calls } = setup({
-      student: [fauxText("a1", u(300, 100)), fauxText("a2", u(300, 100))],
-      verifier: [fail("no", { input: 50, output: 50 })],
-      teacher: [advice({ correction: "c" })],
-    });
-    const result = await runWithTeacher(runner, { objective: "q", budget: { tokens: 450 } });
-    // 400 student + 100 verifier tokens spent: nothing left, so the corrected run ends before calling the model.
-    expect(result.status).toBe("budget_exhausted");
-    expect(calls("student")).toHaveLength(1);
-  });
-
-  it("maxEscalations caps the escalations; the unresolved result comes back", async () => {
-    const { runner, calls } = setup(
-      { student: [fauxText("a1"), fauxText("a2")] },
-      { fallback: { verifier: fail(), teacher: advice({ correction: "c" }) } },
-    );
-    const result = await runWithTeacher(runner, { objective: "q" }, { maxEscalations: 1 });
-    expect(calls("teacher")).toHaveLength(1);
-    expect(result.escalations).toHaveLength(1);
-    expect(result.output).toBe("a2");
-    expect(result.status).toBe("completed");
-  });
-
-  it("teacherSpendRatioCap stops escalating once teacher tokens pass the cap × student tokens", async () => {
-    const script = () => ({
-      student: [fauxText("a1", u(100, 100)), fauxText("a2", u(100, 100)), fauxText("a3", u(100, 100))],
-    });
-    const fallback = {
-      verifier: fail("no", { input: 10, output: 10 }),
-      teacher: advice({ correction: "c" }, { input: 100, output: 100 }),
-    };
-    // After one escalation: teacher 200 tokens, student 2 × (200 + 20) = 440 — a ratio of 0.45.
-    const capped = setup(script(), { fallback });
-    const low = await runWithTeacher(capped.runner, { objective: "q" }, { teacherSpendRatioCap: 0.4 });
-    expect(low.escalations).toHaveLength(1);
-    expect(low.teacherStats.tokens).toBe(200);
-    expect(low.stats.tokens).toBe(440);
-
-    const roomy = setup(script(), { fallback });
-    const high = await runWithTeacher(
-      roomy.runner,
-      { objective: "q" },
-      { teacherSpendRatioCap: 0.5, takeoverAfter: 5 },
-    );
-    expect(high.escalations).toHaveLength(2);
   });
 });
 
@@ -420,7 +344,7 @@ describe("teacherStats", () => {
       teacher: [advice({ correction: "c", takeover: true }, { input: 300, output: 40 })],
       takeover: [fauxText("t", u(200, 60))],
     });
-    const result = await runWithTeacher(runner, { objective: "q" });
+    const result = await runWithTeacher(runner, toolRun({ objective: "q" }));
     // Teacher price: $10 / $30 per million ⇒ 300·10 + 40·30 + 200·10 + 60·30 = 8000 micro-dollars.
     expect(result.teacherStats).toEqual({ tokens: 600, tasks: 2, costMicroUsd: 8000, costUsd: 0.008 });
     // Student ($1/$1) 150 tokens + helper on the student's model 25 tokens.

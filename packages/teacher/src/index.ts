@@ -1,9 +1,16 @@
 export { runWithTeacher, STUCK_STOP_CODE } from "./run-with-teacher";
 export { parseTeacherAdvice, TeacherAdviceSchema } from "./advice";
 export type { TeacherAdvice } from "./advice";
-export { TEACHER_PROMPT, VERIFIER_PROMPT, MONITOR_PROMPT, TAKEOVER_PROMPT } from "./prompts";
-export { TEACHER_DEFAULTS, resolveTeacherConfig } from "./config";
-export type { TeacherConfig, ResolvedTeacherConfig, EscalationPolicyInfo } from "./config";
+export { TEACHER_PROMPT, VERIFIER_PROMPT, MONITOR_PROMPT, TAKEOVER_PROMPT, TAKEOVER_ADVICE_PROMPT } from "./prompts";
+export { TEACHER_DEFAULTS, ONE_SHOT_DEFAULTS, resolveTeacherConfig } from "./config";
+export type {
+  TeacherConfig,
+  ResolvedTeacherConfig,
+  EscalationPolicyInfo,
+  VerifyInput,
+  VerifyVerdict,
+  TakeoverBrief,
+} from "./config";
 export type {
   EscalationRecord,
   EscalationTrigger,
@@ -13,6 +20,7 @@ export type {
   TeacherStrategies,
   RecalledStrategy,
   StoredStrategy,
+  VerdictRecord,
 } from "./result";
 export { TeacherError } from "./errors";
 export type { TeacherErrorCode } from "./errors";

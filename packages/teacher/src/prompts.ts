@@ -35,10 +35,16 @@ Answer with exactly one JSON object and nothing around it:
 {"stuck": <true or false>, "reason": "<one short sentence>"}`;
 
 /**
- * Instruction for a takeover decided before the teacher is asked (`takeoverAfter` reached): the
- * teacher does the task and, in the same reply, leaves the advice a separate ask would have given.
- * The block is cut from the answer (`splitTrailingAdvice`) before the host sees it.
+ * Instruction after the host's system prompt when the teacher does the task itself with a brief
+ * (`takeoverBrief` `full` or `short`). It never varies, so every takeover's prompt starts with the same
+ * prefix (the host's instructions, then this); the brief on this failure comes after it.
  */
-export const TAKEOVER_PROMPT = `A cheaper "student" agent failed at the task in the user message (notes below). Do it yourself now, with the same tools.
-End your final answer with a \`\`\`json block of advice for agents that meet tasks like this later (it is cut off before the answer is read):
+export const TAKEOVER_PROMPT = `A cheaper "student" agent failed at the task in the user message (notes on its attempt below). Do it yourself now, with the same tools.`;
+
+/**
+ * Added when a takeover decided before the teacher is asked should leave advice (`takeoverAdvice`):
+ * the same fields an advice ask returns, as a block the answer ends with. The block is cut from the
+ * answer (`splitTrailingAdvice`) before the host sees it.
+ */
+export const TAKEOVER_ADVICE_PROMPT = `End your final answer with a \`\`\`json block of advice for agents that meet tasks like this later (it is cut off before the answer is read):
 {"strategy": "<1-2 sentences: the approach that works for this kind of task>", "correction": "<what the student got wrong>", "nextStep": "<the first thing to do on such a task>", "takeover": true, "confidence": <integer 0 (unsure) to 3 (certain)>}`;

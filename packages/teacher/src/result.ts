@@ -14,6 +14,24 @@ export interface EscalationRecord {
   tookOver: boolean;
 }
 
+/** One verdict on a completed student output, from the host's `verify` or the rubric verifier. */
+export interface VerdictRecord {
+  /** Which student run's output was judged: 1 for the first, 2 after the first correction, … */
+  run: number;
+  /** `code`: the host's `verify` function; `rubric`: the verifier model on the helper seat. */
+  by: "code" | "rubric";
+  /** Absent when nothing was decided (the check deferred or broke; no readable rubric sample). */
+  pass?: boolean;
+  reason?: string;
+  /** Rubric samples asked; 0 for a check in code. */
+  samples: number;
+  /** What the verdict cost: 0 for a check in code. */
+  tokens: number;
+  costMicroUsd: number;
+  /** Why a check in code gave no verdict: it threw, or returned something that is not one. */
+  error?: string;
+}
+
 /** A human-approval wait inside one of the teacher's runs. */
 export interface TeacherReviewGate {
   kind: string;
@@ -64,4 +82,6 @@ export interface TeacherRunResult extends TaskResult {
   teacherStats: TeacherStats;
   /** Which strategies were retrieved for this run and which one it stored. */
   strategies: TeacherStrategies;
+  /** Added here: every verdict on a completed output, in order (code checks included, at zero tokens). */
+  verdicts: VerdictRecord[];
 }

@@ -1,7 +1,7 @@
 import { createFauxBrain, fauxError, fauxModel, fauxText, fauxToolCall } from "@x/brain-faux";
 import { describe, expect, it } from "vitest";
 import { runWithTeacher, STUCK_STOP_CODE, TeacherError, type EscalationPolicyInfo } from "./index";
-import { advice, editCall, fail, pass, setup, stuck, tools } from "../test/harness";
+import { advice, editCall, fail, pass, setup, stuck, tools, toolRun } from "../test/harness";
 
 describe("Tier 0 — stuck", () => {
   it("stops the student at the stuck threshold, asks the monitor, and escalates with the failures", async () => {
@@ -148,7 +148,7 @@ describe("Tier 1 — verify", () => {
       verifier: [fail("off by one"), pass()],
       teacher: [advice({ correction: "you counted the fence posts twice" })],
     });
-    const result = await runWithTeacher(runner, { objective: "how many posts?" });
+    const result = await runWithTeacher(runner, toolRun({ objective: "how many posts?" }));
     expect(result.status).toBe("completed");
     expect(result.output).toBe("41");
     expect(result.escalations.map((e) => [e.trigger, e.tookOver])).toEqual([["verify-fail", false]]);
@@ -159,16 +159,16 @@ describe("Tier 1 — verify", () => {
 
   it("the verifier runs on helperModel when given, else on the student's model", async () => {
     const a = setup({ student: [fauxText("x")], verifier: [pass()] });
-    await runWithTeacher(a.runner, { objective: "q", model: "student" });
+    await runWithTeacher(a.runner, toolRun({ objective: "q", model: "student" }));
     expect(a.calls("verifier")[0]!.model.id).toBe("student");
     const b = setup({ student: [fauxText("x")], verifier: [pass()] });
-    await runWithTeacher(b.runner, { objective: "q" }, { helperModel: "helper" });
+    await runWithTeacher(b.runner, toolRun({ objective: "q" }), { helperModel: "helper" });
     expect(b.calls("verifier")[0]!.model.id).toBe("helper");
   });
 
   it("verifierSamples ≥ 2 votes by majority", async () => {
     const passing = setup({ student: [fauxText("x")], verifier: [fail(), pass(), pass()] });
-    const kept = await runWithTeacher(passing.runner, { objective: "q" }, { verifierSamples: 3 });
+    const kept = await runWithTeacher(passing.runner, toolRun({ objective: "q" }), { verifierSamples: 3 });
     expect(passing.calls("verifier")).toHaveLength(3);
     expect(kept.escalations).toEqual([]);
 
@@ -177,21 +177,21 @@ describe("Tier 1 — verify", () => {
       verifier: [fail(), pass(), fail(), pass(), pass(), pass()],
       teacher: [advice({ correction: "c" })],
     });
-    const escalated = await runWithTeacher(failing.runner, { objective: "q" }, { verifierSamples: 3 });
+    const escalated = await runWithTeacher(failing.runner, toolRun({ objective: "q" }), { verifierSamples: 3 });
     expect(escalated.escalations.map((e) => e.trigger)).toEqual(["verify-fail"]);
     expect(escalated.output).toBe("y");
   });
 
   it("verifyOutput: false trusts a completed output", async () => {
     const { runner, calls } = setup({ student: [fauxText("x")] });
-    const result = await runWithTeacher(runner, { objective: "q" }, { verifyOutput: false });
+    const result = await runWithTeacher(runner, toolRun({ objective: "q" }), { verifyOutput: false });
     expect(result.status).toBe("completed");
     expect(calls("verifier")).toHaveLength(0);
   });
 
   it("a verifier with no readable verdict is no evidence: the output stands", async () => {
     const { runner, calls } = setup({ student: [fauxText("x")], verifier: [fauxText("I cannot tell")] });
-    const result = await runWithTeacher(runner, { objective: "q" });
+    const result = await runWithTeacher(runner, toolRun({ objective: "q" }));
     expect(result.escalations).toEqual([]);
     expect(calls("teacher")).toHaveLength(0);
   });
@@ -202,7 +202,7 @@ describe("Tier 1 — verify", () => {
       teacher: [advice({ correction: "retry plainly" })],
       verifier: [pass()],
     });
-    const result = await runWithTeacher(runner, { objective: "q" });
+    const result = await runWithTeacher(runner, toolRun({ objective: "q" }));
     expect(result.escalations.map((e) => e.trigger)).toEqual(["failed"]);
     expect(result.status).toBe("completed");
   });
@@ -239,11 +239,9 @@ describe("escalationPolicy", () => {
   it("false skips the escalation and returns the unresolved result", async () => {
     const seen: EscalationPolicyInfo[] = [];
     const { runner, calls } = setup({ student: [fauxText("42")], verifier: [fail("wrong sum")] });
-    const result = await runWithTeacher(
-      runner,
-      { objective: "q" },
-      { escalationPolicy: (info) => (seen.push(info), false) },
-    );
+    const result = await runWithTeacher(runner, toolRun({ objective: "q" }), {
+      escalationPolicy: (info) => (seen.push(info), false),
+    });
     expect(calls("teacher")).toHaveLength(0);
     expect(result.escalations).toEqual([]);
     expect(result.output).toBe("42");
@@ -269,7 +267,7 @@ describe("escalationPolicy", () => {
         verifier: [fail(), pass()],
         teacher: [advice({ correction: "c" })],
       });
-      const result = await runWithTeacher(runner, { objective: "q" }, { escalationPolicy: policy });
+      const result = await runWithTeacher(runner, toolRun({ objective: "q" }), { escalationPolicy: policy });
       expect(calls("teacher")).toHaveLength(1);
       expect(result.output).toBe("41");
     }
@@ -279,7 +277,7 @@ describe("escalationPolicy", () => {
 describe("configuration", () => {
   it("an invalid option throws a typed error before anything runs", async () => {
     const { runner, brain } = setup();
-    await expect(runWithTeacher(runner, { objective: "q" }, { maxEscalations: -1 })).rejects.toBeInstanceOf(
+    await expect(runWithTeacher(runner, toolRun({ objective: "q" }), { maxEscalations: -1 })).rejects.toBeInstanceOf(
       TeacherError,
     );
     expect(brain.calls).toHaveLength(0);

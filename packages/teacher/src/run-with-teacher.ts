@@ -8,13 +8,14 @@ import {
   type ResolvedTeacherConfig,
   type TeacherConfig,
 } from "./config";
-import { checkGuards } from "./guards";
-import type { EscalationRecord, EscalationTrigger, TeacherRunResult, TeacherStrategies } from "./result";
-import { askMonitor, askTeacher, askVerifier, clip, helperSeat, teacherBrief, teacherSeat } from "./seats";
+import { checkGuards, teacherAllowance } from "./guards";
+import { judgeOutput } from "./judge";
+import type { EscalationRecord, EscalationTrigger, TeacherRunResult, TeacherStrategies, VerdictRecord } from "./result";
+import { askMonitor, askTeacher, clip, helperSeat, teacherBrief, teacherSeat, type Seat } from "./seats";
 import { emptyRunStats, sumRunStats, toTeacherStats } from "./stats";
 import { recallStrategies, rememberStrategy, reportOutcome, withStrategies } from "./strategy-memory";
 import { StuckTracker } from "./stuck";
-import { canTakeOverInOneCall, runTakeover, takeOverWithAdvice } from "./takeover";
+import { canTakeOverInOneCall, runTakeover, takeOverAtOnce } from "./takeover";
 
 /** The `observerCode` a student run ends with when teacher mode stops it as stuck. */
 export const STUCK_STOP_CODE = "teacher.stuck";
@@ -37,20 +38,25 @@ export async function runWithTeacher(
   studentSpec: TaskSpec,
   teacher?: TeacherConfig,
 ): Promise<TeacherRunResult> {
-  const config = resolveTeacherConfig(teacher);
+  const config = resolveTeacherConfig(teacher, studentSpec);
   const task = studentSpec.objective;
   const recalled = config.injectStrategies ? await recallStrategies(config, task) : [];
   const firstObjective = withStrategies(task, recalled);
 
-  const helper = helperSeat(config, studentSpec);
+  // The runner keys provider prompt caches by session (else by run): one id keeps every continuation
+  // on the same cache, and the teacher's and helper's calls each on one of their own.
+  const sessionId = studentSpec.sessionId ?? `student-${randomUUID()}`;
+  const helper = helperSeat(config, studentSpec, `${sessionId}:helper`);
+  const teacherAt = teacherSeat(config, `${sessionId}:teacher`);
   const tracker = new StuckTracker({ threshold: config.stuckThreshold, hardOverride: config.stuckHardOverride });
   const escalations: EscalationRecord[] = [];
+  const verdicts: VerdictRecord[] = [];
   let studentStats = emptyRunStats();
+  // The student's own runs, without helper calls: what the spend guards measure the teacher against.
+  let ownStats = emptyRunStats();
   let teacherRunStats = emptyRunStats();
   const session: Message[] = [];
   let objective = firstObjective;
-  // The runner keys provider prompt caches by session (else by run): one id keeps every continuation on the same cache.
-  const sessionId = studentSpec.sessionId ?? `student-${randomUUID()}`;
 
   const finish = async (result: TaskResult, messages: Message[], resolved: boolean): Promise<TeacherRunResult> => {
     const stored = resolved ? await rememberStrategy(config, task, escalations.at(-1)) : undefined;
@@ -66,10 +72,11 @@ export async function runWithTeacher(
       escalations,
       teacherStats: toTeacherStats(teacherRunStats),
       strategies,
+      verdicts,
     };
   };
 
-  for (;;) {
+  for (let run = 1; ; run++) {
     const spec = {
       ...studentSpec,
       sessionId,
@@ -77,32 +84,40 @@ export async function runWithTeacher(
       objective,
       budget: remaining(studentSpec.budget, studentStats),
     };
-    const run = await runStudent(runner, spec, config, helper, tracker, task);
-    studentStats = sumRunStats(studentStats, sumRunStats(run.result.stats, run.helperStats));
-    session.push(...run.result.messages);
+    const student = await runStudent(runner, spec, config, helper, tracker, task);
+    ownStats = sumRunStats(ownStats, student.result.stats);
+    studentStats = sumRunStats(studentStats, sumRunStats(student.result.stats, student.helperStats));
+    session.push(...student.result.messages);
 
-    const fired = await detectTrigger(runner, config, helper, task, run.result);
+    const fired = await detectTrigger(runner, config, helper, task, student.result, run);
     studentStats = fired.helperStats.reduce(sumRunStats, studentStats);
-    if (!fired.trigger) return finish(run.result, session, run.result.status === "completed");
+    verdicts.push(...fired.verdicts);
+    if (!fired.trigger) return finish(student.result, session, student.result.status === "completed");
 
     const attempt = escalations.length + 1;
     const refused = checkGuards(
-      { escalations: escalations.length, teacherTokens: teacherRunStats.tokens, studentTokens: studentStats.tokens },
+      {
+        escalations: escalations.length,
+        teacherTokens: teacherRunStats.tokens,
+        studentTokens: ownStats.tokens,
+        teacherMicroUsd: teacherRunStats.costMicroUsd,
+        studentMicroUsd: ownStats.costMicroUsd,
+      },
       config,
     );
-    if (refused) return finish(run.result, session, false);
+    if (refused) return finish(student.result, session, false);
     const recent = [
       ...tracker.recent(),
-      ...(run.result.output.trim() ? [`final answer: ${clip(run.result.output, 500)}`] : []),
+      ...(student.result.output.trim() ? [`final answer: ${clip(student.result.output, 500)}`] : []),
     ];
-    const info: EscalationPolicyInfo = { trigger: fired.trigger.trigger, attempt, result: run.result, recent };
+    const info: EscalationPolicyInfo = { trigger: fired.trigger.trigger, attempt, result: student.result, recent };
     if (fired.trigger.verifyReason !== undefined) info.verifyReason = fired.trigger.verifyReason;
-    if (!(await policyAllows(config, info))) return finish(run.result, session, false);
+    if (!(await policyAllows(config, info))) return finish(student.result, session, false);
 
     const failure = {
       ...fired.trigger,
       recent: tracker.recent(),
-      output: run.result.output,
+      output: student.result.output,
       earlier: escalations.map((e) => e.teacher),
     };
     const trigger = fired.trigger.trigger;
@@ -111,27 +126,45 @@ export async function runWithTeacher(
       escalations.push(entry);
       safeObserve(config.onEscalation, entry);
     };
+    const allowance = teacherAllowance(config, teacherRunStats.costMicroUsd);
+    const teacherBudget = allowance === undefined ? undefined : { microUsd: allowance };
     // The host's budget is the task's: a takeover, like a continuation, gets only what the student left.
-    const takeoverSpec = { ...studentSpec, budget: remaining(studentSpec.budget, studentStats) };
+    const takeoverSpec = { ...studentSpec, budget: tighter(remaining(studentSpec.budget, studentStats), allowance) };
     // Corrections have run out (escalations so far are the failed ones): the teacher takes over instead
-    // of correcting again, in one call that also carries its advice.
-    if (escalations.length >= config.takeoverAfter && canTakeOverInOneCall(studentSpec)) {
-      const takeover = await takeOverWithAdvice(runner, takeoverSpec, config, firstObjective, failure);
+    // of correcting again — with its advice in the same call when something will keep it, and without
+    // any advice ask when nothing will.
+    const decided = escalations.length >= config.takeoverAfter;
+    if (decided && (!config.takeoverAdvice || canTakeOverInOneCall(studentSpec))) {
+      const takeover = await takeOverAtOnce(
+        runner,
+        takeoverSpec,
+        config,
+        teacherAt,
+        firstObjective,
+        failure,
+        config.takeoverAdvice,
+      );
       teacherRunStats = sumRunStats(teacherRunStats, takeover.result.stats);
       record(takeover.advice, takeover.reached);
-      if (!takeover.reached) return finish(run.result, session, false);
+      if (!takeover.reached) return finish(student.result, session, false);
       return finish(takeover.result, [...session, ...takeover.result.messages], takeover.result.status === "completed");
     }
 
-    const asked = await askTeacher(runner, teacherSeat(config), config, teacherBrief({ task, ...failure }));
+    const brief = teacherBrief({ task, ...failure });
+    const asked = await askTeacher(runner, teacherAt, config, brief, teacherBudget);
     teacherRunStats = sumRunStats(teacherRunStats, asked.stats);
-    const tookOver = asked.answered && (asked.advice.takeover || escalations.length >= config.takeoverAfter);
+    const tookOver = asked.answered && (asked.advice.takeover || decided);
     record(asked.advice, tookOver);
     // A teacher that could not be reached has nothing to pass on: the student's result stands.
-    if (!asked.answered) return finish(run.result, session, false);
+    if (!asked.answered) return finish(student.result, session, false);
 
     if (tookOver) {
-      const takeover = await runTakeover(runner, takeoverSpec, config, firstObjective, escalations);
+      const left = tighter(
+        remaining(studentSpec.budget, studentStats),
+        teacherAllowance(config, teacherRunStats.costMicroUsd),
+      );
+      const spec = { ...studentSpec, budget: left };
+      const takeover = await runTakeover(runner, spec, config, teacherAt, firstObjective, failure, escalations);
       teacherRunStats = sumRunStats(teacherRunStats, takeover.stats);
       return finish(takeover, [...session, ...takeover.messages], takeover.status === "completed");
     }
@@ -147,7 +180,7 @@ async function runStudent(
   runner: Runner,
   spec: TaskSpec,
   config: ResolvedTeacherConfig,
-  helper: ReturnType<typeof helperSeat>,
+  helper: Seat,
   tracker: StuckTracker,
   task: string,
 ): Promise<{ result: TaskResult; helperStats: RunStats }> {
@@ -177,6 +210,12 @@ async function runStudent(
   return { result, helperStats };
 }
 
+/** A budget with its micro-dollar limit lowered to `microUsd`, when that is tighter. */
+function tighter(budget: TaskSpec["budget"], microUsd: number | undefined): TaskSpec["budget"] {
+  if (microUsd === undefined) return budget;
+  return { ...budget, microUsd: Math.min(budget?.microUsd ?? microUsd, microUsd) };
+}
+
 /** A host budget covers the student's whole task, so each continuation gets what is left of it. */
 function remaining(budget: TaskSpec["budget"], spent: RunStats): TaskSpec["budget"] {
   if (!budget) return undefined;
@@ -186,6 +225,8 @@ function remaining(budget: TaskSpec["budget"], spent: RunStats): TaskSpec["budge
   return left;
 }
 
+type Fired = { trigger?: Trigger & { verifyReason?: string }; helperStats: RunStats[]; verdicts: VerdictRecord[] };
+
 /**
  * Which trigger a student result fires, if any. `stuck` covers our own stop, the runner's loop guard
  * and running out of turns; a stop the host's observer asked for, a park, an abort or a spent budget
@@ -194,31 +235,36 @@ function remaining(budget: TaskSpec["budget"], spent: RunStats): TaskSpec["budge
 async function detectTrigger(
   runner: Runner,
   config: ResolvedTeacherConfig,
-  helper: ReturnType<typeof helperSeat>,
+  helper: Seat,
   task: string,
   result: TaskResult,
-): Promise<{ trigger?: Trigger & { verifyReason?: string }; helperStats: RunStats[] }> {
+  run: number,
+): Promise<Fired> {
+  const none = { helperStats: [], verdicts: [] };
+  const fire = (trigger: EscalationTrigger): Fired => ({
+    ...none,
+    trigger: { trigger, reason: result.terminal.message },
+  });
   switch (result.status) {
     case "stuck":
-      if (result.terminal.code === "observer_stop" && result.terminal.observerCode !== STUCK_STOP_CODE)
-        return { helperStats: [] };
-      return { trigger: { trigger: "stuck", reason: result.terminal.message }, helperStats: [] };
+      if (result.terminal.code === "observer_stop" && result.terminal.observerCode !== STUCK_STOP_CODE) return none;
+      return fire("stuck");
     case "max_turns":
-      return { trigger: { trigger: "stuck", reason: result.terminal.message }, helperStats: [] };
+      return fire("stuck");
     case "blocked":
-      return { trigger: { trigger: "blocked", reason: result.terminal.message }, helperStats: [] };
+      return fire("blocked");
     case "failed":
-      return { trigger: { trigger: "failed", reason: result.terminal.message }, helperStats: [] };
+      return fire("failed");
     case "completed": {
-      if (!config.verifyOutput) return { helperStats: [] };
-      const vote = await askVerifier(runner, helper, config, task, result.output);
-      // No readable verdict is no evidence of a wrong answer: the output stands.
-      if (vote.pass !== false) return { helperStats: vote.stats };
-      const reason = vote.reason ?? `the verifier rejected the answer (${vote.fails} of ${vote.passes + vote.fails})`;
-      return { trigger: { trigger: "verify-fail", reason, verifyReason: reason }, helperStats: vote.stats };
+      const judged = await judgeOutput(runner, config, helper, task, result, run);
+      const base = { helperStats: judged.helperStats, verdicts: judged.verdicts };
+      // No decided verdict is no evidence of a wrong answer: the output stands.
+      if (judged.pass !== false) return base;
+      const reason = judged.reason ?? "the host's check rejected the answer";
+      return { ...base, trigger: { trigger: "verify-fail", reason, verifyReason: reason } };
     }
     default:
-      return { helperStats: [] };
+      return none;
   }
 }
 

@@ -4,18 +4,22 @@ import type { ResolvedTeacherConfig } from "./config";
 import { MONITOR_PROMPT, TEACHER_PROMPT, VERIFIER_PROMPT } from "./prompts";
 import { majorityVote, parseVerdict, type Verdict, type VoteResult } from "./verdict";
 
-/** Which model a side call runs on: a model (or chain), or a runner role. */
-type Seat = Pick<TaskSpec, "model" | "role">;
+/**
+ * Which model a side call runs on (a model or chain, or a runner role), and the session its calls
+ * share: the runner keys provider prompt caches by session, so a seat asked twice in a run (verifier
+ * samples, repeated advice asks) sends its stable prefix under one cache key.
+ */
+export type Seat = Pick<TaskSpec, "model" | "role" | "sessionId">;
 
 /** The cheap helper: `helperModel`, else whatever the student runs on. */
-export function helperSeat(config: ResolvedTeacherConfig, student: TaskSpec): Seat {
-  if (config.helperModel !== undefined) return { model: config.helperModel };
-  return { model: student.model, role: student.role };
+export function helperSeat(config: ResolvedTeacherConfig, student: TaskSpec, sessionId: string): Seat {
+  if (config.helperModel !== undefined) return { model: config.helperModel, sessionId };
+  return { model: student.model, role: student.role, sessionId };
 }
 
 /** The teacher: `model`, else the runner's `advisor` role (the runner's one role resolver decides). */
-export function teacherSeat(config: ResolvedTeacherConfig): Seat {
-  return config.model !== undefined ? { model: config.model } : { role: "advisor" };
+export function teacherSeat(config: ResolvedTeacherConfig, sessionId: string): Seat {
+  return config.model !== undefined ? { model: config.model, sessionId } : { role: "advisor", sessionId };
 }
 
 interface SideCall {
@@ -29,8 +33,14 @@ interface SideCall {
  * One tool-less, single-turn call in a session of its own: nothing of the student's session is sent
  * except what `objective` quotes, and nothing of this call enters the student's session.
  */
-async function sideCall(runner: Runner, seat: Seat, systemPrompt: string, objective: string): Promise<SideCall> {
-  const result = await runner.runTask({ ...seat, systemPrompt, objective, maxTurns: 1 });
+async function sideCall(
+  runner: Runner,
+  seat: Seat,
+  systemPrompt: string,
+  objective: string,
+  budget?: TaskSpec["budget"],
+): Promise<SideCall> {
+  const result = await runner.runTask({ ...seat, systemPrompt, objective, maxTurns: 1, ...(budget ? { budget } : {}) });
   const completed = result.status === "completed";
   return { text: completed ? result.output : "", completed, stats: result.stats };
 }
@@ -71,8 +81,9 @@ export async function askTeacher(
   seat: Seat,
   config: ResolvedTeacherConfig,
   brief: string,
+  budget?: TaskSpec["budget"],
 ): Promise<{ advice: TeacherAdvice; answered: boolean; stats: RunStats }> {
-  const call = await sideCall(runner, seat, config.prompts?.teacher ?? TEACHER_PROMPT, brief);
+  const call = await sideCall(runner, seat, config.prompts?.teacher ?? TEACHER_PROMPT, brief, budget);
   return { advice: parseTeacherAdvice(call.text), answered: call.completed, stats: call.stats };
 }
 
@@ -97,7 +108,12 @@ export function describeFailure(input: FailureReport): string {
   return parts.join("\n\n");
 }
 
-/** The teacher's advice request: the task, then the failure. */
+/** Only why the student was flagged: the `short` takeover brief. */
+export function describeTrigger(input: Pick<FailureReport, "trigger" | "reason">): string {
+  return `Why the student was stopped: ${input.trigger} — ${input.reason}`;
+}
+
+/** The teacher's advice request: the task (a prefix that holds across asks), then the failure. */
 export function teacherBrief(input: FailureReport & { task: string }): string {
   return `Task:\n${input.task}\n\n${describeFailure(input)}`;
 }

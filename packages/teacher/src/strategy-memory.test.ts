@@ -3,7 +3,7 @@ import type { StrategyStore } from "@x/strategy-store-core";
 import { MemoryStrategyStore } from "@x/strategy-store-memory";
 import { describe, expect, it } from "vitest";
 import { runWithTeacher } from "./index";
-import { advice, fail, pass, setup } from "../test/harness";
+import { advice, fail, pass, setup, toolRun } from "../test/harness";
 
 const seed = (
   store: StrategyStore,
@@ -35,11 +35,11 @@ describe("strategy memory", () => {
     await seed(store, "team-a", "Measure the fence length first.", "fence posts spacing along a fence");
     await seed(store, "team-a", "Unrelated: bake at 180 degrees.", "baking bread in an oven");
     const { runner, calls } = setup({ student: [fauxText("11")], verifier: [pass()] });
-    await runWithTeacher(
-      runner,
-      { objective: "How many fence posts for a 100 m fence?" },
-      { strategyStore: store, scope: "team-a", retrieveK: 1 },
-    );
+    await runWithTeacher(runner, toolRun({ objective: "How many fence posts for a 100 m fence?" }), {
+      strategyStore: store,
+      scope: "team-a",
+      retrieveK: 1,
+    });
     const first = calls("student")[0]!.context.messages[0]!.content as string;
     expect(first).toContain("How many fence posts for a 100 m fence?");
     expect(first.match(/^- /gm)).toHaveLength(1);
@@ -55,11 +55,10 @@ describe("strategy memory", () => {
       verifier: [fail(), pass()],
       teacher: [advice({ strategy: "Count the end post.", confidence: 3 })],
     });
-    await runWithTeacher(
-      runner,
-      { objective: "How many fence posts along a straight fence?" },
-      { strategyStore: store, scope: "team-b" },
-    );
+    await runWithTeacher(runner, toolRun({ objective: "How many fence posts along a straight fence?" }), {
+      strategyStore: store,
+      scope: "team-b",
+    });
     const first = calls("student")[0]!.context.messages[0]!.content as string;
     expect(first).toContain("Team B: draw the fence first.");
     expect(first).not.toContain("Team A");
@@ -87,7 +86,10 @@ describe("strategy memory", () => {
       search: async () => (used.push("search"), [foreign!]),
     });
     const { runner, calls } = setup({ student: [fauxText("11")], verifier: [pass()] });
-    await runWithTeacher(runner, { objective: "How many fence posts?" }, { strategyStore: leaky, scope: "team-b" });
+    await runWithTeacher(runner, toolRun({ objective: "How many fence posts?" }), {
+      strategyStore: leaky,
+      scope: "team-b",
+    });
     expect(used).toContain("search");
     expect(calls("student")[0]!.context.messages[0]!.content).toBe("How many fence posts?");
     expect(used).not.toContain("recordOutcome");
@@ -100,11 +102,10 @@ describe("strategy memory", () => {
       verifier: [fail(), pass()],
       teacher: [advice({ strategy: "Posts are gaps plus one.", correction: "forgot the end post", confidence: 2 })],
     });
-    const first = await runWithTeacher(
-      runner,
-      { objective: "How many fence posts?" },
-      { strategyStore: store, scope: "team-a" },
-    );
+    const first = await runWithTeacher(runner, toolRun({ objective: "How many fence posts?" }), {
+      strategyStore: store,
+      scope: "team-a",
+    });
     const { records } = await store.list({ scope: "team-a" });
     expect(records).toMatchObject([
       {
@@ -125,11 +126,10 @@ describe("strategy memory", () => {
 
     // The next similar task gets it without a teacher, and its result says which strategy it was given.
     const next = setup({ student: [fauxText("21")], verifier: [pass()] });
-    const again = await runWithTeacher(
-      next.runner,
-      { objective: "How many fence posts for 200 m?" },
-      { strategyStore: store, scope: "team-a" },
-    );
+    const again = await runWithTeacher(next.runner, toolRun({ objective: "How many fence posts for 200 m?" }), {
+      strategyStore: store,
+      scope: "team-a",
+    });
     expect(next.calls("student")[0]!.context.messages[0]!.content).toContain("Posts are gaps plus one.");
     expect(again.escalations).toEqual([]);
     expect(again.strategies).toEqual({
@@ -143,11 +143,11 @@ describe("strategy memory", () => {
     const reply =
       'It needs 11 posts.\n```json\n{"strategy": "Posts are gaps plus one.", "correction": "forgot the end post", "takeover": true, "confidence": 3}\n```';
     const { runner, calls } = setup({ student: [fauxText("10")], verifier: [fail()], takeover: [fauxText(reply)] });
-    const result = await runWithTeacher(
-      runner,
-      { objective: "How many fence posts?" },
-      { strategyStore: store, scope: "team-a", takeoverAfter: 0 },
-    );
+    const result = await runWithTeacher(runner, toolRun({ objective: "How many fence posts?" }), {
+      strategyStore: store,
+      scope: "team-a",
+      takeoverAfter: 0,
+    });
     expect(calls("teacher")).toHaveLength(0);
     expect(result.output).toBe("It needs 11 posts.");
     expect((await store.list({ scope: "team-a" })).records).toMatchObject([
@@ -162,7 +162,10 @@ describe("strategy memory", () => {
       verifier: [fail(), pass()],
       teacher: [advice({ strategy: "S", confidence: 1 })],
     });
-    const notConfident = await runWithTeacher(low.runner, { objective: "q" }, { strategyStore: store, scope: "s" });
+    const notConfident = await runWithTeacher(low.runner, toolRun({ objective: "q" }), {
+      strategyStore: store,
+      scope: "s",
+    });
     expect((await store.list({ scope: "s" })).records).toEqual([]);
     expect(notConfident.strategies).toEqual({ recalled: [] });
 
@@ -171,11 +174,11 @@ describe("strategy memory", () => {
       verifier: [fail(), fail()],
       teacher: [advice({ strategy: "S", confidence: 3 })],
     });
-    await runWithTeacher(
-      unresolved.runner,
-      { objective: "q" },
-      { strategyStore: store, scope: "s", maxEscalations: 1 },
-    );
+    await runWithTeacher(unresolved.runner, toolRun({ objective: "q" }), {
+      strategyStore: store,
+      scope: "s",
+      maxEscalations: 1,
+    });
     expect((await store.list({ scope: "s" })).records).toEqual([]);
 
     const lowered = setup({
@@ -183,23 +186,24 @@ describe("strategy memory", () => {
       verifier: [fail(), pass()],
       teacher: [advice({ strategy: "S", confidence: 1 })],
     });
-    await runWithTeacher(
-      lowered.runner,
-      { objective: "q" },
-      { strategyStore: store, scope: "s", minConfidenceToStore: 1 },
-    );
+    await runWithTeacher(lowered.runner, toolRun({ objective: "q" }), {
+      strategyStore: store,
+      scope: "s",
+      minConfidenceToStore: 1,
+    });
     expect((await store.list({ scope: "s" })).records).toHaveLength(1);
   });
 
-  it("without a scope the store is not touched at all", async () => {
+  it("a store without a scope (or a scope without a store) is refused before anything runs: it would be ignored", async () => {
     const { store, used } = spied(new MemoryStrategyStore());
-    const { runner } = setup({
-      student: [fauxText("10"), fauxText("11")],
-      verifier: [fail(), pass()],
-      teacher: [advice({ strategy: "S", confidence: 3 })],
+    const { runner, brain } = setup({ student: [fauxText("10")] });
+    await expect(runWithTeacher(runner, toolRun({ objective: "q" }), { strategyStore: store })).rejects.toMatchObject({
+      code: "teacher.config_invalid",
+      message: expect.stringMatching(/scope/),
     });
-    await runWithTeacher(runner, { objective: "q" }, { strategyStore: store });
+    await expect(runWithTeacher(runner, toolRun({ objective: "q" }), { scope: "s" })).rejects.toThrow(/strategyStore/);
     expect(used).toEqual([]);
+    expect(brain.calls).toHaveLength(0);
   });
 
   it("injectStrategies: false retrieves nothing into the objective but still stores", async () => {
@@ -211,11 +215,11 @@ describe("strategy memory", () => {
       verifier: [fail(), pass()],
       teacher: [advice({ strategy: "Count gaps.", confidence: 3 })],
     });
-    await runWithTeacher(
-      runner,
-      { objective: "fence posts?" },
-      { strategyStore: store, scope: "s", injectStrategies: false },
-    );
+    await runWithTeacher(runner, toolRun({ objective: "fence posts?" }), {
+      strategyStore: store,
+      scope: "s",
+      injectStrategies: false,
+    });
     expect(calls("student")[0]!.context.messages[0]!.content).toBe("fence posts?");
     expect(used).toEqual(["put"]);
   });
@@ -229,7 +233,7 @@ describe("strategy memory", () => {
       verifier: [fail(), pass()],
       teacher: [advice({ strategy: "S", confidence: 3 })],
     });
-    const result = await runWithTeacher(runner, { objective: "q" }, { strategyStore: store, scope: "s" });
+    const result = await runWithTeacher(runner, toolRun({ objective: "q" }), { strategyStore: store, scope: "s" });
     // Both the search and the write were tried, and both threw.
     expect(used).toEqual(["search", "put"]);
     await expect(closed.search({ scope: "s", query: "q" })).rejects.toThrow();

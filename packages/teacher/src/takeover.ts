@@ -2,29 +2,39 @@ import type { AssistantMessage, Message } from "@x/llm-types";
 import type { Runner, TaskResult, TaskSpec } from "@x/runner";
 import { splitTrailingAdvice, type TeacherAdvice } from "./advice";
 import type { ResolvedTeacherConfig } from "./config";
-import { TAKEOVER_PROMPT } from "./prompts";
+import { TAKEOVER_ADVICE_PROMPT, TAKEOVER_PROMPT } from "./prompts";
 import type { EscalationRecord } from "./result";
-import { describeFailure, teacherSeat, type FailureReport } from "./seats";
+import { describeFailure, describeTrigger, type FailureReport, type Seat } from "./seats";
 
 /**
- * The teacher's own run of the task: the host's history and tools and the (strategy-enriched)
- * objective, with `note` after the host's system prompt. The student's model, session and run ids stay
- * behind — this is the teacher's own session.
+ * The teacher's own run of the task: the host's history, tools and (strategy-enriched) objective.
+ * With a brief, the host's system prompt is followed by the fixed `TAKEOVER_PROMPT` (and the advice
+ * instruction), then the brief: what varies per failure comes last, after the prefix every takeover
+ * shares. The brief stays in the system prompt, never in a user message, because it quotes the
+ * student's answer and tool results, which must not pass for the user's words. Without a brief the
+ * teacher sees the task as a plain call on it would. The student's model, session and run ids stay behind.
  */
 function teacherRun(
   runner: Runner,
   spec: TaskSpec,
-  config: ResolvedTeacherConfig,
+  seat: Seat,
   objective: string,
-  note: string,
+  brief: string | undefined,
+  adviceBlock: boolean,
 ): Promise<TaskResult> {
   const { model: _model, role: _role, sessionId: _session, runId: _run, ...rest } = spec;
-  return runner.runTask({
-    ...rest,
-    ...teacherSeat(config),
-    systemPrompt: spec.systemPrompt ? `${spec.systemPrompt}\n\n${note}` : note,
-    objective,
-  });
+  const parts = [spec.systemPrompt, brief === undefined ? undefined : TAKEOVER_PROMPT];
+  if (adviceBlock) parts.push(TAKEOVER_ADVICE_PROMPT);
+  parts.push(brief);
+  const systemPrompt = parts.filter((n) => n !== undefined).join("\n\n");
+  return runner.runTask({ ...rest, ...seat, ...(systemPrompt !== "" ? { systemPrompt } : {}), objective });
+}
+
+/** The brief `takeoverBrief` asks for: everything, only why the student was stopped, or nothing. */
+function briefFor(config: ResolvedTeacherConfig, failure: FailureReport, learned?: string): string | undefined {
+  if (config.takeoverBrief === "none") return undefined;
+  if (config.takeoverBrief === "short") return describeTrigger(failure);
+  return learned === undefined ? describeFailure(failure) : `${describeFailure(failure)}\n\n${learned}`;
 }
 
 /** A takeover the teacher asked for in its advice: that advice, and the earlier ones, go with it. */
@@ -32,17 +42,14 @@ export function runTakeover(
   runner: Runner,
   spec: TaskSpec,
   config: ResolvedTeacherConfig,
+  seat: Seat,
   objective: string,
+  failure: FailureReport,
   escalations: readonly EscalationRecord[],
 ): Promise<TaskResult> {
   const notes = escalations.map((e) => `- (${e.trigger}) ${describeAdvice(e.teacher)}`).join("\n");
-  return teacherRun(
-    runner,
-    spec,
-    config,
-    objective,
-    `A previous, weaker agent attempted this task and failed. What was learned:\n${notes}\nDo the task yourself now.`,
-  );
+  const brief = briefFor(config, { ...failure, earlier: [] }, `What the teacher's review found:\n${notes}`);
+  return teacherRun(runner, spec, seat, objective, brief, false);
 }
 
 function describeAdvice(advice: TeacherAdvice): string {
@@ -53,9 +60,9 @@ function describeAdvice(advice: TeacherAdvice): string {
 }
 
 /**
- * Whether a takeover already decided on can be one teacher call. Not when the host wants structured
- * output: the runner parses the final answer against the host's schema, and a trailing advice block
- * would fail it — there the advice is asked for separately, as before.
+ * Whether a takeover already decided on can carry its advice in the same call. Not when the host
+ * wants structured output: the runner parses the final answer against the host's schema, and a
+ * trailing advice block would fail it — there the advice is asked for separately.
  */
 export function canTakeOverInOneCall(spec: TaskSpec): boolean {
   return spec.output === undefined;
@@ -63,21 +70,24 @@ export function canTakeOverInOneCall(spec: TaskSpec): boolean {
 
 /**
  * A takeover decided before asking (`takeoverAfter` failed corrections): asking for advice first would
- * only pay for text the takeover replaces. The teacher is shown what it would have been shown for
- * advice and does the task; its final reply ends with the same advice JSON, cut off here so the host
- * gets the answer alone. `reached` is false when the teacher produced no turn at all (unreachable):
- * like an unanswered advice request, that leaves the student's result standing.
+ * only pay for text the takeover replaces. With `adviceBlock` the teacher's final reply ends with the
+ * advice JSON, cut off here so the host gets the answer alone; without it the advice is empty (nothing
+ * would keep it). `reached` is false when the teacher produced no turn at all (unreachable): like an
+ * unanswered advice request, that leaves the student's result standing.
  */
-export async function takeOverWithAdvice(
+export async function takeOverAtOnce(
   runner: Runner,
   spec: TaskSpec,
   config: ResolvedTeacherConfig,
+  seat: Seat,
   objective: string,
   failure: FailureReport,
+  adviceBlock: boolean,
 ): Promise<{ result: TaskResult; advice: TeacherAdvice; reached: boolean }> {
-  const result = await teacherRun(runner, spec, config, objective, `${TAKEOVER_PROMPT}\n\n${describeFailure(failure)}`);
+  const result = await teacherRun(runner, spec, seat, objective, briefFor(config, failure), adviceBlock);
   if (result.status === "failed" && result.stats.turns === 0)
     return { result, advice: { takeover: false, confidence: 0, raw: "" }, reached: false };
+  if (!adviceBlock) return { result, advice: { takeover: true, confidence: 0 }, reached: true };
   const split = splitTrailingAdvice(result.output);
   if (!split.advice) return { result, advice: { takeover: true, confidence: 0, raw: result.output }, reached: true };
   return {

@@ -99,3 +99,9 @@ export function tools() {
   });
   return { edit, read, edits };
 }
+
+/**
+ * A spec as a multi-turn tool run (it offers the student `read`), where the seed's defaults apply
+ * unchanged; a spec without tools is a one-shot task with defaults of its own.
+ */
+export const toolRun = <T extends { objective: string }>(spec: T) => ({ ...spec, tools: [tools().read] });
