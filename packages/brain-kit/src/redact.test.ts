@@ -16,6 +16,21 @@ describe("redactSecrets", () => {
     expect(redactSecrets("Authorization: Bearer eyJhbGciOi.payload.sig", [])).toBe("Authorization: Bearer [redacted]");
   });
 
+  it("scrubs a key echoed back base64-encoded, alone or inside a longer value, standard or URL-safe", () => {
+    const key = "sk-live-0123456789abcdef";
+    const alone = Buffer.from(key).toString("base64");
+    expect(redactSecrets(`echo: ${alone}`, [key])).not.toContain(alone.slice(0, 16));
+    for (const prefix of ["", "u", "us", "user:"]) {
+      const basic = Buffer.from(`${prefix}${key}`).toString("base64");
+      const out = redactSecrets(`Authorization: Basic ${basic}`, [key]);
+      expect(out, prefix).toContain("[redacted]");
+      expect(Buffer.from(out.split(" ").at(-1)!, "base64").toString("utf8"), prefix).not.toContain(key.slice(0, 12));
+      const url = Buffer.from(`${prefix}${key}??>>`).toString("base64url");
+      expect(redactSecrets(url, [key]), prefix).toContain("[redacted]");
+    }
+    expect(redactSecrets("aGVsbG8gd29ybGQ=", ["sk-live-0123456789abcdef"])).toBe("aGVsbG8gd29ybGQ=");
+  });
+
   it("ignores missing and very short secrets, and leaves clean text alone", () => {
     expect(redactSecrets("a b c", [undefined, "", "a"])).toBe("a b c");
     expect(redactSecrets("nothing secret here", ["sk-zzzzzzzz"])).toBe("nothing secret here");

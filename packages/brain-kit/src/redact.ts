@@ -5,13 +5,33 @@
  */
 export function redactSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
   let out = text;
-  // Longest first, so a secret that contains another is replaced whole.
-  const usable = secrets
-    .filter((s): s is string => typeof s === "string" && s.length >= 4)
-    .sort((a, b) => b.length - a.length);
+  const plain = secrets.filter((s): s is string => typeof s === "string" && s.length >= 4);
+  // Longest first, so a secret that contains another (or its own encoding) is replaced whole.
+  const usable = [...plain, ...plain.flatMap(base64Forms)].sort((a, b) => b.length - a.length);
   for (const secret of usable) out = out.split(secret).join("[redacted]");
   // Bearer tokens echoed back by gateways, whatever the key.
   return out.replace(/\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g, "$1[redacted]");
+}
+
+/** The shortest base64 run that is matched: shorter ones would shred ordinary base64 text. */
+const MIN_ENCODED_LENGTH = 8;
+
+/**
+ * How a secret looks once a gateway echoes it base64-encoded (a Basic credential, a JWT-ish
+ * wrapper, a debug dump), in standard and URL-safe alphabets. Inside a longer encoded value the
+ * secret can start at any of three byte offsets, so each offset gives the run of characters that
+ * depend on the secret's bytes alone — the edges, which mix in neighbouring bytes, are left out.
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = Buffer.from(secret, "utf8");
+  const forms: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64");
+    const run = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+    if (run.length < MIN_ENCODED_LENGTH) continue;
+    forms.push(run, run.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return [...new Set(forms)];
 }
 
 /** Header names whose values are credentials (`authorization`, `x-api-key`, `api-key`, `cookie`, `x-goog-api-key`, ...). */

@@ -96,14 +96,26 @@ describe("TurnBuilder explicit block boundaries (closeBlock)", () => {
     expect(followed.finish("length").content[0]).toMatchObject({ argumentsError: "malformed_json" });
   });
 
-  it("an open (unclosed) tool call cut short is still truncated", () => {
-    const { turn } = setup();
-    turn.toolCallStart("c1", "write");
-    turn.toolCallDelta('{"path": "/a"}');
-    expect(turn.cutShort("network").content[0]).toMatchObject({
+  it("a cut stream settles an open tool call by its bytes alone: closed or not, the same call comes out", () => {
+    const closed = setup().turn;
+    closed.toolCallStart("c1", "write");
+    closed.toolCallDelta('{"path": "/a"}');
+    closed.closeBlock();
+    const open = setup().turn;
+    open.toolCallStart("c1", "write");
+    open.toolCallDelta('{"path": "/a"}');
+    // Anthropic closes the block with content_block_stop, Chat Completions never does: same bytes, same turn.
+    expect(open.cutShort("network").content).toEqual(closed.cutShort("network").content);
+    const half = setup().turn;
+    half.toolCallStart("c1", "write");
+    half.toolCallDelta('{"path": "/a", "te');
+    expect(half.cutShort("network").content[0]).toMatchObject({
       argumentsError: "truncated",
-      rawArguments: '{"path": "/a"}',
+      rawArguments: '{"path": "/a", "te',
     });
+    const unstarted = setup().turn;
+    unstarted.toolCallStart("c1", "write");
+    expect(unstarted.cutShort("network").content[0]).toMatchObject({ argumentsError: "truncated", rawArguments: "" });
   });
 
   it("is a no-op with nothing open, and says ended after an ender", () => {

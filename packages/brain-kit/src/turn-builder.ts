@@ -273,16 +273,18 @@ export class TurnBuilder {
   }
 
   /**
-   * The stream dropped or stalled: keep what arrived as a `stop` turn with `partialFinalized`, an
-   * open tool call marked `truncated`, and `errorKind` when the cut had a cause (`timeout` for a
-   * stall). When no text and no tool call arrived (nothing, or thinking only) there is no answer
-   * to keep, so the turn is an `error` of that kind (`network` when none was given) instead of an
-   * empty success; whatever thinking arrived stays in `content`.
+   * The stream dropped or stalled: keep what arrived as a `stop` turn with `partialFinalized`, and
+   * `errorKind` when the cut had a cause (`timeout` for a stall). An open tool call whose JSON
+   * already parses is complete (a JSON object cannot go on after its closing brace), whether or
+   * not the provider said so — so every brain keeps the same calls from the same bytes; any other
+   * open call is `truncated`. When no text and no tool call arrived (nothing, or thinking only)
+   * there is no answer to keep, so the turn is an `error` of that kind (`network` when none was
+   * given) instead of an empty success; whatever thinking arrived stays in `content`.
    */
   cutShort(errorKind?: ErrorKind, errorMessage?: string): AssistantMessage {
     if (this.ended) return this.msg;
     this.start();
-    this.closeOpen("truncated");
+    this.closeOpen(this.openCallIsWhole() ? undefined : "truncated");
     if (this.isEmpty()) {
       return this.endError(errorKind ?? "network", errorMessage ?? "the stream ended before any answer arrived");
     }
@@ -313,6 +315,12 @@ export class TurnBuilder {
       `the model repeated ${verdict.reason === "periodic" ? `a ${verdict.period}-character block` : "a passage"} in its ${block.type}; the stream was cut and the text before the loop kept`,
     );
     return "cut";
+  }
+
+  /** The open block is a tool call whose streamed JSON is a whole object (not an empty start). */
+  private openCallIsWhole(): boolean {
+    const open = this.open;
+    return open?.kind === "tool" && open.raw.trim() !== "" && parseArguments(open.raw) !== undefined;
   }
 
   private isEmpty(): boolean {

@@ -1,5 +1,5 @@
 import { assistantText, assistantToolCalls, type AssistantMessage, type Model } from "@x/llm-types";
-import { isDegenerateCutMessage, isLengthEmpty, isPartialToolCallCut } from "@x/terminal-cause";
+import { isDegenerateCutMessage, isLengthEmpty } from "@x/terminal-cause";
 import { runBudgetExceeded } from "./budget";
 import { handleCalls } from "./calls";
 import { checkpointIfDue } from "./checkpoint";
@@ -27,9 +27,13 @@ const NUDGE = {
     `Your final answer did not match the required JSON format (${problem}). Reply again with only the JSON value.`,
 };
 
-/** Cut at the output cap: a `length` stop, an empty reply at the cap, or a truncated tool call. */
+/**
+ * Cut at the output cap: a `length` stop or an empty reply at the cap — the provider said so. A
+ * truncated tool call in a dropped stream is not one (more room would not help); the turn never
+ * gets here, it is retried as a failed call.
+ */
 function isCut(message: AssistantMessage): boolean {
-  return message.stopReason === "length" || isLengthEmpty(message) || isPartialToolCallCut(message);
+  return message.stopReason === "length" || isLengthEmpty(message);
 }
 
 function failed(code: Terminal["code"], message: string, extra: Partial<Terminal> = {}): LoopEnd {

@@ -2,7 +2,7 @@ import type { AssistantMessage } from "@x/llm-types";
 import { z } from "zod";
 import { RunnerConfigError } from "./config-error";
 import { issuesLine } from "./issues";
-import { isAborted, isDegenerateCutMessage, isLengthEmpty, isRetryable } from "@x/terminal-cause";
+import { isAborted, isDegenerateCutMessage, isLengthEmpty, isRetryable, isStreamCut } from "@x/terminal-cause";
 import type { RetryOptions } from "./types";
 
 /**
@@ -13,15 +13,22 @@ import type { RetryOptions } from "./types";
  */
 export type FailureAction = "retry" | "fallback" | "aborted";
 
-export function failureAction(turn: Pick<AssistantMessage, "stopReason" | "errorKind">): FailureAction {
+export function failureAction(
+  turn: Pick<AssistantMessage, "stopReason" | "errorKind" | "partialFinalized">,
+): FailureAction {
   if (isAborted(turn)) return "aborted";
   if (isRetryable(turn)) return "retry";
   return "fallback";
 }
 
-/** True when the turn is a provider failure (not a deliberate cut the recovery lanes own). */
-export function isFailedCall(turn: Pick<AssistantMessage, "stopReason" | "errorKind">): boolean {
-  if (isAborted(turn)) return true;
+/**
+ * True when the call did not produce a turn the loop may use: a provider failure, an abort, or a
+ * stream the provider never finished (a kept partial is retried like `network`/`timeout`, never
+ * taken as the answer). Deliberate cuts the recovery lanes own (repetition, empty at the cap) are
+ * not failed calls.
+ */
+export function isFailedCall(turn: Pick<AssistantMessage, "stopReason" | "errorKind" | "partialFinalized">): boolean {
+  if (isAborted(turn) || isStreamCut(turn)) return true;
   if (turn.stopReason !== "error") return false;
   return !isDegenerateCutMessage(turn) && !isLengthEmpty(turn);
 }

@@ -7,6 +7,7 @@ import {
   type Model,
 } from "@x/llm-types";
 import { isBuiltTurn } from "@x/brain-kit";
+import { isStreamCut } from "@x/terminal-cause";
 import { runBudgetExceeded } from "./budget";
 import { issuesLine } from "./issues";
 import { backoffMs, failureAction, isFailedCall } from "./retry";
@@ -113,9 +114,9 @@ async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: nu
 }
 
 /**
- * One assistant turn: the budget is checked before every call; retryable failures are retried
- * with backoff (the provider's retry-after wins); a failure retrying will not fix moves down the
- * model chain. Every call's usage counts, failed ones included. Never throws.
+ * One assistant turn: the budget is checked before every call; retryable failures — a cut stream
+ * included — are retried with backoff (the provider's retry-after wins); a failure retrying will
+ * not fix moves down the model chain. Every call's usage counts, failed ones included. Never throws.
  */
 export async function modelTurn(ctx: RunContext): Promise<TurnOutcome> {
   const chain = modelChain(ctx);
@@ -185,11 +186,28 @@ export async function modelTurn(ctx: RunContext): Promise<TurnOutcome> {
         message: `no brain is registered for any model of the chain (${chain.map((m) => `${m.id}:${m.api}`).join(", ")})`,
       },
     };
+  return { terminal: failedCallTerminal(last) };
+}
+
+/**
+ * How a run ends on a call that kept failing: `stream_cut` when the provider never finished the
+ * last stream (what arrived is not an answer; `errorKind` says why it was cut, `network` when the
+ * brain gave no cause), else `model_error` with the failure's kind.
+ */
+function failedCallTerminal(last: AssistantMessage): Terminal {
+  if (isStreamCut(last)) {
+    return {
+      code: "stream_cut",
+      cause: "model",
+      message: `the reply was cut before the provider finished it (${last.errorMessage ?? "stream ended early"}); what arrived is not an answer`,
+      errorKind: last.errorKind ?? "network",
+    };
+  }
   const terminal: Terminal = {
     code: "model_error",
     cause: "model",
     message: last.errorMessage ?? `model call failed (${last.errorKind ?? "unknown"})`,
   };
   if (last.errorKind) terminal.errorKind = last.errorKind;
-  return { terminal };
+  return terminal;
 }

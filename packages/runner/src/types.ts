@@ -125,6 +125,7 @@ export const RUN_TERMINAL_CODES = [
   "empty_answer",
   "degenerate_repetition",
   "model_error",
+  "stream_cut",
   "budget_tokens",
   "budget_cost",
   "denial_limit",
@@ -146,7 +147,7 @@ export interface Terminal {
   code: RunTerminalCode;
   cause: TerminalCause;
   message: string;
-  /** The provider failure behind a `model_error` (or a recovery that ran out). */
+  /** The provider failure behind a `model_error`, why a `stream_cut` stream was cut, or a recovery that ran out. */
   errorKind?: ErrorKind;
   /** The code an `onToolResult` observer stopped with. */
   observerCode?: string;

@@ -9,6 +9,7 @@ import {
   isPartialToolCallCut,
   isRetryable,
   isRetryableKind,
+  isStreamCut,
 } from "./cause";
 
 function turn(overrides: Partial<AssistantMessage> = {}): AssistantMessage {
@@ -97,13 +98,23 @@ describe("cause predicates", () => {
     expect(isRetryableKind(undefined)).toBe(false);
   });
 
-  it("isRetryable needs an error turn with a retryable kind", () => {
+  it("isRetryable: an error turn with a retryable kind, or a stream cut", () => {
     for (const kind of ERROR_KINDS) {
       expect(isRetryable(turn({ stopReason: "error", errorKind: kind }))).toBe(isRetryableKind(kind));
     }
-    // A kept partial stamped timeout is an answer, not a failure to retry.
-    expect(isRetryable(turn({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" }))).toBe(false);
+    // A kept partial is not an answer: the provider never finished it, so it is asked again.
+    expect(isRetryable(turn({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" }))).toBe(true);
+    expect(isRetryable(turn({ stopReason: "stop", partialFinalized: true, errorKind: "network" }))).toBe(true);
+    expect(isRetryable(turn({ stopReason: "stop" }))).toBe(false);
     expect(isRetryable(turn({ stopReason: "error" }))).toBe(false);
+  });
+
+  it("isStreamCut: a kept partial, never an abort", () => {
+    expect(isStreamCut(turn({ stopReason: "stop", partialFinalized: true, errorKind: "network" }))).toBe(true);
+    expect(isStreamCut(turn({ stopReason: "stop", partialFinalized: true }))).toBe(true);
+    expect(isStreamCut(turn({ stopReason: "stop" }))).toBe(false);
+    expect(isStreamCut(turn({ stopReason: "length" }))).toBe(false);
+    expect(isStreamCut(turn({ stopReason: "aborted", errorKind: "aborted", partialFinalized: true }))).toBe(false);
   });
 
   it("isAborted: stopReason aborted or errorKind aborted", () => {

@@ -30,9 +30,10 @@ export function isContextOverflow(message: TerminalCauseCarrier): boolean {
 }
 
 /**
- * A length cut that carries a partial tool call: any tool call whose arguments were cut short
+ * A turn that carries a partial tool call: any tool call whose arguments were cut short
  * (`argumentsError: "truncated"`), or a `length` stop with a tool call in it. Such a call must not
- * be executed; the runner asks again with more room or tells the model.
+ * be executed. Whether more room helps is {@link isStreamCut}'s question: a truncated call in a
+ * dropped stream is a network failure, not a cap cut.
  */
 export function isPartialToolCallCut(message: Pick<AssistantMessage, "stopReason" | "content">): boolean {
   let hasToolCall = false;
@@ -62,12 +63,23 @@ export function isRetryableKind(kind: ErrorKind | undefined): kind is RetryableE
 }
 
 /**
- * True when the turn failed for a transient reason and the same request may succeed. A turn that
- * was cut short but kept (`partialFinalized`, e.g. a stall stamped `timeout`) is not a failure and
- * is not retryable here.
+ * True when the provider never finished the turn: the stream dropped, stalled or ran past its
+ * deadline and the brain kept what arrived (`partialFinalized`). Such a turn is never a final
+ * answer and none of its tool calls runs — complete ones included, since the provider did not say
+ * the turn was over. The same request may succeed; the cut is read like a `network`/`timeout`
+ * failure. An abort is not a stream cut.
  */
-export function isRetryable(message: Pick<AssistantMessage, "errorKind" | "stopReason">): boolean {
-  return message.stopReason === "error" && isRetryableKind(message.errorKind);
+export function isStreamCut(message: Pick<AssistantMessage, "partialFinalized" | "stopReason" | "errorKind">): boolean {
+  return message.partialFinalized === true && !isAborted(message);
+}
+
+/**
+ * True when the same request may succeed: a turn that failed for a transient reason, or a stream
+ * cut ({@link isStreamCut}) — a kept partial is retried, never taken as the answer.
+ */
+export function isRetryable(message: Pick<AssistantMessage, "errorKind" | "stopReason" | "partialFinalized">): boolean {
+  if (message.stopReason === "error" && isRetryableKind(message.errorKind)) return true;
+  return isStreamCut(message);
 }
 
 /** True when the caller's signal aborted the turn. */

@@ -6,6 +6,7 @@ export {
   isPartialToolCallCut,
   isRetryable,
   isRetryableKind,
+  isStreamCut,
   RETRYABLE_ERROR_KINDS,
   type RetryableErrorKind,
   type TerminalCauseCarrier,

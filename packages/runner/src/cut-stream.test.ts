@@ -1,0 +1,99 @@
+import { assistantText, type Message } from "@x/llm-types";
+import { describe, expect, it } from "vitest";
+import { fakeClock, recorder } from "../test/harness";
+import { framesBeforeFinish, framesThrough, WIRE_KEY, WIRES, type WireAnswer, type WireTurn } from "../test/wires";
+import { createRunner } from "./runner";
+
+// A stream the provider never finished is retried, not answered from, on both real brains.
+
+const CUT_TEXT: WireTurn = { text: ["The answer is ", "fort", "y-two."] };
+const WRITE: WireTurn = {
+  text: ["Writing it down. "],
+  tool: { id: "call_1", name: "write", input: { path: "notes.txt", text: "hello world" } },
+};
+
+const allText = (messages: readonly Message[]) =>
+  messages.map((m) => (m.role === "assistant" ? assistantText(m) : "")).join("|");
+
+async function run(wire: (typeof WIRES)[number], answers: (index: number) => WireAnswer, tools = false) {
+  const server = await wire.start((_request, index) => answers(index));
+  const write = recorder("write");
+  const clock = fakeClock();
+  try {
+    const runner = createRunner({
+      brains: [wire.brain({ stallTimeoutMs: 400 })],
+      models: { main: wire.model(server.baseUrl, 4000) },
+      clock,
+    });
+    const result = await runner.runTask({
+      objective: "What is the answer?",
+      maxTokens: 1000,
+      ...(tools ? { tools: [write.tool] } : {}),
+    });
+    return { result, bodies: server.bodies(), calls: write.calls };
+  } finally {
+    await server.close();
+  }
+}
+
+describe.each(WIRES)("a cut stream on $name", (wire) => {
+  it("a reset mid-text is retried as the same request, and the finished answer is the output", async () => {
+    const { result, bodies } = await run(wire, (index) =>
+      index === 0
+        ? {
+            wire: { kind: "sse", frames: framesThrough(wire.frames(CUT_TEXT, {} as never), "fort"), ending: "destroy" },
+          }
+        : { turn: { text: ["It is 42."] } },
+    );
+    expect(result).toMatchObject({ status: "completed", output: "It is 42.", stats: { retries: 1, modelCalls: 2 } });
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toEqual(bodies[0]);
+    // The cut turn is dropped, not kept: the history holds only the finished reply.
+    expect(allText(result.messages)).not.toContain("fort");
+  });
+
+  it("a reset inside a tool call asks again with the same cap (no max_tokens doubling), then runs the call once", async () => {
+    const { result, bodies, calls } = await run(
+      wire,
+      (index) =>
+        index === 0
+          ? {
+              wire: { kind: "sse", frames: framesThrough(wire.frames(WRITE, {} as never), "notes"), ending: "destroy" },
+            }
+          : index === 1
+            ? { turn: WRITE }
+            : { turn: { text: ["Done."] } },
+      true,
+    );
+    expect(result).toMatchObject({ status: "completed", output: "Done." });
+    expect(calls).toEqual([{ text: "hello world" }]);
+    const cap = (body: Record<string, unknown>) => body.max_tokens ?? body.max_completion_tokens;
+    expect(bodies.slice(0, 2).map(cap)).toEqual([1000, 1000]);
+  });
+
+  it("a complete tool call then a reset: the call does not run from the cut turn; it runs once from the retried one", async () => {
+    const { result, calls } = await run(
+      wire,
+      (index) =>
+        index === 0
+          ? { wire: { kind: "sse", frames: framesBeforeFinish(wire.frames(WRITE, {} as never)), ending: "destroy" } }
+          : index === 1
+            ? { turn: WRITE }
+            : { turn: { text: ["Done."] } },
+      true,
+    );
+    expect(result).toMatchObject({ status: "completed", output: "Done.", stats: { retries: 1, toolCalls: 1 } });
+    expect(calls).toHaveLength(1);
+  });
+
+  it("a key echoed back base64-encoded (a Basic credential) is redacted from the run's terminal", async () => {
+    const echoed = Buffer.from(`user:${WIRE_KEY}`).toString("base64");
+    const { result } = await run(wire, () => ({
+      error: { status: 400, message: `invalid credential: Basic ${echoed} (raw ${WIRE_KEY})` },
+    }));
+    expect(result.terminal).toMatchObject({ code: "model_error", errorKind: "bad_request" });
+    expect(result.terminal.message).toContain("[redacted]");
+    expect(result.terminal.message).not.toContain(WIRE_KEY);
+    expect(result.terminal.message).not.toContain(echoed.slice(8, 24));
+  });
+});

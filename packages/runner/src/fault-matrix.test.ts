@@ -1,0 +1,245 @@
+import type { ErrorKind } from "@x/llm-types";
+import { readFileSync, writeFileSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { fakeClock, recorder } from "../test/harness";
+import {
+  framesBeforeFinish,
+  framesThrough,
+  WIRES,
+  type WireAnswer,
+  type WireTurn,
+  type WireUnderTest,
+} from "../test/wires";
+import type { RecordedRequest } from "@x/brain-kit/testing";
+import { createRunner } from "./runner";
+import type { RunTerminalCode, TaskSpec, TaskStatus } from "./types";
+
+// Every failure a provider's wire can throw at a run, played on both real brains against their
+// loopback servers, the same on every request so the retries run out. The table this builds is the
+// fault matrix in the runner's README: the test fails when the README says something else
+// (`UPDATE_FAULT_MATRIX=1` rewrites it), so the documentation cannot drift from the behaviour.
+
+const TEXT: WireTurn = { text: ["The answer is ", "fort", "y-two."] };
+const TOOL: WireTurn = {
+  text: ["Writing it down. "],
+  tool: { id: "call_1", name: "write", input: { path: "notes.txt", text: "hello world" } },
+};
+const STALL_MS = 400;
+const CAP = 1000;
+
+interface Fault {
+  name: string;
+  /** The model's turn is a tool call (the run has the `write` tool). */
+  tool?: boolean;
+  spec?: Partial<TaskSpec>;
+  answer(wire: WireUnderTest, request: RecordedRequest): WireAnswer;
+  expected: { status: TaskStatus; code: RunTerminalCode; errorKind?: ErrorKind; requests: number };
+}
+
+const sse = (frames: string[], ending: "end" | "destroy" | "hang", delayMs?: number): WireAnswer => ({
+  wire: { kind: "sse", frames, ending, ...(delayMs ? { delayMs } : {}) },
+});
+const failedWith = (code: RunTerminalCode, errorKind: ErrorKind, requests = 3) => ({
+  status: "failed" as const,
+  code,
+  errorKind,
+  requests,
+});
+
+const FAULTS: Fault[] = [
+  {
+    name: "429 with retry-after: 2",
+    answer: () => ({ error: { status: 429, message: "Rate limit reached", headers: { "retry-after": "2" } } }),
+    expected: failedWith("model_error", "rate_limited"),
+  },
+  {
+    name: "429 without retry-after",
+    answer: () => ({ error: { status: 429, message: "Rate limit reached" } }),
+    expected: failedWith("model_error", "rate_limited"),
+  },
+  {
+    name: "500",
+    answer: () => ({ error: { status: 500, message: "Internal server error" } }),
+    expected: failedWith("model_error", "provider"),
+  },
+  {
+    name: "503 (Chat Completions) / 529 (Anthropic)",
+    answer: (wire) => ({ error: { status: wire.overloadedStatus, message: "Overloaded" } }),
+    expected: failedWith("model_error", "overloaded"),
+  },
+  {
+    name: "reset before headers",
+    answer: () => ({ wire: { kind: "destroy" } }),
+    expected: failedWith("model_error", "network"),
+  },
+  {
+    name: "reset mid-text",
+    answer: (wire, request) => sse(framesThrough(wire.frames(TEXT, request), "fort"), "destroy"),
+    expected: failedWith("stream_cut", "network"),
+  },
+  {
+    name: "reset mid-tool-call",
+    tool: true,
+    answer: (wire, request) => sse(framesThrough(wire.frames(TOOL, request), "notes"), "destroy"),
+    expected: failedWith("stream_cut", "network"),
+  },
+  {
+    name: "complete tool call, then reset",
+    tool: true,
+    answer: (wire, request) => sse(framesBeforeFinish(wire.frames(TOOL, request)), "destroy"),
+    expected: failedWith("stream_cut", "network"),
+  },
+  {
+    name: "stall before headers",
+    answer: () => ({ wire: { kind: "hang" } }),
+    expected: failedWith("model_error", "timeout"),
+  },
+  {
+    name: "stall after headers (mid-text)",
+    answer: (wire, request) => sse(framesThrough(wire.frames(TEXT, request), "fort"), "hang"),
+    expected: failedWith("stream_cut", "timeout"),
+  },
+  {
+    name: "drip past the deadline",
+    spec: { modelTimeoutMs: 600 },
+    answer: (wire, request) => {
+      const frames = wire.frames(TEXT, request);
+      const head = framesThrough(frames, "The answer is ");
+      // The first text arrives at once; then a frame every 150 ms, each inside the stall timer.
+      return sse([head.join(""), ...frames.slice(head.length)], "end", 150);
+    },
+    expected: failedWith("stream_cut", "timeout"),
+  },
+  {
+    name: "HTML page with status 200",
+    answer: () => ({
+      wire: {
+        kind: "json",
+        status: 200,
+        body: "<!doctype html><html><body>Sign in to the network</body></html>",
+        headers: { "content-type": "text/html" },
+      },
+    }),
+    expected: failedWith("model_error", "network"),
+  },
+  {
+    name: "invalid JSON chunk mid-stream",
+    answer: (wire, request) => sse([...framesThrough(wire.frames(TEXT, request), "fort"), wire.badFrame], "end"),
+    expected: failedWith("model_error", "provider"),
+  },
+  {
+    name: "truncated tool JSON, stream closed",
+    tool: true,
+    answer: (wire, request) => sse(framesThrough(wire.frames(TOOL, request), "notes"), "end"),
+    expected: failedWith("stream_cut", "network"),
+  },
+  {
+    name: "truncated tool JSON at the output cap",
+    tool: true,
+    answer: (wire, request) =>
+      sse([...framesThrough(wire.frames(TOOL, request), "notes"), ...wire.capEnding(request)], "end"),
+    expected: { status: "failed", code: "max_tokens", requests: 2 },
+  },
+];
+
+interface Outcome {
+  status: TaskStatus;
+  code: RunTerminalCode;
+  errorKind?: ErrorKind;
+  requests: number;
+  retries: string;
+  toolRan: boolean;
+  output: string;
+}
+
+function describeRetries(bodies: Array<Record<string, unknown>>, sleeps: number[]): string {
+  if (bodies.length <= 1) return "not retried";
+  const caps = bodies.map((body) => body.max_tokens ?? body.max_completion_tokens);
+  const strip = (body: Record<string, unknown>) => JSON.stringify({ ...body, max_tokens: 0, max_completion_tokens: 0 });
+  const same = bodies.every((body) => strip(body) === strip(bodies[0]!));
+  const capChange = caps.some((cap) => cap !== caps[0]) ? ` but max_tokens ${caps.join(" → ")}` : "";
+  const waits = sleeps.length ? `, waits ${sleeps.join(" + ")} ms` : "";
+  return `${bodies.length} × ${same ? "the same request" : "different requests"}${capChange}${waits}`;
+}
+
+async function play(wire: WireUnderTest, fault: Fault): Promise<Outcome> {
+  const server = await wire.start((request) => fault.answer(wire, request));
+  try {
+    const write = recorder("write");
+    const clock = fakeClock();
+    const runner = createRunner({
+      brains: [wire.brain({ stallTimeoutMs: STALL_MS })],
+      models: { main: wire.model(server.baseUrl, 4 * CAP) },
+      clock,
+      retry: { random: () => 0.5 },
+    });
+    const result = await runner.runTask({
+      objective: "What is the answer?",
+      maxTokens: CAP,
+      ...(fault.tool ? { tools: [write.tool] } : {}),
+      ...fault.spec,
+    });
+    return {
+      status: result.status,
+      code: result.terminal.code,
+      ...(result.terminal.errorKind ? { errorKind: result.terminal.errorKind } : {}),
+      requests: server.bodies().length,
+      retries: describeRetries(server.bodies(), clock.sleeps),
+      toolRan: write.calls.length > 0,
+      output: result.output,
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+const results = new Map<string, Outcome>();
+const key = (wire: WireUnderTest, fault: Fault) => `${wire.name}|${fault.name}`;
+
+function cell(outcome: Outcome, fault: Fault): string {
+  const kind = outcome.errorKind ? ` (${outcome.errorKind})` : "";
+  const tool = fault.tool ? (outcome.toolRan ? ", the tool ran" : ", the tool did not run") : "";
+  return `${outcome.status} · \`${outcome.code}\`${kind}${tool}`;
+}
+
+function matrix(): string {
+  const [first, second] = WIRES as [WireUnderTest, WireUnderTest];
+  const rows = FAULTS.map((fault) => {
+    const a = results.get(key(first, fault))!;
+    const b = results.get(key(second, fault))!;
+    const retries = a.retries === b.retries ? a.retries : `${first.name}: ${a.retries}; ${second.name}: ${b.retries}`;
+    return `| ${fault.name} | ${cell(a, fault)} | ${cell(b, fault)} | ${retries} |`;
+  });
+  return [`| failure | ${first.name} | ${second.name} | retried |`, "|---|---|---|---|", ...rows].join("\n");
+}
+
+const START = "<!-- fault-matrix:start (written by src/fault-matrix.test.ts) -->";
+const END = "<!-- fault-matrix:end -->";
+
+describe("fault matrix: each wire failure on both brains, retried the same way, ended typed", () => {
+  for (const fault of FAULTS) {
+    for (const wire of WIRES) {
+      it(`${fault.name} — ${wire.name}`, async () => {
+        const outcome = await play(wire, fault);
+        results.set(key(wire, fault), outcome);
+        expect(outcome).toMatchObject(fault.expected);
+        // A cut reply is never the answer: the partial text is not the run's output.
+        expect(outcome.output).not.toContain("fort");
+        expect(outcome.toolRan).toBe(false);
+      });
+    }
+  }
+
+  afterAll(() => {
+    if (results.size !== FAULTS.length * WIRES.length) return;
+    const path = new URL("../README.md", import.meta.url);
+    const readme = readFileSync(path, "utf8");
+    const block = `${START}\n<!-- prettier-ignore-start -->\n${matrix()}\n<!-- prettier-ignore-end -->\n${END}`;
+    const updated = readme.replace(new RegExp(`${START.replace(/[()]/g, "\\$&")}[\\s\\S]*?${END}`), block);
+    if (process.env.UPDATE_FAULT_MATRIX === "1") writeFileSync(path, updated);
+    else
+      expect(readme, "the README's fault matrix differs from this run: UPDATE_FAULT_MATRIX=1 rewrites it").toBe(
+        updated,
+      );
+  });
+});
