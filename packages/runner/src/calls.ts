@@ -1,4 +1,5 @@
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "@x/llm-types";
+import type { ToolProgress } from "./define-tool";
 import { loopGuardNote } from "./loop-guard";
 import type { PendingCall } from "./park-schema";
 import { gateCall, permissionFor } from "./permissions";
@@ -27,6 +28,17 @@ function withNote(result: ToolResultMessage, note: string): ToolResultMessage {
   return { ...result, content: [...result.content, { type: "text", text: note }] };
 }
 
+/**
+ * A progress report as the event carries it: tool code is outside data, so only finite numbers and
+ * a string message pass, and the event never holds the tool's own object.
+ */
+function progressOf(update: ToolProgress): ToolProgress {
+  const progress = Number.isFinite(update?.progress) ? update.progress : 0;
+  const total = Number.isFinite(update?.total) ? update.total : undefined;
+  const message = typeof update?.message === "string" ? update.message : undefined;
+  return { progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) };
+}
+
 /** Runs one approved call inside a tool span. */
 export function runCall(ctx: RunContext, call: ToolCall, note?: string): Promise<ToolResultMessage> {
   const check = checkCall(ctx.tools, call, ctx.deps.clock.now());
@@ -37,6 +49,7 @@ export function runCall(ctx: RunContext, call: ToolCall, note?: string): Promise
     signal: ctx.signal,
     defaultTimeoutMs: ctx.spec.toolTimeoutMs ?? 120_000,
     now: () => ctx.deps.clock.now(),
+    onProgress: (update: ToolProgress) => ctx.emit({ type: "tool_progress", toolCall: call, ...progressOf(update) }),
     ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
   };
   return executeTool(check.tool, call, check.args, execCtx).then((result) => {

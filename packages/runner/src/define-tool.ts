@@ -17,6 +17,17 @@ export interface ToolContext {
    * `Idempotency-Key` header, a unique column) so a repeated attempt cannot repeat the effect.
    */
   idempotencyKey: string;
+  /** Reports how far a long call has come; the run streams it as a `tool_progress` event. */
+  progress: (update: ToolProgress) => void;
+}
+
+/** A long-running tool's report of how far it has come (an MCP server's progress notification). */
+export interface ToolProgress {
+  /** Work done so far; grows with every report. */
+  progress: number;
+  /** Total work, when known. */
+  total?: number;
+  message?: string;
 }
 
 /** A tool may return text, any JSON value, or this shape to control what the model sees. */

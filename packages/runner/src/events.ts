@@ -32,6 +32,7 @@ export type RunEvent =
       decision: "approve" | "deny" | "unavailable";
       waitMs: number;
     }
+  | { type: "tool_progress"; toolCall: ToolCall; progress: number; total?: number; message?: string }
   | { type: "tool_result"; toolCall: ToolCall; result: ToolResultMessage }
   | { type: "notice"; notice: EngineNotice }
   | { type: "parked"; parked: ParkedRun }

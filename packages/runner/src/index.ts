@@ -6,6 +6,7 @@ export {
   type ToolContext,
   type ToolDefinition,
   type ToolOutput,
+  type ToolProgress,
 } from "./define-tool";
 export { resolveTaskModel, resolveMainModel, ModelResolutionError, type TaskModel } from "./resolve";
 export { ParkedRunError, PARKED_RUN_ERROR_CODES, MIN_PARK_KEY_BYTES, type ParkedRunErrorCode } from "./park";

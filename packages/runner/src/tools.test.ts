@@ -22,6 +22,7 @@ const ctx = (signal = new AbortController().signal, defaultTimeoutMs = 1000): To
   signal,
   defaultTimeoutMs,
   now: () => 1,
+  onProgress: () => undefined,
 });
 
 describe("checkCall", () => {

@@ -6,7 +6,7 @@ import {
   type ToolResultMessage,
 } from "@x/llm-types";
 import { z } from "zod";
-import type { Tool, ToolOutput } from "./define-tool";
+import type { Tool, ToolOutput, ToolProgress } from "./define-tool";
 
 export interface ToolRunContext {
   runId: string;
@@ -15,6 +15,8 @@ export interface ToolRunContext {
   signal: AbortSignal;
   defaultTimeoutMs: number;
   now(): number;
+  /** Where the tool's progress reports go. */
+  onProgress: (update: ToolProgress) => void;
 }
 
 /** A tool result the model sees as failed; the run goes on. */
@@ -180,6 +182,7 @@ export async function executeTool(
           toolCallId: call.id,
           toolName: call.name,
           idempotencyKey: `${ctx.runId}:${call.id}`,
+          progress: ctx.onProgress,
           ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
         }),
       ),

@@ -1,0 +1,43 @@
+/** Why a server could not be used at all: bad config, or connecting/listing failed. */
+export const MCP_ERROR_CODES = [
+  "config_invalid",
+  "connect_failed",
+  "duplicate_server",
+  "name_clash",
+  "closed",
+] as const;
+export type McpErrorCode = (typeof MCP_ERROR_CODES)[number];
+
+/** Thrown by `connectMcp` and a toolset's methods; a tool call never throws it (it becomes an error result). */
+export class McpError extends Error {
+  constructor(
+    readonly code: McpErrorCode,
+    message: string,
+    /** The server it concerns. */
+    readonly server?: string,
+  ) {
+    super(message);
+    this.name = "McpError";
+  }
+}
+
+/**
+ * How an MCP tool call failed, as `details.error` of its error result: `server_disconnected` (the
+ * server went away during the call, or could not be reached again), `server_error` (a JSON-RPC
+ * error, or a result the SDK refused, such as structured content off its output schema),
+ * `timeout` (the server's own deadline), `aborted`.
+ */
+export const MCP_CALL_ERRORS = ["server_disconnected", "server_error", "timeout", "aborted"] as const;
+export type McpCallErrorCode = (typeof MCP_CALL_ERRORS)[number];
+
+export class McpCallError extends Error {
+  constructor(
+    readonly code: McpCallErrorCode,
+    message: string,
+    /** The JSON-RPC error code, when the server sent one. */
+    readonly rpcCode?: number,
+  ) {
+    super(message);
+    this.name = "McpCallError";
+  }
+}

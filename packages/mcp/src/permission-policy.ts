@@ -1,0 +1,34 @@
+import type { Permission } from "@x/runner";
+import type { McpPolicy } from "./server-config";
+
+/** What a server says about a tool (MCP's `ToolAnnotations`): hints its author wrote, nothing more. */
+export interface ToolHints {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+}
+
+/** A tool's permission and whether it may run in parallel, as the policy rules. */
+export interface ToolClearance {
+  permission: Permission;
+  /** Runs in parallel with other read-only calls of the same turn. */
+  readOnly: boolean;
+}
+
+/**
+ * The one rule for an MCP tool's permission. A per-tool entry of the host wins. Otherwise, with
+ * annotations `untrusted` (the default) the hints are ignored and every tool takes the server's
+ * `default` (`auto`); with `trusted`, a tool hinting read-only and not destructive takes `readOnly`
+ * (`allow`). Hints only ever tighten: a tool hinting destructive is never allowed by a server-wide
+ * word, whatever else it claims.
+ */
+export function clearTool(tool: string, hints: ToolHints | undefined, policy: McpPolicy | undefined): ToolClearance {
+  const trusted = policy?.annotations === "trusted";
+  const claimsReadOnly = hints?.readOnlyHint === true && hints.destructiveHint !== true;
+  const readOnly = trusted && claimsReadOnly;
+  const named = policy?.tools && Object.hasOwn(policy.tools, tool) ? policy.tools[tool] : undefined;
+  if (named) return { permission: named, readOnly };
+  const fallback = policy?.default ?? "auto";
+  if (readOnly) return { permission: policy?.readOnly ?? "allow", readOnly };
+  if (hints?.destructiveHint === true && fallback === "allow") return { permission: "auto", readOnly };
+  return { permission: fallback, readOnly };
+}
