@@ -1,0 +1,222 @@
+import { randomUUID } from "node:crypto";
+import type { ApprovalDecision } from "@x/runner";
+import PgBoss from "pg-boss";
+import pg from "pg";
+import { QueueError } from "./errors";
+import { QueuedSpecSchema, type QueuedSpec, type QueuedTask } from "./queued-task";
+import { ensureSchema, schemaName, type Queryable } from "./sql";
+import { rowToTask, type TaskRow } from "./task-row";
+
+export interface TaskQueueOptions {
+  /** `postgres://…`; or pass `pool`. */
+  connectionString?: string;
+  /** A pool the host owns (not closed by `stop`). */
+  pool?: pg.Pool;
+  /** Schema of the queue's tables. Default `x_queue`; pg-boss keeps its own in `<schema>_boss`. */
+  schema?: string;
+  /**
+   * Times a task may be taken without progress (a finished turn, a park, a decision) before it goes
+   * to `dead_letter`: a task whose workers keep dying mid-turn stops costing money. Default 3.
+   */
+  maxAttempts?: number;
+  /**
+   * Seconds a taken job may go without finishing before pg-boss hands it out again. A worker still
+   * running it then holds its task lease, so the new taker waits; a dead one does not. Default 60.
+   */
+  jobExpireSeconds?: number;
+  /** How often pg-boss sweeps expired jobs. Default 15 s. */
+  maintenanceIntervalSeconds?: number;
+}
+
+/** What a job in pg-boss carries: only the task's id; the row is the source of truth. */
+export interface TaskJob {
+  taskId: string;
+}
+
+export interface EnqueueOptions {
+  /** The tenant the task belongs to: every read and approval names it. */
+  owner: string;
+  /** Strategy scope the worker hands the task (teacher mode, stores). */
+  scope?: string;
+  /** Default: a random UUID. Enqueuing the same id twice is refused by the database. */
+  taskId?: string;
+}
+
+export interface TaskEvent {
+  seq: number;
+  at: Date;
+  event: Record<string, unknown>;
+}
+
+/**
+ * The queue: tasks in PostgreSQL, handed to workers by pg-boss. Any process may enqueue, read,
+ * approve or reconcile; `createWorker` runs them.
+ */
+export interface TaskQueue {
+  readonly schema: string;
+  readonly jobName: string;
+  readonly deadJobName: string;
+  readonly pool: pg.Pool;
+  readonly boss: PgBoss;
+  readonly maxAttempts: number;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  enqueue(spec: QueuedSpec, options: EnqueueOptions): Promise<string>;
+  getTask(taskId: string, owner: string): Promise<QueuedTask>;
+  events(taskId: string, owner: string, after?: number): Promise<TaskEvent[]>;
+  /** Decides a parked task and enqueues its resume. Of two racing approvals, one wins; the other is refused. */
+  approve(taskId: string, owner: string, decision: ApprovalDecision): Promise<void>;
+  /**
+   * Settles an `unknown_outcome` task after a person (or the host) checked what the interrupted
+   * call did: `happened` with the text the model should see, or `not_run` to run it now.
+   */
+  reconcile(
+    taskId: string,
+    owner: string,
+    outcome: { happened: true; result: string } | { happened: false },
+  ): Promise<void>;
+  /** Sends a task's job again (a resume, a deferral); used by workers. */
+  send(taskId: string, db?: Queryable, startAfterSeconds?: number): Promise<void>;
+}
+
+export function createTaskQueue(options: TaskQueueOptions): TaskQueue {
+  const schema = schemaName(options.schema ?? "x_queue");
+  const ownsPool = !options.pool;
+  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: 10 });
+  const maxAttempts = options.maxAttempts ?? 3;
+  const boss = new PgBoss({
+    db: { executeSql: (text, values) => pool.query(text, values) },
+    schema: `${schema}_boss`,
+    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 15,
+    monitorStateIntervalSeconds: 3_600,
+  });
+  const jobName = `${schema}-task`;
+  const deadJobName = `${schema}-dead`;
+  const tasks = `${schema}.tasks`;
+  const jobOptions = (db?: Queryable): PgBoss.SendOptions => ({
+    // pg-boss's own retry budget is larger than the task's: the task row decides when a task is
+    // dead; pg-boss's dead-letter queue only catches a job that could not be worked at all.
+    retryLimit: maxAttempts + 2,
+    retryDelay: 1,
+    expireInSeconds: options.jobExpireSeconds ?? 60,
+    deadLetter: deadJobName,
+    ...(db ? { db: { executeSql: (text: string, values: unknown[]) => db.query(text, values) } } : {}),
+  });
+  const taskRow = async (taskId: string, owner: string): Promise<TaskRow> => {
+    const found = await pool.query<TaskRow>(`SELECT * FROM ${tasks} WHERE id = $1 AND owner = $2`, [taskId, owner]);
+    // Another owner's task answers exactly like a missing one: nothing crosses tenants, not even existence.
+    if (!found.rows[0]) throw new QueueError("not_found", `no task ${taskId} for this owner`);
+    return found.rows[0];
+  };
+  const inTransaction = async <T>(body: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      const value = await body(client);
+      await client.query("COMMIT");
+      return value;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+  const send = async (taskId: string, db?: Queryable, startAfterSeconds?: number) => {
+    const job: TaskJob = { taskId };
+    await boss.send(jobName, job, {
+      ...jobOptions(db),
+      ...(startAfterSeconds !== undefined ? { startAfter: startAfterSeconds } : {}),
+    });
+  };
+
+  return {
+    schema,
+    jobName,
+    deadJobName,
+    pool,
+    boss,
+    maxAttempts,
+    async start() {
+      await ensureSchema(pool, schema);
+      boss.on("error", () => undefined);
+      await boss.start();
+      await boss.createQueue(deadJobName);
+      await boss.createQueue(jobName, { name: jobName, deadLetter: deadJobName });
+    },
+    async stop() {
+      await boss.stop({ graceful: false, wait: true });
+      if (ownsPool) await pool.end();
+    },
+    async enqueue(spec, enqueueOptions) {
+      const parsed = QueuedSpecSchema.safeParse(spec);
+      if (!parsed.success) throw new QueueError("invalid_spec", `task spec is not valid: ${parsed.error.message}`);
+      const taskId = enqueueOptions.taskId ?? randomUUID();
+      // The row and its job in one transaction: a task is never queued without a job, nor a job
+      // sent for a task that does not exist.
+      await inTransaction(async (client) => {
+        await client.query(`INSERT INTO ${tasks} (id, owner, scope, status, spec) VALUES ($1, $2, $3, 'queued', $4)`, [
+          taskId,
+          enqueueOptions.owner,
+          enqueueOptions.scope ?? null,
+          JSON.stringify(parsed.data),
+        ]);
+        await send(taskId, client);
+      });
+      return taskId;
+    },
+    getTask: async (taskId, owner) => rowToTask(await taskRow(taskId, owner)),
+    async events(taskId, owner, after = 0) {
+      await taskRow(taskId, owner);
+      const found = await pool.query<{ seq: string; at: Date; event: Record<string, unknown> }>(
+        `SELECT seq, at, event FROM ${schema}.task_events WHERE task_id = $1 AND seq > $2 ORDER BY seq`,
+        [taskId, after],
+      );
+      return found.rows.map((row) => ({ seq: Number(row.seq), at: row.at, event: row.event }));
+    },
+    async approve(taskId, owner, decision) {
+      await taskRow(taskId, owner);
+      await inTransaction(async (client) => {
+        const moved = await client.query(
+          `UPDATE ${tasks} SET status = 'resuming', decision = $3, attempts = 0, updated_at = now()
+           WHERE id = $1 AND owner = $2 AND status = 'parked' RETURNING id`,
+          [taskId, owner, JSON.stringify(decision)],
+        );
+        if (moved.rowCount !== 1) throw new QueueError("not_parked", `task ${taskId} is not waiting for approval`);
+        await send(taskId, client);
+      });
+    },
+    async reconcile(taskId, owner, outcome) {
+      const row = await taskRow(taskId, owner);
+      if (row.status !== "unknown_outcome" || !row.park_id) {
+        throw new QueueError("not_unknown_outcome", `task ${taskId} has no call of unknown outcome`);
+      }
+      const park = row.park_id;
+      await inTransaction(async (client) => {
+        if (outcome.happened) {
+          const pending = (row.parked as { pending: { toolCallId: string; toolName: string } }).pending;
+          const result = {
+            role: "toolResult",
+            toolCallId: pending.toolCallId,
+            toolName: pending.toolName,
+            content: [{ type: "text", text: outcome.result }],
+            isError: false,
+            timestamp: Date.now(),
+          };
+          await client.query(
+            `UPDATE ${schema}.park_calls SET state = 'done', done_at = now(), result = $2 WHERE park_id = $1`,
+            [park, JSON.stringify(result)],
+          );
+        } else {
+          await client.query(`DELETE FROM ${schema}.park_calls WHERE park_id = $1`, [park]);
+        }
+        await client.query(
+          `UPDATE ${tasks} SET status = 'resuming', error = NULL, attempts = 0, updated_at = now() WHERE id = $1`,
+          [taskId],
+        );
+        await send(taskId, client);
+      });
+    },
+    send,
+  };
+}

@@ -1,0 +1,242 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  createRunner,
+  ParkedRunError,
+  type RunCheckpoint,
+  type Runner,
+  type RunnerDeps,
+  type TaskResult,
+  type Tool,
+  type ToolResultInfo,
+} from "@x/runner";
+import type PgBoss from "pg-boss";
+import { createPostgresParkLedger } from "./pg-park-ledger";
+import type { QueuedSpec } from "./queued-task";
+import type { TaskJob, TaskQueue } from "./task-queue";
+import type { TaskRow } from "./task-row";
+
+export interface WorkerOptions {
+  queue: TaskQueue;
+  /**
+   * How to make the runner, without `parkLedger` (the worker brings its PostgreSQL ledger). Give
+   * every worker the same `parkKey`: a park or checkpoint signed by one is resumed by another.
+   */
+  runner: Omit<RunnerDeps, "parkLedger" | "parkKey"> & { parkKey: string | Uint8Array };
+  /** Tools by name, or per task: a host binds tools to the task's owner and scope here. */
+  tools: readonly Tool[] | ((task: { owner: string; scope: string | null }) => readonly Tool[]);
+  /** Tasks run at once in this process. Default 8. */
+  concurrency?: number;
+  /** How long a task (and a call it executes) is held without renewal. Default 15 000 ms. */
+  leaseMs?: number;
+  /** Pause between polls when there is nothing to do. Default 200 ms. */
+  pollMs?: number;
+  /** Default: a random id; kept on every row this worker leases, for whoever investigates. */
+  workerId?: string;
+}
+
+export interface Worker {
+  readonly workerId: string;
+  /** Starts polling; resolves once the first poll is under way. */
+  start(): Promise<void>;
+  /** Stops taking work, waits for the tasks in flight (aborting them after `graceMs`), then returns. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Why a task row could not be leased right now. */
+type Lease = { row: TaskRow } | { busyForMs: number } | { settled: true };
+
+export function createWorker(options: WorkerOptions): Worker {
+  const { queue } = options;
+  const workerId = options.workerId ?? `worker-${randomUUID()}`;
+  const leaseMs = options.leaseMs ?? 15_000;
+  const concurrency = options.concurrency ?? 8;
+  const tasks = `${queue.schema}.tasks`;
+  const ledger = createPostgresParkLedger({ db: queue.pool, schema: queue.schema, owner: workerId, leaseMs });
+  const runner: Runner = createRunner({ ...options.runner, parkLedger: ledger });
+  const active = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  let stopping = false;
+  let polling: Promise<void> | undefined;
+
+  const lease = async (taskId: string): Promise<Lease> => {
+    const taken = await queue.pool.query<TaskRow>(
+      `UPDATE ${tasks} SET lease_owner = $2, lease_until = now() + $3 * interval '1 millisecond',
+         attempts = attempts + 1, updated_at = now(),
+         status = CASE WHEN status = 'queued' THEN 'running' ELSE status END
+       WHERE id = $1 AND status IN ('queued', 'running', 'resuming')
+         AND (lease_until IS NULL OR lease_until < now())
+       RETURNING *`,
+      [taskId, workerId, leaseMs],
+    );
+    if (taken.rows[0]) return { row: taken.rows[0] };
+    const held = await queue.pool.query<{ ms: number }>(
+      `SELECT greatest(0, extract(epoch FROM lease_until - now()) * 1000)::float8 AS ms FROM ${tasks}
+       WHERE id = $1 AND status IN ('queued', 'running', 'resuming') AND lease_until >= now()`,
+      [taskId],
+    );
+    return held.rows[0] ? { busyForMs: held.rows[0].ms } : { settled: true };
+  };
+
+  /** Writes only while this worker still holds the task: a worker that lost its lease writes nothing. */
+  const fenced = async (taskId: string, set: string, values: unknown[]): Promise<boolean> => {
+    const written = await queue.pool.query(
+      `UPDATE ${tasks} SET ${set}, updated_at = now() WHERE id = $1 AND lease_owner = $2 RETURNING id`,
+      [taskId, workerId, ...values],
+    );
+    return written.rowCount === 1;
+  };
+
+  const event = (taskId: string, value: Record<string, unknown>) =>
+    queue.pool
+      .query(`INSERT INTO ${queue.schema}.task_events (task_id, event) VALUES ($1, $2)`, [
+        taskId,
+        JSON.stringify(value),
+      ])
+      .then(() => undefined);
+
+  const run = async (row: TaskRow, signal: AbortSignal): Promise<TaskResult> => {
+    const tools = typeof options.tools === "function" ? options.tools(row) : options.tools;
+    const onCheckpoint = async (checkpoint: RunCheckpoint) => {
+      if (!(await fenced(row.id, "checkpoint = $3, attempts = 1", [JSON.stringify(checkpoint)]))) {
+        throw new Error(`task ${row.id}: this worker lost its lease; another one continues the task`);
+      }
+      await event(row.id, { type: "turn", turns: checkpoint.state.stats.turns });
+    };
+    const onToolResult = async (info: ToolResultInfo) => {
+      await event(row.id, { type: "tool_result", toolName: info.toolCall.name, isError: info.result.isError });
+    };
+    const common = { tools, signal, onCheckpoint, onToolResult };
+    const checkpoint = row.checkpoint as RunCheckpoint | null;
+    const parked = row.parked as { messages: unknown[] } | null;
+    if (row.status === "resuming" && parked) {
+      // A checkpoint written after the park means the decided call already ran and the run went
+      // on: continue from there, never from the park.
+      if (checkpoint && checkpoint.messages.length > parked.messages.length)
+        return runner.continueRun(checkpoint, common);
+      return runner.resume(parked, row.decision ?? { decision: "deny", reason: "no decision" }, common);
+    }
+    if (checkpoint) return runner.continueRun(checkpoint, common);
+    const { toolNames: _names, ...spec } = row.spec satisfies QueuedSpec;
+    return runner.runTask({ ...spec, tools, runId: row.id, onToolResult }, { signal, onCheckpoint });
+  };
+
+  const settle = async (row: TaskRow, result: TaskResult) => {
+    await event(row.id, { type: "end", status: result.status, code: result.terminal.code });
+    if (result.status === "parked" && result.parked) {
+      await fenced(
+        row.id,
+        `status = 'parked', parked = $3, park_id = $4, checkpoint = NULL, decision = NULL, result = $5,
+         attempts = 0, lease_owner = NULL, lease_until = NULL`,
+        [JSON.stringify(result.parked), result.parked.parkId, JSON.stringify(result)],
+      );
+      return;
+    }
+    const status = result.status === "completed" ? "completed" : "failed";
+    await fenced(row.id, `status = $3, result = $4, error = $5, checkpoint = NULL, lease_until = NULL`, [
+      status,
+      JSON.stringify(result),
+      status === "failed" ? `${result.status}: ${result.terminal.message}` : null,
+    ]);
+  };
+
+  const work = async (taskId: string, abort: AbortController): Promise<void> => {
+    const taken = await lease(taskId);
+    if ("settled" in taken) return;
+    if ("busyForMs" in taken) {
+      // Still held by a live worker (its job expired while it kept renewing): look again after.
+      await queue.send(taskId, undefined, Math.ceil(taken.busyForMs / 1000) + 1);
+      return;
+    }
+    const { row } = taken;
+    if (row.attempts > queue.maxAttempts) {
+      await fenced(row.id, `status = 'dead_letter', error = $3, lease_until = NULL`, [
+        `taken ${row.attempts - 1} times without progress (its workers died mid-turn, or it kept failing)`,
+      ]);
+      return;
+    }
+    const renew = setInterval(() => {
+      fenced(row.id, `lease_until = now() + $3 * interval '1 millisecond'`, [leaseMs]).then(
+        (held) => held || abort.abort(new Error("lease lost")),
+        () => undefined,
+      );
+    }, leaseMs / 3);
+    renew.unref();
+    try {
+      const result = await run(row, abort.signal);
+      // Stopped by this worker's shutdown: leave the lease to lapse so another worker continues.
+      if (result.status === "aborted" && stopping) return;
+      await settle(row, result);
+    } catch (error) {
+      if (!(error instanceof ParkedRunError)) throw error;
+      if (error.code === "in_progress") {
+        await queue.send(row.id, undefined, Math.ceil(leaseMs / 1000));
+        // Waiting for another process is not a failed take.
+        await fenced(row.id, "lease_until = NULL, attempts = attempts - 1", []);
+      } else {
+        const status = error.code === "unknown_outcome" ? "unknown_outcome" : "failed";
+        await fenced(row.id, `status = $3, error = $4, lease_until = NULL`, [status, error.message]);
+      }
+    } finally {
+      clearInterval(renew);
+    }
+  };
+
+  const take = (job: PgBoss.Job<TaskJob>, name: string) => {
+    const abort = new AbortController();
+    const body = name === queue.deadJobName ? markDead(job.data.taskId) : work(job.data.taskId, abort);
+    const done = body.then(
+      () => queue.boss.complete(name, job.id),
+      (error: unknown) => queue.boss.fail(name, job.id, { message: String(error) }),
+    );
+    const entry = {
+      abort,
+      done: done.then(
+        () => undefined,
+        () => undefined,
+      ),
+    };
+    active.set(job.id, entry);
+    void entry.done.finally(() => active.delete(job.id));
+  };
+
+  const markDead = async (taskId: string) => {
+    await queue.pool.query(
+      `UPDATE ${tasks} SET status = 'dead_letter', error = coalesce(error, 'its job failed every retry'), updated_at = now()
+       WHERE id = $1 AND status IN ('queued', 'running', 'resuming')`,
+      [taskId],
+    );
+  };
+
+  const poll = async () => {
+    while (!stopping) {
+      const free = concurrency - active.size;
+      let fetched = 0;
+      if (free > 0) {
+        for (const name of [queue.jobName, queue.deadJobName]) {
+          const jobs = await queue.boss.fetch<TaskJob>(name, { batchSize: free }).catch(() => []);
+          for (const job of jobs) take(job, name);
+          fetched += jobs.length;
+        }
+      }
+      if (fetched === 0) await sleep(options.pollMs ?? 200);
+    }
+  };
+
+  return {
+    workerId,
+    async start() {
+      polling = poll();
+    },
+    async stop(graceMs = 5_000) {
+      stopping = true;
+      await polling;
+      const drained = Promise.all([...active.values()].map((entry) => entry.done));
+      const timer = setTimeout(() => {
+        for (const entry of active.values()) entry.abort.abort(new Error("worker stopping"));
+      }, graceMs);
+      await drained;
+      clearTimeout(timer);
+      ledger.close();
+    },
+  };
+}
