@@ -6,7 +6,7 @@
 import { microToUsd } from "@x/llm-types";
 import type { TeacherConfig } from "../src/index";
 import { extractorAgreement, loadGsm8k, locateGsm8kData } from "./gsm8k-data";
-import { runSingle, runTeacherMode, type Judge, type Tally } from "./gsm8k-replay";
+import { models, runSingle, runTeacherMode, type Judge, type Tally } from "./gsm8k-replay";
 import { escalationCost, spread } from "./report";
 
 const dataDir = locateGsm8kData();
@@ -112,8 +112,11 @@ console.log(
 console.log(
   "Prices per million tokens: Mixtral-8x7B $0.60 in / $0.60 out; GPT-4-1106 $10 in / $30 out. Tokens = ceil(chars / 4) of each request and reply.",
 );
+const cached = Object.values(models).some((m) => m.cost.cacheRead > 0);
 console.log(
-  "Cache reads: not billed. GPT-4-1106-preview predates provider prompt caching, so every input token is billed at the full input price.\n",
+  cached
+    ? "Cache reads: priced in the catalog, but the replay brain bills none.\n"
+    : "Cache reads: not billed. GPT-4-1106-preview predates provider prompt caching (no cache price in the catalog), and the replay brain bills every input token at the full input price.\n",
 );
 console.log(
   "| mode | verifier | accuracy | cost | of teacher-only | student + helper | teacher | escalation rate (of which student was wrong) | teacher calls / escalation | teacher / student tokens |",

@@ -29,7 +29,9 @@ export const estimateTokens = (text: string): number => Math.ceil(text.length / 
 /**
  * A Brain that replays recorded model output. It streams the reply as one text block and bills
  * chars/4 tokens of input (system prompt + every message) and output at the model's prices,
- * marked `estimated`. It never throws: a lookup failure becomes an `error` turn.
+ * marked `estimated`. It bills no cache reads or writes: all input is billed at the full input price,
+ * as for the replayed models, which had no provider prompt cache. It never throws: a lookup failure
+ * becomes an `error` turn.
  */
 export class ReplayBrain implements Brain {
   readonly api = "replay";

@@ -1,5 +1,7 @@
 import { MemoryStrategyStore } from "@x/strategy-store-memory";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { z } from "zod";
+import { TeacherConfigSchema } from "./config-schema";
 import { ONE_SHOT_DEFAULTS, resolveTeacherConfig, TEACHER_DEFAULTS, type TeacherConfig } from "./config";
 import { TeacherError } from "./errors";
 import { toolRun } from "../test/harness";
@@ -103,5 +105,9 @@ describe("resolveTeacherConfig", () => {
     expect(() =>
       resolveTeacherConfig({ verifyOutput: false, verify: () => true, helperModel: "helper" }),
     ).not.toThrow();
+  });
+  it("the schema checks exactly the options TeacherConfig declares (a new option cannot skip validation)", () => {
+    expectTypeOf<keyof z.input<typeof TeacherConfigSchema>>().toEqualTypeOf<keyof TeacherConfig>();
+    expect(Object.keys(TeacherConfigSchema.shape)).toContain("takeoverBrief");
   });
 });

@@ -101,6 +101,17 @@ describe("the guards in a run", () => {
     expect(result.status).toBe("budget_exhausted");
     expect(calls("takeover")).toHaveLength(1);
 
+    // An advice ask that spends the whole allowance leaves nothing for the takeover it asks for: refused.
+    const spent = setup({
+      student: [fauxText("a1", u(10, 10))],
+      verifier: [fail()],
+      teacher: [advice({ correction: "hopeless", takeover: true }, { input: 100, output: 0 })],
+    });
+    const kept = await runWithTeacher(spent.runner, toolRun({ objective: "q" }), { teacherMaxMicroUsd: 1000 });
+    expect(spent.calls("takeover")).toHaveLength(0);
+    expect(kept.output).toBe("a1");
+    expect(kept.escalations.map((e) => e.tookOver)).toEqual([false]);
+
     const capped = setup({ student: [fauxText("a1")], verifier: [fail()] });
     const refused = await runWithTeacher(capped.runner, toolRun({ objective: "q" }), { teacherMaxMicroUsd: 0 });
     expect(refused.escalations).toEqual([]);

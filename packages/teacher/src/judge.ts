@@ -10,6 +10,14 @@ const VerdictSchema = z.union([
   z.undefined(),
 ]);
 
+/** Who judges, and on what task: the same for every student run of a `runWithTeacher` call. */
+export interface JudgeSeat {
+  runner: Runner;
+  config: ResolvedTeacherConfig;
+  helper: Seat;
+  task: string;
+}
+
 /** How a completed output was judged: every verdict asked for, and what they decided. */
 export interface Judgement {
   /** `false` fires `verify-fail`; `undefined` (nothing decided) lets the output stand. */
@@ -50,14 +58,8 @@ async function verifyInCode(
  * Judges a completed output: the host's `verify` first (zero tokens); only when it is absent or
  * undecided does the rubric verifier run on the helper model, if `verifyOutput` is on.
  */
-export async function judgeOutput(
-  runner: Runner,
-  config: ResolvedTeacherConfig,
-  helper: Seat,
-  task: string,
-  result: TaskResult,
-  run: number,
-): Promise<Judgement> {
+export async function judgeOutput(seat: JudgeSeat, result: TaskResult, run: number): Promise<Judgement> {
+  const { runner, config, helper, task } = seat;
   const verdicts: VerdictRecord[] = [];
   if (config.verify) {
     const code = await verifyInCode(config.verify, { task, output: result.output, result, run });

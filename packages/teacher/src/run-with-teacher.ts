@@ -9,7 +9,7 @@ import {
   type TeacherConfig,
 } from "./config";
 import { checkGuards, teacherAllowance } from "./guards";
-import { judgeOutput } from "./judge";
+import { judgeOutput, type JudgeSeat } from "./judge";
 import type { EscalationRecord, EscalationTrigger, TeacherRunResult, TeacherStrategies, VerdictRecord } from "./result";
 import { askMonitor, askTeacher, clip, helperSeat, teacherBrief, teacherSeat, type Seat } from "./seats";
 import { emptyRunStats, sumRunStats, toTeacherStats } from "./stats";
@@ -89,7 +89,7 @@ export async function runWithTeacher(
     studentStats = sumRunStats(studentStats, sumRunStats(student.result.stats, student.helperStats));
     session.push(...student.result.messages);
 
-    const fired = await detectTrigger(runner, config, helper, task, student.result, run);
+    const fired = await detectTrigger({ runner, config, helper, task }, student.result, run);
     studentStats = fired.helperStats.reduce(sumRunStats, studentStats);
     verdicts.push(...fired.verdicts);
     if (!fired.trigger) return finish(student.result, session, student.result.status === "completed");
@@ -153,17 +153,16 @@ export async function runWithTeacher(
     const brief = teacherBrief({ task, ...failure });
     const asked = await askTeacher(runner, teacherAt, config, brief, teacherBudget);
     teacherRunStats = sumRunStats(teacherRunStats, asked.stats);
-    const tookOver = asked.answered && (asked.advice.takeover || decided);
+    const allowanceLeft = teacherAllowance(config, teacherRunStats.costMicroUsd);
+    const wantsTakeover = asked.advice.takeover || decided;
+    // The advice used up `teacherMaxMicroUsd`: like the guard before an escalation, that refuses the takeover.
+    const tookOver = asked.answered && wantsTakeover && allowanceLeft !== 0;
     record(asked.advice, tookOver);
     // A teacher that could not be reached has nothing to pass on: the student's result stands.
-    if (!asked.answered) return finish(student.result, session, false);
+    if (!asked.answered || (wantsTakeover && !tookOver)) return finish(student.result, session, false);
 
     if (tookOver) {
-      const left = tighter(
-        remaining(studentSpec.budget, studentStats),
-        teacherAllowance(config, teacherRunStats.costMicroUsd),
-      );
-      const spec = { ...studentSpec, budget: left };
+      const spec = { ...studentSpec, budget: tighter(remaining(studentSpec.budget, studentStats), allowanceLeft) };
       const takeover = await runTakeover(runner, spec, config, teacherAt, firstObjective, failure, escalations);
       teacherRunStats = sumRunStats(teacherRunStats, takeover.stats);
       return finish(takeover, [...session, ...takeover.messages], takeover.status === "completed");
@@ -232,14 +231,7 @@ type Fired = { trigger?: Trigger & { verifyReason?: string }; helperStats: RunSt
  * and running out of turns; a stop the host's observer asked for, a park, an abort or a spent budget
  * are the host's business and never escalate.
  */
-async function detectTrigger(
-  runner: Runner,
-  config: ResolvedTeacherConfig,
-  helper: Seat,
-  task: string,
-  result: TaskResult,
-  run: number,
-): Promise<Fired> {
+async function detectTrigger(judge: JudgeSeat, result: TaskResult, run: number): Promise<Fired> {
   const none = { helperStats: [], verdicts: [] };
   const fire = (trigger: EscalationTrigger): Fired => ({
     ...none,
@@ -256,7 +248,7 @@ async function detectTrigger(
     case "failed":
       return fire("failed");
     case "completed": {
-      const judged = await judgeOutput(runner, config, helper, task, result, run);
+      const judged = await judgeOutput(judge, result, run);
       const base = { helperStats: judged.helperStats, verdicts: judged.verdicts };
       // No decided verdict is no evidence of a wrong answer: the output stands.
       if (judged.pass !== false) return base;
