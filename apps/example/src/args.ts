@@ -44,6 +44,8 @@ const OPTIONS = {
     teacher: { type: "boolean" },
     ask: { type: "boolean" },
     "max-turns": { type: "string" },
+    mcp: { type: "string", multiple: true },
+    "mcp-url": { type: "string", multiple: true },
   },
   resume: {
     ...COMMON,
@@ -79,7 +81,17 @@ export type Command =
   | { name: "help"; topic?: CommandName; json: boolean }
   | { name: "scenarios"; json: boolean }
   | ({ name: "demo"; scenario?: string; json: boolean; parkOnly: boolean } & StoreArgs)
-  | ({ name: "run"; objective: string; json: boolean; teacher: boolean; ask?: boolean; maxTurns?: number } & StoreArgs &
+  | ({
+      name: "run";
+      objective: string;
+      json: boolean;
+      teacher: boolean;
+      ask?: boolean;
+      maxTurns?: number;
+      /** `--mcp` command lines (stdio servers) and `--mcp-url` endpoints (streamable HTTP), in order. */
+      mcp: string[];
+      mcpUrls: string[];
+    } & StoreArgs &
       EndpointArgs)
   | ({ name: "resume"; file: string; json: boolean; decision: "approve" | "deny"; reason?: string } & EndpointArgs);
 
@@ -144,6 +156,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
         teacher: values.teacher !== false,
         ...(typeof values.ask === "boolean" ? { ask: values.ask } : {}),
         ...(maxTurns !== undefined ? { maxTurns } : {}),
+        mcp: (values.mcp as string[] | undefined) ?? [],
+        mcpUrls: (values["mcp-url"] as string[] | undefined) ?? [],
         ...storeArgs(values),
         ...endpointArgs(values),
       };
@@ -298,6 +312,11 @@ Options:
   --sandbox <dir>         folder the tools act on (default: .x-agent/sandbox)
   --shell-timeout <s>     shell command timeout in seconds (default: 10)
   --max-turns <n>         turn limit per run (default: 20)
+  --mcp "<command>"       also give the agent the tools of this MCP server, started over stdio
+                          (repeatable; e.g. --mcp "npx -y @modelcontextprotocol/server-filesystem .")
+  --mcp-url <url>         the same for a server over streamable HTTP (repeatable)
+                          MCP tools are named mcp__<tool> (mcp2__, … for more servers) and every
+                          call goes to auto mode: the CLI trusts no server's annotations
   --json                  JSON lines instead of human output`,
   resume: `x-agent resume <file> --approve|--deny [--reason <text>]
 

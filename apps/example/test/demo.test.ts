@@ -25,7 +25,7 @@ describe("x-agent demo (child process, scripted models)", { timeout: 180_000 }, 
     expect(events[0]).toMatchObject({ type: "banner" });
     expect(ofType(events, "note")[0]!.text).toMatch(/SCRIPTED/);
     const groups = byScenario(events);
-    expect([...groups.keys()]).toEqual(["", "auto-mode", "teacher", "memory", "approval"]);
+    expect([...groups.keys()]).toEqual(["", "auto-mode", "teacher", "memory", "approval", "mcp"]);
 
     // Auto mode: the destructive command is blocked and never runs; the read-only one is allowed and runs.
     const auto = groups.get("auto-mode")!;
@@ -80,6 +80,13 @@ describe("x-agent demo (child process, scripted models)", { timeout: 180_000 }, 
     const notes = await readFile(join(sandboxOf(run.stdout), "NOTES.md"), "utf8");
     expect(notes).toContain("# Acme API 1.2.0");
 
+    // MCP: the filesystem server's read-only tool runs unasked; its write is judged by auto mode first.
+    const mcp = groups.get("mcp")!;
+    expect(ofType(mcp, "tool_call").map((c) => c.name)).toEqual(["mcp__read_text_file", "mcp__write_file"]);
+    expect(ofType(mcp, "verdict").map((v) => [v.tool, v.verdict])).toEqual([["mcp__write_file", "allow"]]);
+    expect(ofType(mcp, "result")[0]!.summary.status).toBe("completed");
+    expect(await readFile(join(sandboxOf(run.stdout), "TITLE.txt"), "utf8")).toBe("Acme API\n");
+
     const summary = ofType(events, "summary").at(-1)!;
     expect(summary.rows.map((r) => r.label)).toEqual([
       "auto-mode",
@@ -87,6 +94,7 @@ describe("x-agent demo (child process, scripted models)", { timeout: 180_000 }, 
       "memory",
       "approval",
       "approval (resumed)",
+      "mcp",
     ]);
     for (const row of summary.rows) {
       expect(row.tokens).toBeGreaterThan(0);

@@ -350,6 +350,7 @@ describe("x-agent command line", { timeout: 60_000 }, () => {
       "teacher",
       "memory",
       "approval",
+      "mcp",
     ]);
   });
 });

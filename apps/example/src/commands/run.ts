@@ -1,6 +1,8 @@
 import { join } from "node:path";
+import type { McpToolset } from "@x/mcp";
 import type { Approver } from "@x/runner";
 import { lineApprover } from "../approver";
+import { mcpServers, openMcp, withMcp } from "../mcp";
 import type { Command } from "../args";
 import { resolveEndpoint, type EndpointConfig } from "../endpoint";
 import { executeTask } from "../execute";
@@ -20,10 +22,12 @@ export async function runCommand(command: Extract<Command, { name: "run" }>, io:
   const sandbox = await openSandbox(command.sandbox ?? join(state, "sandbox"));
   // A person at the terminal answers approvals live; otherwise a gated call parks to a file.
   const live = (command.ask ?? (io.inputIsTTY && io.interactive)) ? lineApprover(io.input, io.emit) : undefined;
+  const mcp = await openMcp(mcpServers(command.mcp, command.mcpUrls));
   try {
-    return await runWith(command, io, config, apiKey, sandbox, live?.approver);
+    return await runWith(command, io, config, apiKey, sandbox, live?.approver, mcp);
   } finally {
     live?.close();
+    await mcp?.close();
   }
 }
 
@@ -34,6 +38,7 @@ async function runWith(
   apiKey: string | undefined,
   sandbox: string,
   approver: Approver | undefined,
+  mcp: McpToolset | undefined,
 ): Promise<number> {
   const state = stateDir(io.cwd);
   const runtime = await createRuntime(
@@ -48,6 +53,14 @@ async function runWith(
     text: `student ${config.model} · teacher ${command.teacher ? config.teacherModel : "(off)"} · classifier ${classifier}`,
   });
   io.emit({ type: "note", text: `sandbox: ${sandbox}` });
+  if (mcp)
+    io.emit({
+      type: "note",
+      text: `MCP tools (auto mode judges each call): ${mcp
+        .tools()
+        .map((t) => t.name)
+        .join(", ")}`,
+    });
   if (config.prices[config.model] === undefined)
     io.emit({
       type: "note",
@@ -58,7 +71,7 @@ async function runWith(
     objective: command.objective,
     model: runtime.seats.student,
     systemPrompt: AGENT_SYSTEM_PROMPT,
-    tools: sandboxTools({ root: sandbox, shellTimeoutMs: command.shellTimeoutMs }),
+    tools: withMcp(sandboxTools({ root: sandbox, shellTimeoutMs: command.shellTimeoutMs }), mcp),
     permissions: SANDBOX_PERMISSIONS,
     maxTurns: command.maxTurns ?? 20,
   };

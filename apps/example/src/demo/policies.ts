@@ -75,6 +75,8 @@ export const studentPolicy: Policy = (context) => {
   if (/biggest|most room|running out of space/i.test(objective)) return spaceReport(done);
   const note = /Write a release note for version (\S+) to (\S+)/i.exec(objective);
   if (note) return releaseNote(note[1]!, note[2]!, done);
+  const mcp = /Through the MCP filesystem server, read (\S+) and write its title to (\S+)/i.exec(objective);
+  if (mcp) return titleViaMcp(mcp[1]!, mcp[2]!, done);
   return {
     text: "I can only follow the demo's scripted tasks; run x-agent with --base-url and a real model for anything else.",
   };
@@ -147,6 +149,20 @@ function releaseNote(version: string, target: string, done: Step[]): ScriptedRep
     .map((l) => `- ${l.replace(/^[-*]\s+/, "")}`);
   const content = `# ${title} ${version}\n\n${bullets.length ? bullets.join("\n") : "- Maintenance release."}\n`;
   return call("write_file", { path: target, content });
+}
+
+/** Copies a Markdown file's title through an MCP filesystem server's tools (named `mcp__…`). */
+function titleViaMcp(source: string, target: string, done: Step[]): ScriptedReply {
+  const write = done.find((s) => s.name === "mcp__write_file");
+  if (write?.result) {
+    return write.result.isError
+      ? { text: `I did not write ${target}: ${resultText(write.result).split("\n")[0]}` }
+      : { text: `Done: ${resultText(write.result)}.` };
+  }
+  const read = done.find((s) => s.name === "mcp__read_text_file" && ok(s));
+  if (!read?.result) return call("mcp__read_text_file", { path: source });
+  const title = /^#\s*(.+)$/m.exec(resultText(read.result))?.[1]?.trim() ?? "(untitled)";
+  return call("mcp__write_file", { path: target, content: `${title}\n` });
 }
 
 function call(name: string, args: Record<string, unknown>): ScriptedReply {

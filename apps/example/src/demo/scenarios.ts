@@ -1,4 +1,6 @@
-import { readFile } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { connectMcp } from "@x/mcp";
 import { join } from "node:path";
 import type { TaskResult, TaskSpec } from "@x/runner";
 import type { TeacherRunResult } from "@x/teacher";
@@ -145,6 +147,38 @@ export const SCENARIOS: readonly Scenario[] = [
       if (written !== undefined)
         ctx.io.emit({ type: "note", text: `NOTES.md now reads: ${written.trim().replace(/\n+/g, " ⏎ ")}` });
       return { rows, ok: resumed?.status === "completed" && written !== undefined };
+    },
+  },
+  {
+    name: "mcp",
+    title: "5 · MCP: a real MCP server's tools, gated like the agent's own",
+    about:
+      "The agent also gets the tools of @modelcontextprotocol/server-filesystem from npm, started over stdio on the sandbox. This host trusts that server's annotations, so its read-only tools run unasked; the write still goes to the auto-mode classifier first. Tool names carry the server's name (mcp__read_text_file), so no server can shadow a tool of the agent's own.",
+    async run(ctx) {
+      const root = await realpath(ctx.sandbox);
+      const server = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
+      const mcp = await connectMcp([
+        {
+          name: "mcp",
+          transport: { type: "stdio", command: process.execPath, args: [server, root] },
+          policy: { annotations: "trusted" },
+        },
+      ]);
+      try {
+        const runtime = await createRuntime(
+          { mode: "demo", thinkMs: ctx.thinkMs },
+          { emit: ctx.io.emit, teacherMode: false, cwd: ctx.io.cwd, env: ctx.io.env },
+        );
+        const objective = `Through the MCP filesystem server, read ${join(root, "README.md")} and write its title to ${join(root, "TITLE.txt")}`;
+        const spec = { ...studentSpec(ctx, objective), tools: mcp.withTools(tools(ctx)) };
+        const result = await executeTask(runtime, spec, ctx.io.emit, undefined);
+        ctx.io.emit(resultEvent("mcp", result));
+        const written = await readFile(join(root, "TITLE.txt"), "utf8").catch(() => undefined);
+        if (written !== undefined) ctx.io.emit({ type: "note", text: `TITLE.txt now reads: ${written.trim()}` });
+        return { rows: [summarize("mcp", result)], ok: result.status === "completed" && written === "Acme API\n" };
+      } finally {
+        await mcp.close();
+      }
     },
   },
 ];
