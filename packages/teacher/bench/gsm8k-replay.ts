@@ -123,18 +123,30 @@ export function replayRunner(items: readonly Gsm8kItem[], judge: Judge, spend?: 
       return JSON.stringify({ pass, reason: pass ? "the answer follows" : "the final number looks wrong" });
     },
     (model, context, message) => {
-      if (!spend || model.id !== models.teacher!.id) return;
-      if (context.systemPrompt === TEACHER_PROMPT) spend.adviceMicro += message.usage.cost.total;
-      else spend.takeoverMicro += message.usage.cost.total;
+      if (!spend) return;
+      const { input, output, total } = message.usage.cost;
+      if (model.id !== models.teacher!.id) {
+        const helper = context.systemPrompt === VERIFIER_PROMPT || context.systemPrompt === MONITOR_PROMPT;
+        if (helper) spend.helperMicro += total;
+        return;
+      }
+      spend.teacherInputMicro += input;
+      spend.teacherOutputMicro += output;
+      if (context.systemPrompt === TEACHER_PROMPT) spend.adviceMicro += total;
+      else spend.takeoverMicro += total;
     },
   );
   return createRunner({ brains: [brain], models, roles: { advisor: "teacher" } });
 }
 
-/** The teacher's spend split into advice calls and takeovers. */
+/** Where the money went: the teacher's spend by call kind and by direction, and the helper's calls. */
 export interface TeacherSpend {
   adviceMicro: number;
   takeoverMicro: number;
+  teacherInputMicro: number;
+  teacherOutputMicro: number;
+  /** Verifier and monitor calls on the student's model (inside the student's `stats`). */
+  helperMicro: number;
 }
 
 export interface Tally {
@@ -162,7 +174,7 @@ const emptyTally = (): Tally => ({
   escalated: 0,
   teacherCalls: 0,
   escalatedWrong: 0,
-  spend: { adviceMicro: 0, takeoverMicro: 0 },
+  spend: { adviceMicro: 0, takeoverMicro: 0, teacherInputMicro: 0, teacherOutputMicro: 0, helperMicro: 0 },
   perItem: [],
 });
 const specFor = (item: Gsm8kItem, model: string): TaskSpec => ({

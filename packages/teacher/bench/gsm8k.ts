@@ -7,7 +7,7 @@ import { microToUsd } from "@x/llm-types";
 import type { TeacherConfig } from "../src/index";
 import { extractorAgreement, loadGsm8k, locateGsm8kData } from "./gsm8k-data";
 import { models, runSingle, runTeacherMode, type Judge, type Tally } from "./gsm8k-replay";
-import { escalationCost, spread } from "./report";
+import { escalationCost, moneySplit, spread } from "./report";
 
 const dataDir = locateGsm8kData();
 const items = loadGsm8k(dataDir);
@@ -139,6 +139,14 @@ for (const [label, tally] of [
   ["defaults, helper verifier", defaults],
 ] as const)
   console.log(`  ${label}: ${escalationCost(tally, teacher)}`);
+console.log(`
+Where the money goes (shares of each run's cost):`);
+for (const [label, tally] of [
+  ["defaults + verify", cheapest],
+  ["defaults, helper verifier", defaults],
+  ["before #14", before],
+] as const)
+  console.log(`  ${label}: ${moneySplit(tally)}`);
 console.log(`
 Replayed: every student answer is Mixtral-8x7B's recorded response and every takeover answer GPT-4-1106's
 recorded response (RouteLLM's CSV), served by a replay Brain that finds the question in the request, through

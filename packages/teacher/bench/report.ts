@@ -19,3 +19,11 @@ export function escalationCost(tally: Tally, teacherOnly: Tally): string {
   const bareEach = microToUsd(bare) / tally.escalated;
   return `$${each.toFixed(4)} per escalation vs $${bareEach.toFixed(4)} for a bare GPT-4 answer (${(each / bareEach).toFixed(2)}×)`;
 }
+
+/** Shares of a run's whole cost: the student's own calls, the helper's, the teacher's input and output. */
+export function moneySplit(tally: Tally): string {
+  const whole = tally.studentMicro + tally.teacherMicro;
+  const share = (micro: number) => `${((100 * micro) / whole).toFixed(1)} %`;
+  const { helperMicro, teacherInputMicro, teacherOutputMicro } = tally.spend;
+  return `student ${share(tally.studentMicro - helperMicro)}, helper ${share(helperMicro)}, teacher input ${share(teacherInputMicro)}, teacher output ${share(teacherOutputMicro)}`;
+}

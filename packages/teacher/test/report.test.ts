@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Tally } from "../bench/gsm8k-replay";
-import { escalationCost, spread } from "../bench/report";
+import { escalationCost, moneySplit, spread } from "../bench/report";
 
 const tally = (perItem: Tally["perItem"], teacherMicro: number): Tally => ({
   correct: 0,
@@ -11,7 +11,7 @@ const tally = (perItem: Tally["perItem"], teacherMicro: number): Tally => ({
   escalated: perItem.filter((p) => p.escalated).length,
   teacherCalls: 0,
   escalatedWrong: 0,
-  spend: { adviceMicro: 0, takeoverMicro: 0 },
+  spend: { adviceMicro: 0, takeoverMicro: 0, teacherInputMicro: 0, teacherOutputMicro: 0, helperMicro: 0 },
   perItem,
 });
 
@@ -36,5 +36,16 @@ describe("bench report helpers", () => {
     );
     expect(escalationCost(run, bare)).toBe("$0.0160 per escalation vs $0.0080 for a bare GPT-4 answer (2.00×)");
     expect(escalationCost(tally([], 0), bare)).toBe("no escalations");
+  });
+  it("moneySplit takes the helper out of the student side and splits the teacher by direction", () => {
+    const run = { ...tally([], 800), studentMicro: 200 };
+    run.spend = {
+      adviceMicro: 0,
+      takeoverMicro: 800,
+      teacherInputMicro: 300,
+      teacherOutputMicro: 500,
+      helperMicro: 50,
+    };
+    expect(moneySplit(run)).toBe("student 15.0 %, helper 5.0 %, teacher input 30.0 %, teacher output 50.0 %");
   });
 });
