@@ -7,6 +7,17 @@ import { advice, editCall, fail, pass, setup, stuck, tools, toolRun } from "../t
 const block =
   '```json\n{"strategy": "Subtract what is used before pricing.", "correction": "priced all eggs", "nextStep": "list the uses", "takeover": true, "confidence": 3}\n```';
 
+/** Every answer fails the verifier; two corrections fail, then the teacher takes over. */
+const correctedTwice = () =>
+  setup(
+    {
+      student: [fauxText("a1"), fauxText("a2"), fauxText("a3")],
+      teacher: [advice({ correction: "wrong first" }), advice({ correction: "wrong again" })],
+      takeover: [fauxText("t")],
+    },
+    { fallback: { verifier: fail() } },
+  );
+
 describe("one-shot tasks (no tools): the defaults take over at once", () => {
   it("one teacher call per escalation, shown the bare task as a plain call would be — no advice ask, no block", async () => {
     const { runner, calls } = setup({
@@ -63,14 +74,7 @@ describe("one-shot tasks (no tools): the defaults take over at once", () => {
 
 describe("the seed's defaults on a multi-turn tool run", () => {
   it("corrects twice, then takes over with the full brief after takeoverAfter (2) failed corrections", async () => {
-    const { runner, calls } = setup(
-      {
-        student: [fauxText("a1"), fauxText("a2"), fauxText("a3")],
-        teacher: [advice({ correction: "wrong first" }), advice({ correction: "wrong again" })],
-        takeover: [fauxText("t")],
-      },
-      { fallback: { verifier: fail() } },
-    );
+    const { runner, calls } = correctedTwice();
     const result = await runWithTeacher(runner, toolRun({ objective: "solve", systemPrompt: "host rules" }), {
       teacherSpendRatioCap: 100,
     });
@@ -158,14 +162,7 @@ describe("takeoverAdvice", () => {
 
 describe("prompt caching", () => {
   it("every teacher call of a run shares one cache key, and repeated advice asks extend one stable prefix", async () => {
-    const { runner, calls } = setup(
-      {
-        student: [fauxText("a1"), fauxText("a2"), fauxText("a3")],
-        teacher: [advice({ correction: "c1" }), advice({ correction: "c2" })],
-        takeover: [fauxText("t")],
-      },
-      { fallback: { verifier: fail() } },
-    );
+    const { runner, calls } = correctedTwice();
     await runWithTeacher(runner, toolRun({ objective: "the task", sessionId: "s1" }), {
       teacherSpendRatioCap: 100,
       verifierSamples: 2,
