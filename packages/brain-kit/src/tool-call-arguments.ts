@@ -1,14 +1,19 @@
-import type { ToolCall } from "@x/llm-types";
+import { jsonBoundsProblem, TOOL_ARGUMENT_BOUNDS, type ToolCall } from "@x/llm-types";
 
 // How a tool call's streamed argument text becomes its arguments — or is kept raw and marked.
 
-/** A tool call's streamed JSON as its arguments: `{}` for none, undefined when it is not a JSON object. */
+/**
+ * A tool call's streamed JSON as its arguments: `{}` for none, undefined when it is not a JSON
+ * object — or one past {@link TOOL_ARGUMENT_BOUNDS}, which recursive code downstream (the loop
+ * guard, a park's signature) could not take; such a call is kept raw and marked like malformed JSON.
+ */
 export function parseArguments(raw: string): Record<string, unknown> | undefined {
   if (raw.trim() === "") return {};
+  if (raw.length > TOOL_ARGUMENT_BOUNDS.maxSize) return undefined;
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed))
-      return parsed as Record<string, unknown>;
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
+    if (jsonBoundsProblem(parsed, TOOL_ARGUMENT_BOUNDS) === undefined) return parsed as Record<string, unknown>;
   } catch {
     // Not JSON: the caller flags it.
   }

@@ -9,3 +9,4 @@ export * from "./catalog";
 export * from "./roles";
 export * from "./notice";
 export * from "./parse";
+export { jsonBoundsProblem, TOOL_ARGUMENT_BOUNDS, type JsonBounds } from "./json-bounds";

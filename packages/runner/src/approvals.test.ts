@@ -296,11 +296,30 @@ describe("parking without a live approver", () => {
     }
   });
 
-  it("a shared key with the default in-memory ledger is announced: at-most-once holds only inside this runner", async () => {
+  it("a shared key with the default in-memory ledger is announced, and its resume refused: at-most-once would hold only inside this runner", async () => {
     const deploy = recorder("deploy");
-    const { runner, notices } = setup([fauxToolCall("deploy", { text: "x" })], { parkKey: KEY });
-    await runner.runTask({ objective: "x", tools: [deploy.tool], defaultPermission: "ask" });
+    const { runner, notices } = setup([fauxToolCall("deploy", { text: "x" })], { parkKey: KEY, parkLedger: undefined });
+    const parked = await runner.runTask({ objective: "x", tools: [deploy.tool], defaultPermission: "ask" });
     expect(notices.map((n) => n.code)).toContain("config.park_ledger_ephemeral");
+    await expect(runner.resume(parked.parked, { decision: "approve" }, { tools: [deploy.tool] })).rejects.toMatchObject(
+      {
+        name: "ParkedRunError",
+        code: "ledger_required",
+      },
+    );
+    expect(deploy.calls).toEqual([]);
+    // Two processes sharing the key: neither runs the call, where both did before.
+    const other = setup([], { parkKey: KEY, parkLedger: undefined });
+    await expect(other.runner.resume(parked.parked, { decision: "approve" }, { tools: [deploy.tool] })).rejects.toThrow(
+      /parkLedger/,
+    );
+    expect(deploy.calls).toEqual([]);
+    // The host that says per-process is enough passes the memory ledger itself; a random key needs no ledger.
+    const accepted = setup([fauxText("done")], { parkKey: KEY, parkLedger: createMemoryParkLedger() });
+    expect(
+      (await accepted.runner.resume(parked.parked, { decision: "approve" }, { tools: [deploy.tool] })).status,
+    ).toBe("completed");
+    expect(deploy.calls).toHaveLength(1);
     const shared = setup([fauxToolCall("deploy", { text: "x" })], {
       parkKey: KEY,
       parkLedger: { claim: async () => true },

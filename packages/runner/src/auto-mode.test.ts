@@ -10,6 +10,7 @@ import {
 import type { EngineNotice, TraceFrame } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { classifierSeatModel } from "@x/classifier-ladder";
+import { createMemoryParkLedger } from "./park-ledger";
 import { createRunner } from "./runner";
 import type { RunEvent } from "./events";
 import type { RunnerDeps } from "./types";
@@ -254,6 +255,7 @@ describe("auto mode", () => {
       onNotice: (n) => notices.push(n),
       autoMode: { classifierFallback: "none" },
       parkKey: "a-test-key-of-enough-length-000",
+      parkLedger: createMemoryParkLedger(),
     });
     const parked = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
     expect(parked.status).toBe("parked");
@@ -348,6 +350,7 @@ describe("auto mode", () => {
       {
         autoMode: { classifierFallback: "none", maxConsecutiveDenials: 2 },
         parkKey: "a-test-key-of-enough-length-000",
+        parkLedger: createMemoryParkLedger(),
       },
     );
     const parked = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });

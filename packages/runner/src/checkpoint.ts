@@ -2,7 +2,7 @@ import { describeIssues, MessageSchema, type Message } from "@x/llm-types";
 import { z } from "zod";
 import { canonicalJson } from "./canonical";
 import { issuesLine } from "./issues";
-import { mac, ParkedRunError } from "./park";
+import { mac, outsideJson, ParkedRunError } from "./park";
 import { ParkedSpecSchema, RunStateSchema, type ParkedSpec, type RunState } from "./park-schema";
 import type { RunContext } from "./run-context";
 import { timingSafeEqual } from "node:crypto";
@@ -50,7 +50,7 @@ export function signCheckpoint(input: CheckpointInput, key: Uint8Array | string)
 
 /** Reads a checkpoint handed back by a host: schema, then signature. Throws {@link ParkedRunError}. */
 export function verifyCheckpoint(raw: unknown, key: Uint8Array | string): RunCheckpoint {
-  const parsed = RunCheckpointSchema.safeParse(raw);
+  const parsed = RunCheckpointSchema.safeParse(outsideJson(raw, "run checkpoint"));
   if (!parsed.success) {
     throw new ParkedRunError(
       "invalid_schema",

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, open } from "node:fs/promises";
+import { mkdir, open, unlink } from "node:fs/promises";
 import { join } from "node:path";
 
 import type { ToolResultMessage } from "@x/llm-types";
@@ -61,17 +61,30 @@ export function createFileParkLedger(dir: string): ParkLedger {
   return {
     async claim(parkId) {
       if (!SAFE_ID.test(parkId)) throw new TypeError(`park id is not a safe file name: ${JSON.stringify(parkId)}`);
-      ready ??= mkdir(dir, { recursive: true });
+      // A failed mkdir is not remembered: the folder may be fixed and the next claim succeed.
+      ready ??= mkdir(dir, { recursive: true }).catch((error: unknown) => {
+        ready = undefined;
+        throw error;
+      });
       await ready;
+      const path = join(dir, `${parkId}.claimed`);
+      let handle;
       try {
-        const handle = await open(join(dir, `${parkId}.claimed`), "wx");
-        await handle.writeFile(`${new Date().toISOString()} ${randomUUID()}\n`);
-        await handle.close();
-        return true;
+        handle = await open(path, "wx");
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
         throw error;
       }
+      try {
+        await handle.writeFile(`${new Date().toISOString()} ${randomUUID()}\n`);
+        await handle.close();
+      } catch (error) {
+        // A claim that could not be written whole is taken back, so it is not read as a replay.
+        await handle.close().catch(() => undefined);
+        await unlink(path).catch(() => undefined);
+        throw error;
+      }
+      return true;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { describeIssues, type Message } from "@x/llm-types";
+import { describeIssues, jsonBoundsProblem, type JsonBounds, type Message } from "@x/llm-types";
 import { canonicalJson, sha256Hex } from "./canonical";
 import { RunnerConfigError } from "./config-error";
 import { issuesLine } from "./issues";
@@ -21,6 +21,8 @@ export const PARKED_RUN_ERROR_CODES = [
   "unknown_tool",
   "in_progress",
   "unknown_outcome",
+  "ledger_unavailable",
+  "ledger_required",
 ] as const;
 export type ParkedRunErrorCode = (typeof PARKED_RUN_ERROR_CODES)[number];
 
@@ -127,19 +129,39 @@ export function signParkedRun(input: ParkInput, key: Uint8Array | string): Parke
 }
 
 /**
+ * How deep and large a park or checkpoint handed back may be. The run's own structure is about six
+ * levels; tool arguments inside it are bounded on their own, so 64 leaves room and stops a value
+ * that would make the signature check (recursive canonical JSON) throw a `RangeError`.
+ */
+export const PARK_JSON_BOUNDS: JsonBounds = { maxDepth: 64, maxSize: 64 * 1024 * 1024 };
+
+/**
+ * A park or checkpoint as a host hands it back (JSON text or a parsed value), screened before any
+ * schema or signature work: not JSON, too deep or too large is `invalid_schema`, never a bare
+ * `SyntaxError` or `RangeError`.
+ */
+export function outsideJson(raw: unknown, subject: string): unknown {
+  let value = raw;
+  if (typeof raw === "string") {
+    if (raw.length > PARK_JSON_BOUNDS.maxSize)
+      throw new ParkedRunError("invalid_schema", `${subject} is larger than ${PARK_JSON_BOUNDS.maxSize} characters`);
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new ParkedRunError("invalid_schema", `${subject} is not valid JSON`);
+    }
+  }
+  const problem = jsonBoundsProblem(value, PARK_JSON_BOUNDS);
+  if (problem) throw new ParkedRunError("invalid_schema", `${subject} ${problem}`, { bound: problem });
+  return value;
+}
+
+/**
  * Reads a park handed back by a host: schema (zod), signature, the pending call's presence in
  * the signed history, then expiry. Throws {@link ParkedRunError}; claiming is the caller's step.
  */
 export function verifyParkedRun(raw: unknown, key: Uint8Array | string, now: number): ParkedRun {
-  let value = raw;
-  if (typeof raw === "string") {
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw new ParkedRunError("invalid_schema", "parked run is not valid JSON");
-    }
-  }
-  const parsed = ParkedRunSchema.safeParse(value);
+  const parsed = ParkedRunSchema.safeParse(outsideJson(raw, "parked run"));
   if (!parsed.success) {
     throw new ParkedRunError(
       "invalid_schema",

@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "./define-tool";
 import { permissionFor } from "./permissions";
+import { createMemoryParkLedger } from "./park-ledger";
 import { createRunner } from "./runner";
 import type { Approver, Permission, RunnerDeps } from "./types";
 import { fakeClock, main, recorder } from "../test/harness";
@@ -75,7 +76,10 @@ describe("malformed or truncated arguments never run", () => {
         { type: "toolCall", name: "look", rawArguments: '{"text": "after"' },
       ],
     };
-    const { runner } = gated([turn, fauxText("done")], [], { parkKey: "a-test-key-of-enough-length-000" });
+    const { runner } = gated([turn, fauxText("done")], [], {
+      parkKey: "a-test-key-of-enough-length-000",
+      parkLedger: createMemoryParkLedger(),
+    });
     const parked = await runner.runTask({
       objective: "x",
       tools: [look.tool, deploy.tool],
@@ -105,6 +109,7 @@ describe("the approved call on resume is checked again", () => {
     });
     const { runner } = gated([fauxToolCall("deploy", { text: "prod" }), fauxText("done")], [], {
       parkKey: "a-test-key-of-enough-length-000",
+      parkLedger: createMemoryParkLedger(),
     });
     const parked = await runner.runTask({ objective: "x", tools: [loose.tool], defaultPermission: "ask" });
     const resumed = await runner.resume(parked.parked, { decision: "approve" }, { tools: [strict] });

@@ -1,3 +1,4 @@
+import { describeError } from "@x/brain-kit";
 import { parseWith } from "@x/llm-types";
 import { closeRemaining, flush, handleCalls, runCall } from "./calls";
 import type { RunEvent } from "./events";
@@ -28,6 +29,7 @@ export async function resumeRun(
   emit: (event: RunEvent) => void,
 ): Promise<TaskResult> {
   parseWith(ApprovalDecisionSchema, decision, "resume decision");
+  refuseEphemeralLedger(deps);
   const now = deps.clock.now();
   const park: ParkedRun = verifyParkedRun(raw, deps.parkKey, now);
   const tools = options.tools ?? deps.tools;
@@ -73,7 +75,7 @@ export async function resumeRun(
   // A park whose model no longer resolves (the catalog changed) is not claimed either: fix the
   // configuration and the same park resumes.
   if (!("deps" in ctx)) return failedBeforeStart(ctx, park.spec, park.messages, emit, park);
-  const claim = claimOf(await deps.parkLedger.claim(park.parkId));
+  const claim = await claimPark(deps, park.parkId);
   if (claim.status === "refused") throw refusal(park.parkId, claim.reason);
   if (park.spec.hasOutput && !options.output) {
     ctx.notice({
@@ -128,6 +130,33 @@ const REFUSALS: Record<Extract<ParkClaim, { status: "refused" }>["reason"], stri
   unknown_outcome:
     "was being executed by a process that stopped before recording the result: whether the call took effect is unknown, so it is not run again",
 };
+
+/**
+ * A shared `parkKey` lets any process resume a park, but the default in-memory ledger only stops a
+ * replay inside this runner: two processes would both run the call. So a runner with a `parkKey`
+ * and no `parkLedger` refuses to resume; passing `createMemoryParkLedger()` explicitly is the
+ * host saying that at-most-once per process is enough.
+ */
+function refuseEphemeralLedger(deps: ResolvedDeps): void {
+  if (deps.parkKeyEphemeral || !deps.parkLedgerEphemeral) return;
+  throw new ParkedRunError(
+    "ledger_required",
+    "this runner has a shared `parkKey` but no `parkLedger`: another process could resume the same park and run the call again. Pass a ledger every process shares (createFileParkLedger, or a database one), or `createMemoryParkLedger()` to accept at-most-once per process",
+  );
+}
+
+/** The ledger's claim; a ledger that fails (I/O, a path that is not a folder) is a typed refusal, with nothing run. */
+async function claimPark(deps: ResolvedDeps, parkId: string): Promise<ParkClaim> {
+  try {
+    return claimOf(await deps.parkLedger.claim(parkId));
+  } catch (error) {
+    throw new ParkedRunError(
+      "ledger_unavailable",
+      `the park ledger could not claim parked run ${parkId}, so nothing was run: ${describeError(error)}`,
+      { parkId },
+    );
+  }
+}
 
 function refusal(parkId: string, reason: keyof typeof REFUSALS): ParkedRunError {
   return new ParkedRunError(reason, `parked run ${parkId} ${REFUSALS[reason]}`, { parkId });

@@ -114,7 +114,7 @@ function finish(ctx: RunContext, end: LoopEnd): TaskResult {
         code: "config.park_ledger_ephemeral",
         audience: "operator",
         message:
-          "This run parked with a shared `parkKey` but the default in-memory ledger: another process (or a restart) could resume the same park again. Set `parkLedger` (e.g. createFileParkLedger) so the call runs at most once everywhere.",
+          "This run parked with a shared `parkKey` but no `parkLedger`: `resume` will refuse it (ledger_required), since another process (or a restart) could resume the same park again. Set `parkLedger` (e.g. createFileParkLedger), or createMemoryParkLedger() to accept at-most-once per process.",
         detail: {},
       });
     }

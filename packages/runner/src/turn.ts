@@ -1,6 +1,8 @@
 import {
   AssistantMessageSchema,
   emptyUsage,
+  jsonBoundsProblem,
+  TOOL_ARGUMENT_BOUNDS,
   type AssistantMessage,
   type Brain,
   type BrainRequest,
@@ -40,6 +42,20 @@ function brokenBrainTurn(model: Model, error: unknown, now: number): AssistantMe
     errorMessage: `the ${model.api} brain failed: ${error instanceof Error ? error.message : String(error)}`,
     timestamp: now,
   };
+}
+
+/**
+ * What is wrong with a tool call's arguments in a message that did not come from a TurnBuilder
+ * (which bounds them as it parses): past {@link TOOL_ARGUMENT_BOUNDS} they would break the loop
+ * guard and a park's signature later, as a bare `RangeError`.
+ */
+function oversizedArguments(message: AssistantMessage): string | undefined {
+  for (const block of message.content) {
+    if (block.type !== "toolCall") continue;
+    const problem = jsonBoundsProblem(block.arguments, TOOL_ARGUMENT_BOUNDS);
+    if (problem) return problem;
+  }
+  return undefined;
 }
 
 async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: number): Promise<AssistantMessage> {
@@ -89,6 +105,8 @@ async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: nu
       const checked = AssistantMessageSchema.safeParse(returned);
       if (!checked.success) throw new Error(`it returned a malformed message (${issuesLine(checked.error)})`);
       message = checked.data;
+      const oversized = oversizedArguments(message);
+      if (oversized) throw new Error(`it returned a tool call whose arguments ${oversized}`);
     }
   } catch (error) {
     // A brain that breaks its never-throw contract is read as a provider failure, not a crash.

@@ -255,8 +255,9 @@ export interface RunnerDeps {
   /** How long a park may be resumed, a positive whole number of ms. Default 24 h. */
   parkTtlMs?: number;
   /**
-   * Consumed park ids. Default: in memory, per runner — with a shared `parkKey`, give a shared
-   * ledger too, or a park can be replayed in another process (`config.park_ledger_ephemeral`).
+   * Consumed park ids. Default: in memory, per runner — enough for a random key. With a shared
+   * `parkKey` and no ledger, `resume` refuses (`ledger_required`): give a ledger every process
+   * shares, or `createMemoryParkLedger()` to accept at-most-once per process.
    */
   parkLedger?: ParkLedger;
   /** Tools a resumed run may use when `resume` is given none. */

@@ -1,7 +1,7 @@
 import { createFauxBrain, fauxModel, type FauxResponder, type FauxScriptItem } from "@x/brain-faux";
 import type { EngineNotice, Message, TraceFrame } from "@x/llm-types";
 import { z } from "zod";
-import { createRunner, defineTool } from "../src/index";
+import { createMemoryParkLedger, createRunner, defineTool } from "../src/index";
 import type { Clock, RunnerDeps } from "../src/types";
 
 export const main = fauxModel({ id: "main", maxTokens: 1000 });
@@ -34,6 +34,8 @@ export function setup(script: FauxScriptItem[] | FauxResponder = [], deps: Parti
     brains: [brain],
     models: { main, backup },
     clock,
+    // These runners resume their own parks: at-most-once per process is what the tests need.
+    parkLedger: createMemoryParkLedger(),
     onNotice: (n) => notices.push(n),
     tracer: { frame: (f) => frames.push(f) },
     ...deps,

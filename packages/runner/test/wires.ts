@@ -14,7 +14,8 @@ export const WIRE_KEY = "sk-live-wire-0123456789abcdef";
 /** What a scripted model says: text, then at most one tool call. */
 export interface WireTurn {
   text?: string[];
-  tool?: { id: string; name: string; input: Record<string, unknown> };
+  /** `input` as a string is streamed verbatim (it may be malformed or hostile). */
+  tool?: { id: string; name: string; input: string | Record<string, unknown> };
 }
 
 /** A provider HTTP error, in the provider's own shape. */

@@ -4,7 +4,8 @@ import { fakeClock, recorder } from "../test/harness";
 import { framesBeforeFinish, framesThrough, WIRE_KEY, WIRES, type WireAnswer, type WireTurn } from "../test/wires";
 import { createRunner } from "./runner";
 
-// A stream the provider never finished is retried, not answered from, on both real brains.
+// On both real brains against their loopback servers: a stream the provider never finished is
+// retried, not answered from; hostile tool arguments never reach a tool; an echoed key is scrubbed.
 
 const CUT_TEXT: WireTurn = { text: ["The answer is ", "fort", "y-two."] };
 const WRITE: WireTurn = {
@@ -95,5 +96,21 @@ describe.each(WIRES)("a cut stream on $name", (wire) => {
     expect(result.terminal.message).toContain("[redacted]");
     expect(result.terminal.message).not.toContain(WIRE_KEY);
     expect(result.terminal.message).not.toContain(echoed.slice(8, 24));
+  });
+
+  it("tool-call arguments nested 5,000 levels deep are refused like malformed JSON: the tool does not run, the run goes on", async () => {
+    const deep = `{"text":${'{"a":'.repeat(5000)}1${"}".repeat(5000)}}`;
+    const { result, calls } = await run(
+      wire,
+      (index) =>
+        index === 0
+          ? { turn: { tool: { id: "call_1", name: "write", input: deep } } }
+          : { turn: { text: ["Could not write."] } },
+      true,
+    );
+    expect(result).toMatchObject({ status: "completed", output: "Could not write." });
+    expect(calls).toEqual([]);
+    const answered = result.messages.find((m) => m.role === "toolResult");
+    expect(answered).toMatchObject({ isError: true, details: { error: "malformed_json" } });
   });
 });
