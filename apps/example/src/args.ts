@@ -9,7 +9,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMANDS = ["demo", "run", "resume", "scenarios", "help"] as const;
+export const COMMANDS = ["demo", "run", "resume", "worker", "enqueue", "task", "scenarios", "help"] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /** Options every command takes. */
@@ -54,6 +54,30 @@ const OPTIONS = {
     deny: { type: "boolean" },
     reason: { type: "string" },
   },
+  worker: {
+    ...COMMON,
+    ...STORE,
+    ...ENDPOINT,
+    scripted: { type: "boolean" },
+    concurrency: { type: "string" },
+  },
+  enqueue: {
+    ...COMMON,
+    store: { type: "string" },
+    scope: { type: "string" },
+    owner: { type: "string" },
+    wait: { type: "boolean" },
+    "max-turns": { type: "string" },
+  },
+  task: {
+    ...COMMON,
+    store: { type: "string" },
+    owner: { type: "string" },
+    approve: { type: "boolean" },
+    deny: { type: "boolean" },
+    reason: { type: "string" },
+    wait: { type: "boolean" },
+  },
   scenarios: { ...COMMON },
   help: { ...COMMON },
 } as const satisfies Record<CommandName, ParseArgsConfig["options"]>;
@@ -93,7 +117,29 @@ export type Command =
       mcpUrls: string[];
     } & StoreArgs &
       EndpointArgs)
-  | ({ name: "resume"; file: string; json: boolean; decision: "approve" | "deny"; reason?: string } & EndpointArgs);
+  | ({ name: "resume"; file: string; json: boolean; decision: "approve" | "deny"; reason?: string } & EndpointArgs)
+  | ({ name: "worker"; json: boolean; queue: string; scripted: boolean; concurrency: number } & StoreArgs &
+      EndpointArgs)
+  | {
+      name: "enqueue";
+      json: boolean;
+      queue: string;
+      objective: string;
+      owner: string;
+      scope?: string;
+      wait: boolean;
+      maxTurns?: number;
+    }
+  | {
+      name: "task";
+      json: boolean;
+      queue: string;
+      taskId: string;
+      owner: string;
+      wait: boolean;
+      decision?: "approve" | "deny";
+      reason?: string;
+    };
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 10_000;
 const MAX_SHELL_TIMEOUT_S = 3_600;
@@ -162,6 +208,54 @@ export function parseCommandLine(argv: readonly string[]): Command {
         ...endpointArgs(values),
       };
     }
+    case "worker":
+      noExtra(positionals, name);
+      return {
+        name,
+        json,
+        queue: queueUrl(values),
+        scripted: values.scripted === true,
+        concurrency: values.concurrency === undefined ? 4 : positiveInt(values.concurrency as string, "--concurrency"),
+        ...storeArgs(values),
+        ...endpointArgs(values),
+      };
+    case "enqueue": {
+      const objective = positionals.join(" ").trim();
+      if (objective === "")
+        throw new UsageError('enqueue needs an objective: x-agent enqueue "<what to do>" --store postgres://…');
+      const maxTurns =
+        values["max-turns"] === undefined ? undefined : positiveInt(values["max-turns"] as string, "--max-turns");
+      const scope = storeArgs(values).scope;
+      return {
+        name,
+        json,
+        queue: queueUrl(values),
+        objective,
+        owner: ownerOf(values),
+        wait: values.wait === true,
+        ...(scope !== undefined ? { scope } : {}),
+        ...(maxTurns !== undefined ? { maxTurns } : {}),
+      };
+    }
+    case "task": {
+      const taskId = positionals[0];
+      if (taskId === undefined) throw new UsageError("task needs a task id: x-agent task <id> --store postgres://…");
+      noExtra(positionals.slice(1), name);
+      if (values.approve === true && values.deny === true)
+        throw new UsageError("task takes --approve or --deny, not both");
+      const decision = values.approve === true ? "approve" : values.deny === true ? "deny" : undefined;
+      const reason = values.reason as string | undefined;
+      return {
+        name,
+        json,
+        queue: queueUrl(values),
+        taskId,
+        owner: ownerOf(values),
+        wait: values.wait === true,
+        ...(decision ? { decision } : {}),
+        ...(reason !== undefined ? { reason } : {}),
+      };
+    }
     case "resume": {
       const file = positionals[0];
       if (file === undefined)
@@ -196,6 +290,21 @@ function parse(name: CommandName, args: readonly string[]) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, "");
     throw new UsageError(`${message} (for "${name}")`);
   }
+}
+
+/** The queue lives in PostgreSQL: `--store` must be a postgres:// URL. */
+function queueUrl(values: Record<string, unknown>): string {
+  const store = values.store;
+  if (typeof store !== "string" || !/^postgres(ql)?:\/\//.test(store))
+    throw new UsageError("the task queue needs --store postgres://… (the PostgreSQL the workers share)");
+  return store;
+}
+
+function ownerOf(values: Record<string, unknown>): string {
+  const owner = values.owner;
+  if (owner === undefined) return "default";
+  if (typeof owner !== "string" || owner.trim() === "") throw new UsageError("--owner must not be empty");
+  return owner;
 }
 
 function noExtra(positionals: readonly string[], name: CommandName): void {
@@ -269,6 +378,9 @@ Usage:
   x-agent [demo [scenario]]             scripted scenarios, no API key (the default)
   x-agent run "<objective>"             the same wiring on your own models
   x-agent resume <file> --approve|--deny  finish a parked run
+  x-agent worker --store postgres://…   run queued tasks (start as many as you like)
+  x-agent enqueue "<objective>" --store postgres://…   queue a task for the workers
+  x-agent task <id> --store postgres://… [--approve|--deny]   show a queued task, or decide its approval
   x-agent scenarios                     list the embedded scenarios
   x-agent help [command]
 
@@ -324,6 +436,28 @@ Finishes a run that parked waiting for an approval, in this process: the decisio
 approved call runs at most once, and the model continues. Run it from the folder the run parked in
 (the signing key is .x-agent/park.key there, or X_AGENT_PARK_KEY). A run on a real endpoint reads
 its key again from --api-key or the environment.`,
+  worker: `x-agent worker --store postgres://… [options]
+
+Runs tasks from the PostgreSQL task queue (@x/queue-postgres, on pg-boss) with the same tools and
+gates as x-agent run, until Ctrl-C. Start as many workers as you like, on any machine that reaches
+the database: each finished turn is saved, so a worker that dies costs at most the turn in flight,
+and an approved call runs at most once (a crash while it runs is shown as unknown_outcome).
+
+Options:
+  --scripted              the demo's scripted models (no key, no network) instead of an endpoint
+  --concurrency <n>       tasks at once in this process (default: 4)
+  --sandbox <dir>         folder the tools act on (default: .x-agent/sandbox)
+  --shell-timeout <s>     shell command timeout in seconds (default: 10)
+  endpoint flags as for x-agent run (--provider, --base-url, --api-key, --model, …)
+Every worker must share the park key (.x-agent/park.key here, or X_AGENT_PARK_KEY).`,
+  enqueue: `x-agent enqueue "<objective>" --store postgres://… [--owner <tenant>] [--scope <name>] [--wait]
+
+Queues a task for the workers and prints its id. --wait follows it until it ends (or parks) and
+prints the answer. A write the task wants waits for x-agent task <id> --approve, for days if need be.`,
+  task: `x-agent task <id> --store postgres://… [--owner <tenant>] [--approve|--deny [--reason <text>]] [--wait]
+
+Shows a queued task (status, answer, error). With --approve or --deny, decides the approval a
+parked task waits for; any worker then resumes it. --wait follows the task until it ends or parks.`,
   scenarios: `x-agent scenarios — lists the embedded scenarios.`,
   help: `x-agent help [command]`,
 };

@@ -72,6 +72,12 @@ export async function cli(argv: readonly string[], rawHost: CliEnvironment): Pro
         return await (await import("./commands/run")).runCommand(command, io);
       case "resume":
         return await (await import("./commands/resume")).resumeCommand(command, io);
+      case "worker":
+        return await (await import("./commands/worker")).workerCommand(command, io);
+      case "enqueue":
+        return await (await import("./commands/enqueue")).enqueueCommand(command, io);
+      case "task":
+        return await (await import("./commands/task")).taskCommand(command, io);
     }
   } catch (error) {
     sink.close();

@@ -1,5 +1,5 @@
 import type { Brain, ModelCatalog, Roles } from "@x/llm-types";
-import { createRunner, type Approver, type Runner } from "@x/runner";
+import { createRunner, type Approver, type Runner, type RunnerDeps } from "@x/runner";
 import { demoBrain, DEMO_MODELS } from "./demo/models";
 import { endpointModel, type EndpointConfig } from "./endpoint";
 import { RunObserver } from "./observe";
@@ -23,6 +23,8 @@ export interface Seats {
 
 export interface Runtime {
   runner: Runner;
+  /** What the runner was made from: a queue worker makes its own runner from the same parts. */
+  deps: RunnerDeps;
   observer: RunObserver;
   seats: Seats;
   models: ModelCatalog;
@@ -79,7 +81,7 @@ export async function createRuntime(
     advisor: seats.teacher,
     ...(seats.classifier !== undefined ? { classifier: seats.classifier } : {}),
   };
-  const runner = createRunner({
+  const deps: RunnerDeps = {
     brains: brains.map((brain) => observer.wrapBrain(brain)),
     models,
     roles,
@@ -90,6 +92,6 @@ export async function createRuntime(
     parkLedger: parkLedger(options.cwd),
     // Short backoff: a person is watching.
     retry: { maxRetries: 2, baseDelayMs: 300, maxDelayMs: 5_000 },
-  });
-  return { runner, observer, seats, models };
+  };
+  return { runner: createRunner(deps), deps, observer, seats, models };
 }

@@ -1,0 +1,55 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { createTaskQueue, type QueuedTask, type TaskQueue } from "@x/queue-postgres";
+import type { Command } from "../args";
+import type { CliIo } from "../io";
+import { AGENT_SYSTEM_PROMPT } from "../runtime";
+import { SANDBOX_PERMISSIONS } from "../sandbox/tools";
+
+/** The sandbox tools a queued task may use, by name: every worker registers them. */
+const TOOL_NAMES = ["list_files", "read_file", "write_file", "shell"];
+const OPEN: ReadonlySet<string> = new Set(["queued", "running", "resuming"]);
+
+/** Queues one task; with --wait, follows it to its end (or its park) and prints the answer. */
+export async function enqueueCommand(command: Extract<Command, { name: "enqueue" }>, io: CliIo): Promise<number> {
+  const queue = createTaskQueue({ connectionString: command.queue });
+  await queue.start();
+  try {
+    const taskId = await queue.enqueue(
+      {
+        objective: command.objective,
+        systemPrompt: AGENT_SYSTEM_PROMPT,
+        toolNames: TOOL_NAMES,
+        permissions: { ...SANDBOX_PERMISSIONS },
+        maxTurns: command.maxTurns ?? 20,
+      },
+      { owner: command.owner, ...(command.scope !== undefined ? { scope: command.scope } : {}) },
+    );
+    io.emit({ type: "note", text: `queued task ${taskId} (owner ${command.owner})` });
+    return command.wait ? reportTask(io, await settled(queue, taskId, command.owner)) : 0;
+  } finally {
+    await queue.stop();
+  }
+}
+
+/** The task once it left the queued/running/resuming states: ended, parked, or waiting for a person. */
+export async function settled(queue: TaskQueue, taskId: string, owner: string): Promise<QueuedTask> {
+  let task = await queue.getTask(taskId, owner);
+  while (OPEN.has(task.status)) {
+    await sleep(250);
+    task = await queue.getTask(taskId, owner);
+  }
+  return task;
+}
+
+/** Prints a task's state; exit 0 when it completed or waits for a person, else 1. */
+export function reportTask(io: CliIo, task: QueuedTask): number {
+  const parked = task.status === "parked" ? task.result?.parked : undefined;
+  io.emit({
+    type: "note",
+    text: `task ${task.id}: ${task.status}${task.error ? ` — ${task.error}` : ""}${
+      parked ? ` — "${parked.pending.toolName}" waits: x-agent task ${task.id} --approve|--deny` : ""
+    }`,
+  });
+  if (task.result?.output) io.emit({ type: "note", text: task.result.output });
+  return task.status === "completed" || task.status === "parked" || OPEN.has(task.status) ? 0 : 1;
+}

@@ -1,0 +1,81 @@
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, cleanEnv, parseEvents, runCli } from "./cli-helpers";
+
+const url = process.env.PG_URL;
+const owner = `cli-test-${process.pid}`;
+let cwd: string;
+
+beforeAll(async () => {
+  cwd = await mkdtemp(join(tmpdir(), "x-agent-queue-"));
+  // The scripted student drafts the note from the sandbox's README, as in the demo.
+  await mkdir(join(cwd, ".x-agent", "sandbox"), { recursive: true });
+  await writeFile(join(cwd, ".x-agent", "sandbox", "README.md"), "# Widget\n\n- Faster start-up\n- Fixed a crash\n");
+});
+afterAll(async () => {
+  await rm(cwd, { recursive: true, force: true });
+});
+
+const notes = (events: ReturnType<typeof parseEvents>) =>
+  events.flatMap((e) => (e.type === "note" ? [e.text] : [])).join("\n");
+
+describe.runIf(url)("x-agent worker / enqueue / task on one PostgreSQL", () => {
+  it("a queued write parks, is approved from another process, and a worker finishes it", async () => {
+    const worker = spawn(process.execPath, [BIN, "worker", "--scripted", "--store", url!, "--json"], {
+      cwd,
+      env: cleanEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise((resolve) => worker.on("exit", resolve));
+    // Ready once it printed its banner: a signal before then would meet a process still loading.
+    await new Promise<void>((resolve, reject) => {
+      worker.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes('"banner"') && resolve());
+      worker.on("exit", (code) => reject(new Error(`worker exited (${code}) before it was ready`)));
+    });
+    try {
+      const queued = await runCli(
+        [
+          "enqueue",
+          "Write a release note for version 1.2.0 to NOTES.md in the sandbox.",
+          "--store",
+          url!,
+          "--owner",
+          owner,
+          "--wait",
+          "--json",
+        ],
+        { cwd },
+      );
+      expect([queued.code, queued.stderr]).toEqual([0, ""]);
+      const text = notes(parseEvents(queued.stdout));
+      const taskId = /queued task ([0-9a-f-]{36})/.exec(text)?.[1];
+      expect(taskId).toBeDefined();
+      expect(text).toContain(`task ${taskId}: parked`);
+      expect(text).toContain(`x-agent task ${taskId} --approve|--deny`);
+
+      const other = await runCli(["task", taskId!, "--store", url!, "--owner", "someone-else", "--json"], { cwd });
+      expect(other.code).toBe(1);
+      expect(other.stdout).toContain('"code":"not_found"');
+
+      const approved = await runCli(
+        ["task", taskId!, "--store", url!, "--owner", owner, "--approve", "--wait", "--json"],
+        { cwd },
+      );
+      expect(approved.code).toBe(0);
+      expect(notes(parseEvents(approved.stdout))).toContain(`task ${taskId}: completed`);
+      expect(await readFile(join(cwd, ".x-agent", "sandbox", "NOTES.md"), "utf8")).toMatch(/1\.2\.0/);
+    } finally {
+      worker.kill("SIGTERM");
+      await exited;
+    }
+  }, 180_000);
+
+  it("refuses a queue that is not PostgreSQL, with a usage error", async () => {
+    const run = await runCli(["enqueue", "anything", "--store", "strategies.db"], { cwd });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("needs --store postgres://");
+  });
+});
