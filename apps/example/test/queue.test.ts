@@ -32,7 +32,7 @@ describe.runIf(url)("x-agent worker / enqueue / task on one PostgreSQL", () => {
     const exited = new Promise((resolve) => worker.on("exit", resolve));
     // Ready once it printed its banner: a signal before then would meet a process still loading.
     await new Promise<void>((resolve, reject) => {
-      worker.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes('"banner"') && resolve());
+      worker.stdout.on("data", (chunk: Buffer) => chunk.toString().includes('"banner"') && resolve());
       worker.on("exit", (code) => reject(new Error(`worker exited (${code}) before it was ready`)));
     });
     try {
