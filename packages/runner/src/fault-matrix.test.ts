@@ -24,14 +24,20 @@ const TOOL: WireTurn = {
   text: ["Writing it down. "],
   tool: { id: "call_1", name: "write", input: { path: "notes.txt", text: "hello world" } },
 };
+/** The brains' stall timer where a fault is a stall; elsewhere it is long, so a slow machine is not read as one. */
 const STALL_MS = 400;
+const PATIENT_MS = 10_000;
 const CAP = 1000;
 
 interface Fault {
   name: string;
   /** The model's turn is a tool call (the run has the `write` tool). */
   tool?: boolean;
+  /** The provider answered with a reply (so it can bill it); false for refusals and silence. */
+  served: boolean;
   spec?: Partial<TaskSpec>;
+  /** The fault is a stall: the brains get the short stall timer. */
+  stall?: boolean;
   answer(wire: WireUnderTest, request: RecordedRequest): WireAnswer;
   expected: { status: TaskStatus; code: RunTerminalCode; errorKind?: ErrorKind; requests: number };
 }
@@ -49,58 +55,71 @@ const failedWith = (code: RunTerminalCode, errorKind: ErrorKind, requests = 3) =
 const FAULTS: Fault[] = [
   {
     name: "429 with retry-after: 2",
+    served: false,
     answer: () => ({ error: { status: 429, message: "Rate limit reached", headers: { "retry-after": "2" } } }),
     expected: failedWith("model_error", "rate_limited"),
   },
   {
     name: "429 without retry-after",
+    served: false,
     answer: () => ({ error: { status: 429, message: "Rate limit reached" } }),
     expected: failedWith("model_error", "rate_limited"),
   },
   {
     name: "500",
+    served: false,
     answer: () => ({ error: { status: 500, message: "Internal server error" } }),
     expected: failedWith("model_error", "provider"),
   },
   {
     name: "503 (Chat Completions) / 529 (Anthropic)",
+    served: false,
     answer: (wire) => ({ error: { status: wire.overloadedStatus, message: "Overloaded" } }),
     expected: failedWith("model_error", "overloaded"),
   },
   {
     name: "reset before headers",
+    served: false,
     answer: () => ({ wire: { kind: "destroy" } }),
     expected: failedWith("model_error", "network"),
   },
   {
     name: "reset mid-text",
+    served: true,
     answer: (wire, request) => sse(framesThrough(wire.frames(TEXT, request), "fort"), "destroy"),
     expected: failedWith("stream_cut", "network"),
   },
   {
     name: "reset mid-tool-call",
+    served: true,
     tool: true,
     answer: (wire, request) => sse(framesThrough(wire.frames(TOOL, request), "notes"), "destroy"),
     expected: failedWith("stream_cut", "network"),
   },
   {
     name: "complete tool call, then reset",
+    served: true,
     tool: true,
     answer: (wire, request) => sse(framesBeforeFinish(wire.frames(TOOL, request)), "destroy"),
     expected: failedWith("stream_cut", "network"),
   },
   {
     name: "stall before headers",
+    stall: true,
+    served: false,
     answer: () => ({ wire: { kind: "hang" } }),
     expected: failedWith("model_error", "timeout"),
   },
   {
     name: "stall after headers (mid-text)",
+    stall: true,
+    served: true,
     answer: (wire, request) => sse(framesThrough(wire.frames(TEXT, request), "fort"), "hang"),
     expected: failedWith("stream_cut", "timeout"),
   },
   {
     name: "drip past the deadline",
+    served: true,
     spec: { modelTimeoutMs: 600 },
     answer: (wire, request) => {
       const frames = wire.frames(TEXT, request);
@@ -112,6 +131,7 @@ const FAULTS: Fault[] = [
   },
   {
     name: "HTML page with status 200",
+    served: false,
     answer: () => ({
       wire: {
         kind: "json",
@@ -124,17 +144,20 @@ const FAULTS: Fault[] = [
   },
   {
     name: "invalid JSON chunk mid-stream",
+    served: true,
     answer: (wire, request) => sse([...framesThrough(wire.frames(TEXT, request), "fort"), wire.badFrame], "end"),
     expected: failedWith("model_error", "provider"),
   },
   {
     name: "truncated tool JSON, stream closed",
+    served: true,
     tool: true,
     answer: (wire, request) => sse(framesThrough(wire.frames(TOOL, request), "notes"), "end"),
     expected: failedWith("stream_cut", "network"),
   },
   {
     name: "truncated tool JSON at the output cap",
+    served: true,
     tool: true,
     answer: (wire, request) =>
       sse([...framesThrough(wire.frames(TOOL, request), "notes"), ...wire.capEnding(request)], "end"),
@@ -150,6 +173,9 @@ interface Outcome {
   retries: string;
   toolRan: boolean;
   output: string;
+  /** Tokens the budget counted, and the estimate kept apart for calls never served. */
+  billed: number;
+  unbilled: number;
 }
 
 function describeRetries(bodies: Array<Record<string, unknown>>, sleeps: number[]): string {
@@ -168,7 +194,7 @@ async function play(wire: WireUnderTest, fault: Fault): Promise<Outcome> {
     const write = recorder("write");
     const clock = fakeClock();
     const runner = createRunner({
-      brains: [wire.brain({ stallTimeoutMs: STALL_MS })],
+      brains: [wire.brain({ stallTimeoutMs: fault.stall ? STALL_MS : PATIENT_MS })],
       models: { main: wire.model(server.baseUrl, 4 * CAP) },
       clock,
       retry: { random: () => 0.5 },
@@ -187,6 +213,8 @@ async function play(wire: WireUnderTest, fault: Fault): Promise<Outcome> {
       retries: describeRetries(server.bodies(), clock.sleeps),
       toolRan: write.calls.length > 0,
       output: result.output,
+      billed: result.stats.tokens,
+      unbilled: result.stats.unbilled?.totalTokens ?? 0,
     };
   } finally {
     await server.close();
@@ -199,7 +227,9 @@ const key = (wire: WireUnderTest, fault: Fault) => `${wire.name}|${fault.name}`;
 function cell(outcome: Outcome, fault: Fault): string {
   const kind = outcome.errorKind ? ` (${outcome.errorKind})` : "";
   const tool = fault.tool ? (outcome.toolRan ? ", the tool ran" : ", the tool did not run") : "";
-  return `${outcome.status} · \`${outcome.code}\`${kind}${tool}`;
+  // Whether the budget counted the calls, not how much: a drip's count depends on timing.
+  const spent = outcome.billed > 0 ? "billed" : "unbilled";
+  return `${outcome.status} · \`${outcome.code}\`${kind}${tool} · ${spent}`;
 }
 
 function matrix(): string {
@@ -226,6 +256,9 @@ describe("fault matrix: each wire failure on both brains, retried the same way, 
         // A cut reply is never the answer: the partial text is not the run's output.
         expect(outcome.output).not.toContain("fort");
         expect(outcome.toolRan).toBe(false);
+        // Budgets count what a provider could bill; the estimate for a call it never served is apart.
+        expect(outcome.billed > 0).toBe(fault.served);
+        expect(outcome.unbilled > 0).toBe(!fault.served);
       });
     }
   }

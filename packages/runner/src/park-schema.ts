@@ -27,6 +27,7 @@ const GateSchema = z.strictObject({
 export const RunStateSchema = z.strictObject({
   stats: z.strictObject({
     usage: UsageSchema,
+    unbilled: UsageSchema.optional(),
     turns: z.number().int().nonnegative(),
     toolCalls: z.number().int().nonnegative(),
     modelCalls: z.number().int().nonnegative(),

@@ -1,9 +1,11 @@
-import { addUsage, emptyUsage, microToUsd, type Usage } from "@x/llm-types";
+import { addUsage, emptyUsage, microToUsd, type AssistantMessage, type Usage } from "@x/llm-types";
 import type { HumanReviewGate, RunStats } from "./types";
 
 /** The serialisable counters behind {@link RunStats}; a parked run carries them across processes. */
 export interface StatsState {
   usage: Usage;
+  /** Estimated usage of calls no provider could bill (see {@link couldBeBilled}); absent in older parks. */
+  unbilled?: Usage;
   turns: number;
   toolCalls: number;
   modelCalls: number;
@@ -16,9 +18,26 @@ export function emptyStats(): StatsState {
   return { usage: emptyUsage(), turns: 0, toolCalls: 0, modelCalls: 0, retries: 0, classifierCalls: 0, gates: [] };
 }
 
-/** Counts a model call's usage — a failed call's too: the provider may bill it. */
-export function addModelCall(stats: StatsState, usage: Usage): void {
-  stats.usage = addUsage(stats.usage, usage);
+/**
+ * True when a provider could bill this call: it reported counts, or it served a reply (content
+ * arrived, or at least its response id — a stream that started), whose usage the brain estimated
+ * because the counts never came. A call it refused or never answered (a 429, a 5xx, a reset before
+ * headers, a dead endpoint) carries only the brain's estimate of the prompt, and no bill.
+ */
+export function couldBeBilled(message: Pick<AssistantMessage, "usage" | "content" | "responseId">): boolean {
+  return !message.usage.estimated || message.content.length > 0 || message.responseId !== undefined;
+}
+
+/**
+ * Counts a model call: into `usage` (what budgets and the totals read) when a provider could bill
+ * it — a failed call's too, since a cut stream is billed — else into `unbilled`, kept apart.
+ */
+export function addModelCall(
+  stats: StatsState,
+  message: Pick<AssistantMessage, "usage" | "content" | "responseId">,
+): void {
+  if (couldBeBilled(message)) stats.usage = addUsage(stats.usage, message.usage);
+  else stats.unbilled = addUsage(stats.unbilled ?? emptyUsage(), message.usage);
   stats.modelCalls += 1;
 }
 
@@ -45,6 +64,7 @@ export function toRunStats(stats: StatsState): RunStats {
     retries: stats.retries,
     classifierCalls: stats.classifierCalls,
     usage: structuredClone(stats.usage),
+    ...(stats.unbilled ? { unbilled: structuredClone(stats.unbilled) } : {}),
     humanReview: {
       count: stats.gates.length,
       totalWaitMs: stats.gates.reduce((sum, gate) => sum + gate.waitMs, 0),

@@ -134,7 +134,8 @@ async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: nu
 /**
  * One assistant turn: the budget is checked before every call; retryable failures — a cut stream
  * included — are retried with backoff (the provider's retry-after wins); a failure retrying will
- * not fix moves down the model chain. Every call's usage counts, failed ones included. Never throws.
+ * not fix moves down the model chain. Every call a provider could bill counts, failed ones included;
+ * the estimate for a call it never served is kept apart (`unbilled`). Never throws.
  */
 export async function modelTurn(ctx: RunContext): Promise<TurnOutcome> {
   const chain = modelChain(ctx);
@@ -172,7 +173,7 @@ export async function modelTurn(ctx: RunContext): Promise<TurnOutcome> {
       if (over) return { terminal: over };
       if (ctx.signal.aborted) return { terminal: { code: "aborted", cause: "host", message: "the run was aborted" } };
       const message = await callOnce(ctx, brain, model, attempt);
-      addModelCall(ctx.state.stats, message.usage);
+      addModelCall(ctx.state.stats, message);
       if (!isFailedCall(message)) return { message, model };
       last = message;
       const action = failureAction(message);

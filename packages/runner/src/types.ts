@@ -160,7 +160,7 @@ export interface HumanReviewGate {
 }
 
 export interface RunStats {
-  /** Every token of every model call, the classifier's and failed calls' included. */
+  /** Every token a provider could bill: every model call's, the classifier's and failed calls' included. */
   tokens: number;
   /** Runs this result covers (1; a teacher sums them). */
   tasks: number;
@@ -173,6 +173,11 @@ export interface RunStats {
   retries: number;
   classifierCalls: number;
   usage: Usage;
+  /**
+   * The brains' estimate for calls no provider served (refused, unreachable, reset before any
+   * reply): never billed, so kept out of `tokens`, the cost and every budget. Absent when none.
+   */
+  unbilled?: Usage;
   humanReview: { count: number; totalWaitMs: number; gates: HumanReviewGate[] };
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { fakeClock, recorder } from "../test/harness";
 import { framesBeforeFinish, framesThrough, WIRE_KEY, WIRES, type WireAnswer, type WireTurn } from "../test/wires";
 import { createRunner } from "./runner";
+import type { TaskSpec } from "./types";
 
 // On both real brains against their loopback servers: a stream the provider never finished is
 // retried, not answered from; hostile tool arguments never reach a tool; an echoed key is scrubbed.
@@ -16,13 +17,18 @@ const WRITE: WireTurn = {
 const allText = (messages: readonly Message[]) =>
   messages.map((m) => (m.role === "assistant" ? assistantText(m) : "")).join("|");
 
-async function run(wire: (typeof WIRES)[number], answers: (index: number) => WireAnswer, tools = false) {
+async function run(
+  wire: (typeof WIRES)[number],
+  answers: (index: number) => WireAnswer,
+  tools = false,
+  spec: Partial<TaskSpec> = {},
+) {
   const server = await wire.start((_request, index) => answers(index));
   const write = recorder("write");
   const clock = fakeClock();
   try {
     const runner = createRunner({
-      brains: [wire.brain({ stallTimeoutMs: 400 })],
+      brains: [wire.brain({ stallTimeoutMs: 10_000 })],
       models: { main: wire.model(server.baseUrl, 4000) },
       clock,
     });
@@ -30,6 +36,7 @@ async function run(wire: (typeof WIRES)[number], answers: (index: number) => Wir
       objective: "What is the answer?",
       maxTokens: 1000,
       ...(tools ? { tools: [write.tool] } : {}),
+      ...spec,
     });
     return { result, bodies: server.bodies(), calls: write.calls };
   } finally {
@@ -112,5 +119,31 @@ describe.each(WIRES)("a cut stream on $name", (wire) => {
     expect(calls).toEqual([]);
     const answered = result.messages.find((m) => m.role === "toolResult");
     expect(answered).toMatchObject({ isError: true, details: { error: "malformed_json" } });
+  });
+
+  it("a dead endpoint spends nothing from the budget: the estimate of calls never served is kept apart", async () => {
+    const { result, bodies } = await run(wire, () => ({ error: { status: 500, message: "down" } }), false, {
+      budget: { tokens: 1 },
+    });
+    // Every retry happened (the budget did not stop them) and the run ends on what failed.
+    expect(bodies).toHaveLength(3);
+    expect(result).toMatchObject({ status: "failed", terminal: { code: "model_error", errorKind: "provider" } });
+    expect(result.stats).toMatchObject({ tokens: 0, costMicroUsd: 0, modelCalls: 3 });
+    expect(result.stats.unbilled?.totalTokens).toBeGreaterThan(0);
+    expect(result.stats.unbilled?.estimated).toBe(true);
+  });
+
+  it("a stream the provider served and then cut counts against the budget: a provider bills what it streamed", async () => {
+    const { result } = await run(
+      wire,
+      () => ({
+        wire: { kind: "sse", frames: framesThrough(wire.frames(CUT_TEXT, {} as never), "fort"), ending: "destroy" },
+      }),
+      false,
+      { budget: { tokens: 1 } },
+    );
+    expect(result).toMatchObject({ status: "budget_exhausted", terminal: { code: "budget_tokens" } });
+    expect(result.stats.tokens).toBeGreaterThan(0);
+    expect(result.stats.modelCalls).toBe(1);
   });
 });
