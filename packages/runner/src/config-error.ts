@@ -2,7 +2,11 @@
 export class RunnerConfigError extends Error {
   constructor(
     readonly code:
-      "config.park_key_invalid" | "config.park_ttl_invalid" | "config.retry_invalid" | "config.auto_mode_invalid",
+      | "config.park_key_invalid"
+      | "config.park_ttl_invalid"
+      | "config.retry_invalid"
+      | "config.auto_mode_invalid"
+      | "config.compaction_invalid",
     message: string,
   ) {
     super(message);

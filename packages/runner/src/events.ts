@@ -35,6 +35,14 @@ export type RunEvent =
   | { type: "tool_progress"; toolCall: ToolCall; progress: number; total?: number; message?: string }
   | { type: "tool_result"; toolCall: ToolCall; result: ToolResultMessage }
   | { type: "notice"; notice: EngineNotice }
+  | {
+      type: "compaction";
+      /** `threshold`: the context was nearly full; `overflow`: the provider refused it as too long. */
+      reason: "threshold" | "overflow";
+      /** Messages folded into the summary now, and messages kept as they are. */
+      folded: number;
+      kept: number;
+    }
   | { type: "parked"; parked: ParkedRun }
   | { type: "run_end"; result: TaskResult };
 

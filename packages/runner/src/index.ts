@@ -11,6 +11,11 @@ export {
 export { resolveTaskModel, resolveMainModel, ModelResolutionError, type TaskModel } from "./resolve";
 export { ParkedRunError, PARKED_RUN_ERROR_CODES, MIN_PARK_KEY_BYTES, type ParkedRunErrorCode } from "./park";
 export { RunnerConfigError } from "./config-error";
+export type { CompactionReport } from "./compaction";
+export type { CompactionOptions, CompactionRequest, CompactionSummary, Compactor } from "./compaction-options";
+export { COMPACTION_PROMPT } from "./compactor";
+export { COMPACTION_HEADER } from "./compaction-view";
+export { capText } from "./tool-result-cap";
 export { ParkedRunSchema, PARKED_RUN_KIND, PARKED_RUN_VERSION, type ParkedRun, type PendingCall } from "./park-schema";
 export { createFileParkLedger, createMemoryParkLedger, type ParkClaim, type ParkLedger } from "./park-ledger";
 export {

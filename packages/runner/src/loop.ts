@@ -3,6 +3,7 @@ import { isDegenerateCutMessage, isLengthEmpty } from "@x/terminal-cause";
 import { runBudgetExceeded } from "./budget";
 import { handleCalls } from "./calls";
 import { checkpointIfDue } from "./checkpoint";
+import { compactIfDue, recoverOverflow } from "./compaction";
 import { parseOutput } from "./output";
 import type { PendingCall } from "./park-schema";
 import type { RunContext } from "./run-context";
@@ -59,12 +60,15 @@ export async function runTurns(ctx: RunContext): Promise<LoopEnd> {
     await checkpointIfDue(ctx);
     const over = runBudgetExceeded(ctx);
     if (over) return { status: "budget_exhausted", terminal: over };
+    await compactIfDue(ctx);
     const turnNumber = ctx.state.stats.turns + 1;
     ctx.turnSpan = ctx.tracer.start(SPAN_NAMES.turn, { turn: turnNumber }, ctx.runSpan);
     ctx.emit({ type: "turn_start", turn: turnNumber, model: modelChain(ctx)[ctx.chainIndex]!.id });
     const outcome = await modelTurn(ctx);
     if ("terminal" in outcome) {
       ctx.tracer.end(ctx.turnSpan, SPAN_NAMES.turn, { turn: turnNumber, terminal: outcome.terminal.code }, ctx.runSpan);
+      // Too long for the provider although the estimate said it fit: compact once and ask again.
+      if (await recoverOverflow(ctx, outcome.terminal)) continue;
       const status: TaskStatus =
         outcome.terminal.code === "aborted"
           ? "aborted"

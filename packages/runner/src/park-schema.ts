@@ -1,3 +1,4 @@
+import { CompactionStateSchema } from "./compaction-state";
 import { DENIAL_LIMIT_REASONS } from "@x/classifier-ladder";
 import { MessageSchema, UsageSchema } from "@x/llm-types";
 import { z } from "zod";
@@ -49,6 +50,7 @@ export const RunStateSchema = z.strictObject({
     output: z.boolean(),
   }),
   seatAnnounced: z.boolean(),
+  compaction: CompactionStateSchema.optional(),
 });
 export type RunState = z.infer<typeof RunStateSchema>;
 

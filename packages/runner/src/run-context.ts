@@ -1,3 +1,4 @@
+import type { ResolvedCompaction } from "./compaction-options";
 import type { Brain, EngineNotice, Message, ModelRouting, ToolSpec, Tracer } from "@x/llm-types";
 import type { Tool } from "./define-tool";
 import type { RunEvent } from "./events";
@@ -28,6 +29,8 @@ export interface ResolvedDeps {
   onNotice?: (notice: EngineNotice) => void;
   tracer?: Tracer;
   tools: readonly Tool[];
+  /** Undefined: compaction is off. */
+  compaction?: ResolvedCompaction;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { compactionReport } from "./compaction";
 import { randomUUID } from "node:crypto";
 import { assistantText, safeObserve, type Message } from "@x/llm-types";
 import { ClassifierConfigError } from "@x/classifier-ladder";
@@ -97,6 +98,7 @@ function finish(ctx: RunContext, end: LoopEnd): TaskResult {
     ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
     ...(end.model ? { model: end.model } : {}),
     ...(end.structured !== undefined ? { structured: end.structured } : {}),
+    ...(ctx.deps.compaction ? { compaction: compactionReport(ctx) } : {}),
   };
   if (end.park) {
     if (ctx.deps.parkKeyEphemeral) {

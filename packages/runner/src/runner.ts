@@ -1,3 +1,4 @@
+import { resolveCompaction } from "./compaction-options";
 import { randomUUID } from "node:crypto";
 import { parseWith, type Brain, type Message } from "@x/llm-types";
 import { z } from "zod";
@@ -69,6 +70,7 @@ function resolveDeps(deps: RunnerDeps): ResolvedDeps {
     },
     clock: deps.clock ?? systemClock,
     retry: resolveRetry(deps.retry),
+    compaction: resolveCompaction(deps.compaction),
     ...(deps.approver ? { approver: deps.approver } : {}),
     autoMode: autoModeOf(deps.autoMode),
     parkKey: deps.parkKey === undefined ? randomParkKey() : checkParkKey(deps.parkKey),

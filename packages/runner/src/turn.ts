@@ -11,6 +11,7 @@ import {
 import { isBuiltTurn } from "@x/brain-kit";
 import { isStreamCut } from "@x/terminal-cause";
 import { runBudgetExceeded } from "./budget";
+import { contextMessages } from "./compaction";
 import { issuesLine } from "./issues";
 import { backoffMs, failureAction, isFailedCall } from "./retry";
 import { noListener, type RunContext } from "./run-context";
@@ -68,7 +69,7 @@ async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: nu
   if (reasoning) request.reasoning = reasoning;
   if (ctx.spec.modelTimeoutMs) request.timeoutMs = ctx.spec.modelTimeoutMs;
   const context = {
-    messages: [...ctx.history, ...ctx.messages],
+    messages: contextMessages(ctx),
     ...(ctx.systemPrompt !== undefined ? { systemPrompt: ctx.systemPrompt } : {}),
     ...(ctx.toolSpecs.length > 0 ? { tools: ctx.toolSpecs } : {}),
   };

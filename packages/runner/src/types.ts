@@ -1,3 +1,5 @@
+import type { CompactionReport } from "./compaction";
+import type { CompactionOptions } from "./compaction-options";
 import type {
   AssistantMessage,
   Brain,
@@ -197,6 +199,8 @@ export interface TaskResult<T = unknown> {
   model?: Model;
   /** Set when `status` is `parked`: JSON to store and hand to `resume`. */
   parked?: ParkedRun;
+  /** What compaction did (absent when the runner's `compaction` is off). */
+  compaction?: CompactionReport;
 }
 
 export interface ApprovalRequest {
@@ -241,6 +245,11 @@ export interface RetryOptions {
 }
 
 export interface RunnerDeps {
+  /**
+   * Keeps long runs inside the model's context window: compaction on the `summarize` role and a cap
+   * on huge tool results. On by default; `false` turns both off.
+   */
+  compaction?: CompactionOptions | false;
   /** Brains by api (`openai-completions`, `faux`, ...), as a record or a list. */
   brains: Readonly<Record<string, Brain>> | readonly Brain[];
   models: ModelCatalog;

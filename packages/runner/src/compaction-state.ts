@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+const count = z.int().nonnegative();
+
+/**
+ * Where a run's compaction stands; part of the run state, so a parked run resumes with the same
+ * view of its history the model had. `cut` indexes the run's full message list (history, then the
+ * run's own messages): the model sees the summary, then everything from `cut` on.
+ */
+export const CompactionStateSchema = z.strictObject({
+  cut: count,
+  summary: z.string(),
+  /** Full-list length at each compaction, in order: the calls after one start a new cached prefix. */
+  at: z.array(count),
+  tokens: count,
+  costMicroUsd: count,
+  /** Turn count when a context overflow was last answered by compacting: once per turn, then the run ends. */
+  overflowTurn: count.optional(),
+});
+export type CompactionState = z.infer<typeof CompactionStateSchema>;
+
+export function emptyCompactionState(): CompactionState {
+  return { cut: 0, summary: "", at: [], tokens: 0, costMicroUsd: 0 };
+}
