@@ -11,6 +11,7 @@ import {
 } from "@x/classifier-ladder";
 import type { AutoModeGate } from "./permissions";
 import type { RunContext } from "./run-context";
+import { judgeByAncestors } from "./ancestor-station";
 import { runBudgetExceeded } from "./budget";
 import { addClassifierUsage } from "./stats";
 import { SPAN_NAMES } from "./tracer";
@@ -91,14 +92,13 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
         signal,
       });
       addClassifierUsage(ctx.state.stats, outcome.usage, outcome.calls);
-      limit().record(outcome);
-      save();
       ctx.tracer.end(
         span,
         SPAN_NAMES.classification,
         {
           toolName: call.name,
           toolCallId: call.id,
+          station: "leg",
           model: outcome.model,
           verdict: outcome.verdict,
           ...(outcome.verdict === "block" ? { reason: outcome.reason } : {}),
@@ -117,6 +117,7 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
           verdict: outcome.verdict,
           model: outcome.model,
           wallMs: outcome.wallMs,
+          station: "leg",
           ...(outcome.verdict === "block" ? { reason: outcome.reason } : {}),
           ...(outcome.verdict === "unavailable" ? { cause: outcome.cause } : {}),
           ...(outcome.verdict === "parse_error" ? { form: outcome.form } : {}),
@@ -140,7 +141,11 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
           cause: outcome.cause,
         });
       }
-      return outcome;
+      // A sub-run's call the leg allowed still needs every ancestor's frozen classifier.
+      const inherited = outcome.verdict === "allow" ? await judgeByAncestors(ctx, call, signal) : undefined;
+      limit().record(inherited?.record ?? outcome);
+      save();
+      return inherited?.verdict ?? outcome;
     },
   };
 }

@@ -2,8 +2,10 @@ import type { AssistantMessage, ToolCall, ToolResultMessage } from "@x/llm-types
 import type { ToolProgress } from "./define-tool";
 import { loopGuardNote } from "./loop-guard";
 import type { PendingCall } from "./park-schema";
-import { gateCall, permissionFor } from "./permissions";
+import { gateCall } from "./permissions";
 import type { RunContext } from "./run-context";
+import { childParked } from "./sub-run-park";
+import { effectivePermission } from "./sub-run-policy";
 import { checkCall, errorResult, executeTool } from "./tools";
 import { SPAN_NAMES } from "./tracer";
 import type { Terminal } from "./types";
@@ -50,6 +52,7 @@ export function runCall(ctx: RunContext, call: ToolCall, note?: string): Promise
     defaultTimeoutMs: ctx.spec.toolTimeoutMs ?? 120_000,
     now: () => ctx.deps.clock.now(),
     onProgress: (update: ToolProgress) => ctx.emit({ type: "tool_progress", toolCall: call, ...progressOf(update) }),
+    link: { parent: ctx, toolCall: call, toolSpan: span, readOnly: check.tool.readOnly },
     ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
   };
   return executeTool(check.tool, call, check.args, execCtx).then((result) => {
@@ -158,7 +161,7 @@ export async function handleCalls(ctx: RunContext, turn: AssistantMessage, start
       slots.push({ call, result: Promise.resolve(note ? withNote(check.result, note) : check.result) });
       continue;
     }
-    const permission = permissionFor(ctx.spec, check.tool);
+    const permission = effectivePermission(ctx, check.tool);
     ctx.emit({ type: "tool_call", toolCall: call, permission });
     // A gate may consult the classifier with the history so far: earlier results go in first.
     if (permission !== "allow") {
@@ -188,6 +191,8 @@ export async function handleCalls(ctx: RunContext, turn: AssistantMessage, start
     }
     slots.push({ call, result: runCall(ctx, call, note) });
     if (!check.tool.readOnly) {
+      const parked = await childParked(ctx, slots);
+      if (parked) return { park: { ...parked, index: i } };
       const stop = await flush(ctx, slots);
       if (stop) {
         closeRemaining(ctx, calls, i + 1, "the run was stopped by its observer");

@@ -7,6 +7,7 @@ export class RunnerConfigError extends Error {
       | "config.retry_invalid"
       | "config.auto_mode_invalid"
       | "config.compaction_invalid",
+      | "config.sub_runs_invalid",
     message: string,
   ) {
     super(message);

@@ -1,5 +1,6 @@
 import type { AssistantMessage, EngineNotice, ErrorKind, ToolCall, ToolResultMessage } from "@x/llm-types";
 import type { ParkedRun } from "./park-schema";
+import type { TaskPathEntry } from "./sub-run-types";
 import type { ApprovalKind, Permission, TaskResult } from "./types";
 
 /** What a classification ruled, as the event stream reports it. */
@@ -11,6 +12,10 @@ export interface VerdictInfo {
   model: string;
   fallback?: boolean;
   wallMs: number;
+  /** Which classifier ruled: this run's own (`leg`), or an ancestor run's frozen one (`ancestor`). */
+  station?: "leg" | "ancestor";
+  /** The ancestor run whose classifier ruled, at the `ancestor` station. */
+  ancestorRunId?: string;
 }
 
 /** Typed events of a streamed run, in order; `run_end` is always last. */
@@ -44,6 +49,8 @@ export type RunEvent =
       kept: number;
     }
   | { type: "parked"; parked: ParkedRun }
+  /** An event of a sub-run, with the delegating calls from this run down to it. */
+  | { type: "sub_run"; path: TaskPathEntry[]; event: RunEvent }
   | { type: "run_end"; result: TaskResult };
 
 /** An unbounded single-consumer queue of events; iterating late loses nothing. */

@@ -33,4 +33,9 @@ export { createLoopGuard, type LoopGuard, type LoopGuardState, type LoopGuardVer
 export { budgetExceeded } from "./budget";
 export { backoffMs, failureAction, type FailureAction } from "./retry";
 export type { RunEvent, VerdictInfo } from "./events";
+export { runSubTask, SubRunError, SUB_RUN_ERROR_CODES, type SubRunErrorCode } from "./sub-run";
+export { defineSubRunTool, type SubRunToolDefinition } from "./sub-run-tool";
+export { pendingApproval, type PendingApproval } from "./sub-run-park";
+export { DEFAULT_SUB_RUN_LIMITS } from "./sub-run-limits";
+export type { ChildRunStats, SubRunLimits, SubRunRecord, SubRunSpec, TaskPathEntry } from "./sub-run-types";
 export * from "./types";

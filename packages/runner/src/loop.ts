@@ -7,6 +7,7 @@ import { compactIfDue, recoverOverflow } from "./compaction";
 import { parseOutput } from "./output";
 import type { PendingCall } from "./park-schema";
 import type { RunContext } from "./run-context";
+import { pendingToolName } from "./sub-run-park";
 import { SPAN_NAMES } from "./tracer";
 import { modelChain, modelTurn, outputCap } from "./turn";
 import type { TaskStatus, Terminal } from "./types";
@@ -152,7 +153,7 @@ async function settleTurn(
         terminal: {
           code: "awaiting_approval",
           cause: "approval",
-          message: `"${calls.park.toolName}" waits for a person's approval`,
+          message: `"${pendingToolName(calls.park)}" waits for a person's approval`,
         },
         park: calls.park,
       };

@@ -3,6 +3,7 @@ import { DENIAL_LIMIT_REASONS } from "@x/classifier-ladder";
 import { MessageSchema, UsageSchema } from "@x/llm-types";
 import { z } from "zod";
 import { ApprovalKindSchema, taskSpecFields, TaskModelRefSchema } from "./schemas";
+import { TASK_STATUSES, RUN_TERMINAL_CODES } from "./types";
 
 export const PARKED_RUN_KIND = "x.parked_run";
 export const PARKED_RUN_VERSION = 1;
@@ -15,6 +16,8 @@ export const ParkedSpecSchema = z.strictObject({
   /** The tool names the run had, so a resume without them is refused by name. */
   toolNames: z.array(z.string()),
   hasOutput: z.boolean(),
+  /** Set on a sub-run: its park resumes only inside this parent run's. */
+  parentRunId: z.string().min(1).optional(),
 });
 export type ParkedSpec = z.infer<typeof ParkedSpecSchema>;
 
@@ -22,6 +25,23 @@ const GateSchema = z.strictObject({
   kind: ApprovalKindSchema,
   waitMs: z.number().nonnegative(),
   decision: z.enum(["approve", "deny", "unavailable"]).optional(),
+});
+
+const count = z.number().int().nonnegative();
+
+/** A finished child's totals, as its parent's stats keep them. */
+const ChildRunStatsSchema = z.strictObject({
+  runId: z.string().min(1),
+  toolName: z.string().min(1),
+  toolCallId: z.string().min(1),
+  status: z.enum(TASK_STATUSES),
+  code: z.enum(RUN_TERMINAL_CODES),
+  tokens: count,
+  costMicroUsd: count,
+  modelCalls: count,
+  classifierCalls: count,
+  turns: count,
+  tasks: z.number().int().positive(),
 });
 
 /** The loop's counters and one-shot recoveries: what makes a resumed run the same run. */
@@ -35,6 +55,7 @@ export const RunStateSchema = z.strictObject({
     retries: z.number().int().nonnegative(),
     classifierCalls: z.number().int().nonnegative(),
     gates: z.array(GateSchema),
+    children: z.array(ChildRunStatsSchema).optional(),
   }),
   loopGuard: z.strictObject({ lastKey: z.string().optional(), streak: z.number().int().nonnegative() }),
   denials: z.strictObject({
@@ -62,6 +83,10 @@ export const PendingCallSchema = z.strictObject({
   index: z.number().int().nonnegative(),
   kind: ApprovalKindSchema,
   reason: z.string().optional(),
+  /** The call started a sub-run that parked: the child's own signed park, which waits for the person. */
+  get child(): z.ZodOptional<typeof ParkedRunSchema> {
+    return ParkedRunSchema.optional();
+  },
 });
 export type PendingCall = z.infer<typeof PendingCallSchema>;
 

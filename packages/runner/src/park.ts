@@ -23,6 +23,7 @@ export const PARKED_RUN_ERROR_CODES = [
   "unknown_outcome",
   "ledger_unavailable",
   "ledger_required",
+  "not_top_level",
 ] as const;
 export type ParkedRunErrorCode = (typeof PARKED_RUN_ERROR_CODES)[number];
 

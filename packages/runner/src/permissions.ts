@@ -85,6 +85,7 @@ async function askPerson(ctx: RunContext, call: ToolCall, kind: ApprovalKind, re
       signal: ctx.signal,
       ...(reason !== undefined ? { reason } : {}),
       ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
+      ...(ctx.lineage ? { path: ctx.lineage.path } : {}),
     });
     const parsed = ApproverAnswerSchema.safeParse(raw);
     answer = parsed.success ? parsed.data : "unavailable";

@@ -1,19 +1,18 @@
 import { describeError } from "@x/brain-kit";
-import { parseWith } from "@x/llm-types";
+import { parseWith, type ToolCall, type ToolResultMessage } from "@x/llm-types";
 import { closeRemaining, flush, handleCalls, runCall } from "./calls";
 import type { RunEvent } from "./events";
-import { runTurns } from "./loop";
+import { runTurns, type LoopEnd } from "./loop";
 import { ParkedRunError, pendingTurn, verifyParkedRun } from "./park";
-import type { ParkedRun } from "./park-schema";
+import type { ParkedRun, PendingCall } from "./park-schema";
 import { afterPersonDecided, deniedResult } from "./permissions";
-import type { ResolvedDeps } from "./run-context";
+import type { Lineage, ResolvedDeps, RunContext } from "./run-context";
+import { pendingToolName, resumeChildCall, verifyParkedChildren } from "./sub-run-park";
 import { buildContext, drive, failedBeforeStart } from "./run-lifecycle";
 import { ApprovalDecisionSchema } from "./schemas";
 import { addGate, toRunStats } from "./stats";
 import { findTool } from "./tools";
 import { claimOf, type ParkClaim } from "./park-ledger";
-import type { RunContext } from "./run-context";
-import type { ToolCall, ToolResultMessage } from "@x/llm-types";
 import type { ResumeDecision, ResumeOptions, TaskResult } from "./types";
 
 /**
@@ -27,11 +26,21 @@ export async function resumeRun(
   decision: ResumeDecision,
   options: ResumeOptions,
   emit: (event: RunEvent) => void,
+  lineage?: Lineage,
 ): Promise<TaskResult> {
   parseWith(ApprovalDecisionSchema, decision, "resume decision");
   refuseEphemeralLedger(deps);
   const now = deps.clock.now();
   const park: ParkedRun = verifyParkedRun(raw, deps.parkKey, now);
+  // A sub-run's park resumes only inside its parent's, where its ancestors' rules still hold.
+  if (park.spec.parentRunId !== lineage?.parent.runId) {
+    throw new ParkedRunError(
+      "not_top_level",
+      "this park belongs to a sub-run: resume the top-level park it is part of",
+      { parkId: park.parkId },
+    );
+  }
+  verifyParkedChildren(park, deps.parkKey, now);
   const tools = options.tools ?? deps.tools;
   if (!findTool(tools, park.pending.toolName)) {
     throw new ParkedRunError(
@@ -71,6 +80,7 @@ export async function resumeRun(
     ...(options.output ? { output: options.output } : {}),
     ...(options.onToolResult ? { onToolResult: options.onToolResult } : {}),
     ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
+    ...(lineage ? { lineage } : {}),
   });
   // A park whose model no longer resolves (the catalog changed) is not claimed either: fix the
   // configuration and the same park resumes.
@@ -90,14 +100,9 @@ export async function resumeRun(
     const turn = pendingTurn(park.messages);
     if (!turn) throw new Error("parked run does not end with an assistant turn and its results");
     const call = turn.content.filter((block) => block.type === "toolCall")[park.pending.index]!;
-    const waitMs = Math.max(0, now - park.createdAt);
-    addGate(ctx.state.stats, { kind: park.pending.kind, waitMs, decision: decision.decision });
-    ctx.emit({ type: "approval", toolCall: call, kind: park.pending.kind, decision: decision.decision, waitMs });
-    afterPersonDecided(ctx, park.pending.kind);
-    const result =
-      claim.status === "recorded"
-        ? Promise.resolve(claim.result)
-        : decided(ctx, park.parkId, call, decision, () => deniedResult(call, decision.reason, deps.clock.now()));
+    const outcome = await decidePending(ctx, park, claim, call, decision, options, now);
+    if ("park" in outcome) return parkedEnd({ ...outcome.park, index: park.pending.index });
+    const result = outcome.result;
     const stop = await flush(ctx, [{ call, result }]);
     if (stop) {
       closeRemaining(
@@ -109,16 +114,7 @@ export async function resumeRun(
       return { status: "stuck", terminal: stop };
     }
     const rest = await handleCalls(ctx, turn, park.pending.index + 1);
-    if ("park" in rest)
-      return {
-        status: "parked",
-        terminal: {
-          code: "awaiting_approval",
-          cause: "approval",
-          message: `"${rest.park.toolName}" waits for a person's approval`,
-        },
-        park: rest.park,
-      };
+    if ("park" in rest) return parkedEnd(rest.park);
     if ("terminal" in rest) return { status: rest.status, terminal: rest.terminal };
     return runTurns(ctx);
   });
@@ -183,4 +179,61 @@ async function decided(
   }
   await ledger.executed?.(parkId, result);
   return result;
+}
+
+/** The loop's end for a run that parks (again) on `park`. */
+function parkedEnd(park: PendingCall): LoopEnd {
+  return {
+    status: "parked",
+    terminal: {
+      code: "awaiting_approval",
+      cause: "approval",
+      message: `"${pendingToolName(park)}" waits for a person's approval`,
+    },
+    park,
+  };
+}
+
+/**
+ * The person's decision on the pending call: run it (or its child, which carries the decision down
+ * to the call that waits), or answer it as denied. The gate is recorded where the call is.
+ */
+async function decidePending(
+  ctx: RunContext,
+  park: ParkedRun,
+  claim: ParkClaim,
+  call: ToolCall,
+  decision: ResumeDecision,
+  options: ResumeOptions,
+  now: number,
+): Promise<{ result: Promise<ToolResultMessage> } | { park: Omit<PendingCall, "index"> }> {
+  if (claim.status === "recorded") return { result: Promise.resolve(claim.result) };
+  if (park.pending.child) return resumeChildOnce(ctx, park, call, decision, options);
+  const waitMs = Math.max(0, now - park.createdAt);
+  addGate(ctx.state.stats, { kind: park.pending.kind, waitMs, decision: decision.decision });
+  ctx.emit({ type: "approval", toolCall: call, kind: park.pending.kind, decision: decision.decision, waitMs });
+  afterPersonDecided(ctx, park.pending.kind);
+  return {
+    result: decided(ctx, park.parkId, call, decision, () => deniedResult(call, decision.reason, ctx.deps.clock.now())),
+  };
+}
+
+/**
+ * The delegating call's part of a tree's resume: between the ledger's marks, the child resumes
+ * (and its own child, down to the decided call). A child that parks again leaves no result here:
+ * this park is consumed, and the new one carries the tree on.
+ */
+async function resumeChildOnce(
+  ctx: RunContext,
+  park: ParkedRun,
+  call: ToolCall,
+  decision: ResumeDecision,
+  options: ResumeOptions,
+): Promise<{ result: Promise<ToolResultMessage> } | { park: Omit<PendingCall, "index"> }> {
+  const ledger = ctx.deps.parkLedger;
+  await ledger.executing?.(park.parkId);
+  const child = await resumeChildCall(ctx, call, park.pending.child!, decision, options);
+  if ("park" in child) return child;
+  await ledger.executed?.(park.parkId, child.result);
+  return { result: Promise.resolve(child.result) };
 }

@@ -1,5 +1,6 @@
 import type { ResolvedCompaction } from "./compaction-options";
-import type { Brain, EngineNotice, Message, ModelRouting, ToolSpec, Tracer } from "@x/llm-types";
+import type { Brain, EngineNotice, Message, ModelRouting, ToolCall, ToolSpec, Tracer } from "@x/llm-types";
+import type { AncestorFrame } from "./ancestor-station";
 import type { Tool } from "./define-tool";
 import type { RunEvent } from "./events";
 import type { LoopGuard } from "./loop-guard";
@@ -9,8 +10,9 @@ import type { CheckpointSink } from "./checkpoint";
 import type { TaskModel } from "./resolve";
 import type { ResolvedRetry } from "./retry";
 import type { RunTracer } from "./tracer";
-import type { Approver, AutoModeOptions, Clock, TaskSpec } from "./types";
+import type { Approver, AutoModeOptions, Clock, TaskResult, TaskSpec } from "./types";
 import type { AutoModeGate } from "./permissions";
+import type { SubRunRecord, TaskPathEntry } from "./sub-run-types";
 
 /** The runner's deps with defaults filled in; built once per runner. */
 export interface ResolvedDeps {
@@ -31,6 +33,35 @@ export interface ResolvedDeps {
   tools: readonly Tool[];
   /** Undefined: compaction is off. */
   compaction?: ResolvedCompaction;
+  subRunLimits: { maxDepth: number; maxConcurrent: number; maxChildren: number };
+}
+
+/** Where a sub-run sits in its tree: its parent (live), the call that started it, its frozen ancestors. */
+export interface Lineage {
+  parent: RunContext;
+  /** The parent's call that started this run. */
+  toolCall: ToolCall;
+  /** The parent's tool-call span: this run's span sits under it. */
+  toolSpan: string;
+  /** 1 for a child of a top-level run. */
+  depth: number;
+  /** Whether a park of this run may park the parent (not inside a read-only, parallel tool). */
+  parkable: boolean;
+  /** From the top-level run down to `toolCall`. */
+  path: TaskPathEntry[];
+  /** Every ancestor's classifier as it stood when this run started, nearest first. */
+  ancestors: AncestorFrame[];
+}
+
+/** A run's book of its children: who runs now (for budgets), slots, full results, parks. */
+export interface SubRunBook {
+  running: Set<RunContext>;
+  started: number;
+  active: number;
+  waiting: Array<() => void>;
+  records: SubRunRecord[];
+  /** A child that parked, by the parent's tool call id; that call parks the parent too. */
+  parks: Map<string, TaskResult>;
 }
 
 /**
@@ -69,6 +100,10 @@ export interface RunContext {
   runSpan: string;
   turnSpan?: string;
   autoMode?: AutoModeGate;
+  /** Set when this run is a sub-run. */
+  lineage?: Lineage;
+  /** Made when this run starts its first child. */
+  subRuns?: SubRunBook;
   emit(event: RunEvent): void;
   notice(notice: Omit<EngineNotice, "sessionId" | "runId">): void;
 }

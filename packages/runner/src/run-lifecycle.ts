@@ -12,7 +12,8 @@ import { outputInstruction } from "./output";
 import { signParkedRun } from "./park";
 import type { ParkedRun, ParkedSpec, RunState } from "./park-schema";
 import { ModelResolutionError, resolveTaskModel } from "./resolve";
-import type { ResolvedDeps, RunContext } from "./run-context";
+import type { Lineage, ResolvedDeps, RunContext } from "./run-context";
+import { resultStats, settleInParent } from "./sub-run-stats";
 import { emptyStats, toRunStats } from "./stats";
 import { RunTracer, SPAN_NAMES } from "./tracer";
 import type { Tool } from "./define-tool";
@@ -31,6 +32,7 @@ export interface ContextInput {
   state: RunState;
   signal: AbortSignal;
   emit: (event: RunEvent) => void;
+  lineage?: Lineage;
 }
 
 export function buildContext(deps: ResolvedDeps, input: ContextInput): RunContext | Terminal {
@@ -74,8 +76,11 @@ export function buildContext(deps: ResolvedDeps, input: ContextInput): RunContex
     ...(input.output ? { output: input.output } : {}),
     ...(input.onToolResult ? { onToolResult: input.onToolResult } : {}),
     ...(input.onCheckpoint ? { onCheckpoint: input.onCheckpoint } : {}),
+    ...(input.lineage ? { lineage: input.lineage } : {}),
   };
   ctx.autoMode = createAutoModeGate(ctx);
+  // A running child's spend counts against its ancestors' budgets from its first call.
+  input.lineage?.parent.subRuns?.running.add(ctx);
   return ctx;
 }
 
@@ -93,15 +98,18 @@ function finish(ctx: RunContext, end: LoopEnd): TaskResult {
     terminal: end.terminal,
     output: lastAssistantText(ctx.messages),
     messages: ctx.messages,
-    stats: toRunStats(ctx.state.stats),
+    stats: resultStats(ctx, end.park),
     runId: ctx.runId,
     ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
+    ...(ctx.subRuns?.records.length ? { subRuns: ctx.subRuns.records } : {}),
     ...(end.model ? { model: end.model } : {}),
     ...(end.structured !== undefined ? { structured: end.structured } : {}),
     ...(ctx.deps.compaction ? { compaction: compactionReport(ctx) } : {}),
   };
   if (end.park) {
-    if (ctx.deps.parkKeyEphemeral) {
+    // A sub-run's park travels inside its parent's: the top-level run speaks for the whole tree.
+    const top = ctx.lineage === undefined;
+    if (top && ctx.deps.parkKeyEphemeral) {
       ctx.notice({
         code: "config.park_key_ephemeral",
         audience: "operator",
@@ -109,7 +117,7 @@ function finish(ctx: RunContext, end: LoopEnd): TaskResult {
           "This run parked, signed with a random key: only this runner can resume it. Set `parkKey` to resume in another process.",
         detail: {},
       });
-    } else if (ctx.deps.parkLedgerEphemeral) {
+    } else if (top && ctx.deps.parkLedgerEphemeral) {
       // A shared key lets other processes resume the park, but an in-memory ledger only stops a
       // replay inside this runner: at-most-once across processes needs a shared ledger.
       ctx.notice({
@@ -147,6 +155,7 @@ function finish(ctx: RunContext, end: LoopEnd): TaskResult {
     turns: result.stats.turns,
     toolCalls: result.stats.toolCalls,
   });
+  if (ctx.lineage) settleInParent(ctx.lineage, result, ctx);
   ctx.emit({ type: "run_end", result });
   return result;
 }
@@ -174,11 +183,17 @@ export function failedBeforeStart(
 
 /** Runs the loop, turning a classifier misconfiguration or an unexpected throw into a typed end. */
 export async function drive(ctx: RunContext, body: () => Promise<LoopEnd>): Promise<TaskResult> {
-  ctx.runSpan = ctx.tracer.start(SPAN_NAMES.run, {
-    model: ctx.taskModel.model.id,
-    provider: ctx.taskModel.model.provider,
-    objective: ctx.spec.objective.slice(0, 200),
-  });
+  const parent = ctx.lineage;
+  ctx.runSpan = ctx.tracer.start(
+    SPAN_NAMES.run,
+    {
+      model: ctx.taskModel.model.id,
+      provider: ctx.taskModel.model.provider,
+      objective: ctx.spec.objective.slice(0, 200),
+      ...(parent ? { parentRunId: parent.parent.runId, depth: parent.depth } : {}),
+    },
+    parent?.toolSpan,
+  );
   ctx.emit({
     type: "run_start",
     runId: ctx.runId,

@@ -14,7 +14,8 @@ import { resolveTaskModel } from "./resolve";
 import { continueRun } from "./continue-run";
 import { resumeRun } from "./resume";
 import { resolveRetry } from "./retry";
-import { noListener, type ResolvedDeps } from "./run-context";
+import { noListener, type Lineage, type ResolvedDeps } from "./run-context";
+import { subRunLimitsOf } from "./sub-run-limits";
 import { buildContext, drive, failedBeforeStart } from "./run-lifecycle";
 import { TaskSpecSchema } from "./schemas";
 import { emptyStats } from "./stats";
@@ -81,6 +82,7 @@ function resolveDeps(deps: RunnerDeps): ResolvedDeps {
     ...(deps.onNotice ? { onNotice: deps.onNotice } : {}),
     ...(deps.tracer ? { tracer: deps.tracer } : {}),
     tools: deps.tools ?? [],
+    subRunLimits: subRunLimitsOf(deps.subRuns),
   };
 }
 
@@ -95,28 +97,31 @@ function freshState(): RunState {
 }
 
 /** The JSON-safe part of a spec, as a park stores it. */
-function parkedSpecOf(spec: TaskSpec, runId: string): ParkedSpec {
+function parkedSpecOf(spec: TaskSpec, runId: string, lineage: Lineage | undefined): ParkedSpec {
   const { tools, history: _history, output, onToolResult: _observer, model, ...rest } = spec;
   const out: ParkedSpec = {
     ...rest,
     runId,
     toolNames: (tools ?? []).map((tool) => tool.name),
     hasOutput: output !== undefined,
+    ...(lineage ? { parentRunId: lineage.parent.runId } : {}),
   };
   if (model !== undefined)
     out.model = (Array.isArray(model) ? [...(model as unknown[])] : model) as ParkedSpec["model"];
   return out;
 }
 
-async function execute(
+/** One run from a spec: a top-level task, or a sub-run when `lineage` places it in a tree. */
+export async function execute(
   deps: ResolvedDeps,
   rawSpec: TaskSpec,
   options: RunOptions,
   emit: (event: RunEvent) => void,
+  lineage?: Lineage,
 ): Promise<TaskResult> {
   parseWith(TaskSpecSchema, rawSpec, "task spec");
   const runId = rawSpec.runId ?? randomUUID();
-  const spec = parkedSpecOf(rawSpec, runId);
+  const spec = parkedSpecOf(rawSpec, runId, lineage);
   const messages: Message[] = [{ role: "user", content: rawSpec.objective, timestamp: deps.clock.now() }];
   const ctx = buildContext(deps, {
     spec,
@@ -129,6 +134,7 @@ async function execute(
     ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
     ...(rawSpec.output ? { output: rawSpec.output } : {}),
     ...(rawSpec.onToolResult ? { onToolResult: rawSpec.onToolResult } : {}),
+    ...(lineage ? { lineage } : {}),
   });
   if (!("deps" in ctx)) return failedBeforeStart(ctx, spec, messages, emit);
   return drive(ctx, () => runTurns(ctx));

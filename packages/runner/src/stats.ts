@@ -1,4 +1,5 @@
 import { addUsage, emptyUsage, microToUsd, type AssistantMessage, type Usage } from "@x/llm-types";
+import type { ChildRunStats } from "./sub-run-types";
 import type { HumanReviewGate, RunStats } from "./types";
 
 /** The serialisable counters behind {@link RunStats}; a parked run carries them across processes. */
@@ -12,6 +13,8 @@ export interface StatsState {
   retries: number;
   classifierCalls: number;
   gates: HumanReviewGate[];
+  /** Direct children that finished; their spend is already in the counters above. */
+  children?: ChildRunStats[];
 }
 
 export function emptyStats(): StatsState {
@@ -55,7 +58,7 @@ export function toRunStats(stats: StatsState): RunStats {
   const costMicroUsd = stats.usage.cost.total;
   return {
     tokens: stats.usage.totalTokens,
-    tasks: 1,
+    tasks: 1 + (stats.children ?? []).reduce((sum, child) => sum + child.tasks, 0),
     costUsd: microToUsd(costMicroUsd),
     costMicroUsd,
     turns: stats.turns,
@@ -70,5 +73,6 @@ export function toRunStats(stats: StatsState): RunStats {
       totalWaitMs: stats.gates.reduce((sum, gate) => sum + gate.waitMs, 0),
       gates: stats.gates.map((gate) => ({ ...gate })),
     },
+    ...(stats.children ? { children: stats.children.map((child) => ({ ...child })) } : {}),
   };
 }

@@ -6,7 +6,8 @@ import {
   type ToolResultMessage,
 } from "@x/llm-types";
 import { z } from "zod";
-import type { Tool, ToolOutput, ToolProgress } from "./define-tool";
+import type { Tool, ToolContext, ToolOutput, ToolProgress } from "./define-tool";
+import { linkToolContext, type SubRunLink } from "./sub-run-link";
 
 export interface ToolRunContext {
   runId: string;
@@ -17,6 +18,8 @@ export interface ToolRunContext {
   now(): number;
   /** Where the tool's progress reports go. */
   onProgress: (update: ToolProgress) => void;
+  /** Lets the tool start sub-runs of this run. */
+  link?: SubRunLink;
 }
 
 /** A tool result the model sees as failed; the run goes on. */
@@ -116,7 +119,7 @@ function jsonCopy(value: unknown): unknown {
   }
 }
 
-function toResult(call: ToolCall, value: unknown, now: number): ToolResultMessage {
+export function toResult(call: ToolCall, value: unknown, now: number): ToolResultMessage {
   const base = { role: "toolResult" as const, toolCallId: call.id, toolName: call.name, timestamp: now };
   if (isToolOutput(value)) {
     const output = ToolOutputSchema.safeParse(value);
@@ -175,8 +178,8 @@ export async function executeTool(
   timer.unref?.();
   try {
     const value = await Promise.race([
-      Promise.resolve().then(() =>
-        tool.execute(args, {
+      Promise.resolve().then(() => {
+        const context: ToolContext = {
           signal: controller.signal,
           runId: ctx.runId,
           toolCallId: call.id,
@@ -184,8 +187,10 @@ export async function executeTool(
           idempotencyKey: `${ctx.runId}:${call.id}`,
           progress: ctx.onProgress,
           ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
-        }),
-      ),
+        };
+        if (ctx.link) linkToolContext(context, ctx.link);
+        return tool.execute(args, context);
+      }),
       stopped,
     ]);
     return toResult(call, value, ctx.now());

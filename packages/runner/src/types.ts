@@ -26,6 +26,7 @@ import type { CheckpointSink } from "./checkpoint";
 import type { ParkLedger } from "./park-ledger";
 import type { ParkedRun } from "./park-schema";
 import type { TaskModel } from "./resolve";
+import type { ChildRunStats, SubRunLimits, SubRunRecord, TaskPathEntry } from "./sub-run-types";
 
 /** How a tool call is cleared: run it, ask a person, or let the auto-mode classifier judge it. */
 export const PERMISSIONS = ["allow", "ask", "auto"] as const;
@@ -181,6 +182,8 @@ export interface RunStats {
    */
   unbilled?: Usage;
   humanReview: { count: number; totalWaitMs: number; gates: HumanReviewGate[] };
+  /** Per direct child run (sub-run): its subtree's totals, which the totals above include. */
+  children?: ChildRunStats[];
 }
 
 export interface TaskResult<T = unknown> {
@@ -201,6 +204,8 @@ export interface TaskResult<T = unknown> {
   parked?: ParkedRun;
   /** What compaction did (absent when the runner's `compaction` is off). */
   compaction?: CompactionReport;
+  /** The full results of the child runs this run started (in this process), in start order. */
+  subRuns?: SubRunRecord[];
 }
 
 export interface ApprovalRequest {
@@ -212,6 +217,8 @@ export interface ApprovalRequest {
   runId: string;
   sessionId?: string;
   signal: AbortSignal;
+  /** Set for a call inside a sub-run: the delegating calls from the top-level run down to this one. */
+  path?: readonly TaskPathEntry[];
 }
 
 export interface ApprovalDecision {
@@ -276,6 +283,8 @@ export interface RunnerDeps {
   parkLedger?: ParkLedger;
   /** Tools a resumed run may use when `resume` is given none. */
   tools?: readonly Tool[];
+  /** Depth, concurrency and count limits for sub-runs. */
+  subRuns?: SubRunLimits;
 }
 
 export interface RunOptions {

@@ -1,0 +1,130 @@
+import type { ToolCall, ToolResultMessage } from "@x/llm-types";
+import type { Slot } from "./calls";
+import type { Tool } from "./define-tool";
+import { ParkedRunError, verifyParkedRun } from "./park";
+import type { ParkedRun, PendingCall } from "./park-schema";
+import { resumeRun } from "./resume";
+import type { RunContext } from "./run-context";
+import { childEmit, lineageFor } from "./sub-run";
+import { plannedChild, resumedChildResult } from "./sub-run-tool";
+import type { TaskPathEntry } from "./sub-run-types";
+import { findTool } from "./tools";
+import { SPAN_NAMES } from "./tracer";
+import type { ApprovalKind, ResumeDecision, ResumeOptions } from "./types";
+
+/** The call a parked tree waits on, wherever in the tree it is. */
+export interface PendingApproval {
+  /** The inner call itself: its tool, id and arguments, never the delegating call. */
+  toolCall: { id: string; name: string; arguments: Record<string, unknown> };
+  kind: ApprovalKind;
+  reason?: string;
+  /** The delegating calls from the top-level run down to the run that made the call; empty at the top. */
+  path: TaskPathEntry[];
+}
+
+/** Reads a parked run (a tree of sub-runs parks as one value) down to the call a person must decide. */
+export function pendingApproval(parked: ParkedRun): PendingApproval {
+  const path: TaskPathEntry[] = [];
+  let at = parked;
+  while (at.pending.child) {
+    path.push({ runId: at.spec.runId, toolName: at.pending.toolName, toolCallId: at.pending.toolCallId });
+    at = at.pending.child;
+  }
+  const { pending } = at;
+  return {
+    toolCall: { id: pending.toolCallId, name: pending.toolName, arguments: pending.arguments },
+    kind: pending.kind,
+    ...(pending.reason !== undefined ? { reason: pending.reason } : {}),
+    path,
+  };
+}
+
+/** The innermost pending call's tool name, for the parked run's terminal message. */
+export function pendingToolName(pending: Pick<PendingCall, "toolName" | "child">): string {
+  return pending.child ? pendingApproval(pending.child).toolCall.name : pending.toolName;
+}
+
+/**
+ * After a delegating call ran: if its child parked, the call is taken out of the slots (it has no
+ * result yet) and becomes this run's pending call, carrying the child's signed park.
+ */
+export async function childParked(ctx: RunContext, slots: Slot[]): Promise<Omit<PendingCall, "index"> | undefined> {
+  const last = slots.at(-1);
+  if (!last || !ctx.subRuns) return undefined;
+  await last.result;
+  const child = ctx.subRuns.parks.get(last.call.id)?.parked;
+  if (!child) return undefined;
+  slots.pop();
+  return pendingFor(last.call, child);
+}
+
+function pendingFor(call: ToolCall, child: ParkedRun): Omit<PendingCall, "index"> {
+  return {
+    toolCallId: call.id,
+    toolName: call.name,
+    arguments: call.arguments,
+    kind: child.pending.kind,
+    ...(child.pending.reason !== undefined ? { reason: child.pending.reason } : {}),
+    child,
+  };
+}
+
+/**
+ * Every level of a parked tree below the top checks out (schema, signature, expiry, and that it
+ * belongs to the run above it) before anything is claimed, so a bad inner level consumes nothing.
+ */
+export function verifyParkedChildren(park: ParkedRun, key: Uint8Array | string, now: number): void {
+  for (let above = park, at = park.pending.child; at; above = at, at = at.pending.child) {
+    verifyParkedRun(at, key, now);
+    if (at.spec.parentRunId !== above.spec.runId)
+      throw new ParkedRunError("invalid_schema", "a sub-run's park does not belong to the run it is parked in", {
+        parkId: at.parkId,
+      });
+  }
+}
+
+/** The tools a resumed child may use: its sub-run tool's plan first, then what `resume` was given. */
+function childTools(planned: readonly Tool[] | undefined, given: readonly Tool[]): Tool[] {
+  const tools = new Map<string, Tool>();
+  for (const tool of [...(planned ?? []), ...given]) if (!tools.has(tool.name)) tools.set(tool.name, tool);
+  return [...tools.values()];
+}
+
+/**
+ * Resumes the child a parked delegating call is waiting on (which resumes its own child first, and
+ * so on down), then turns its result into the delegating call's result — or parks again.
+ */
+export async function resumeChildCall(
+  ctx: RunContext,
+  call: ToolCall,
+  child: ParkedRun,
+  decision: ResumeDecision,
+  options: ResumeOptions,
+): Promise<{ result: ToolResultMessage } | { park: Omit<PendingCall, "index"> }> {
+  const tool = findTool(ctx.tools, call.name);
+  const planned = plannedChild(tool, call.arguments);
+  const span = ctx.tracer.start(SPAN_NAMES.toolCall, { toolName: call.name, toolCallId: call.id }, ctx.turnSpan);
+  const lineage = lineageFor(ctx, call, span, true);
+  const result = await resumeRun(
+    ctx.deps,
+    child,
+    decision,
+    {
+      tools: childTools(planned?.tools, options.tools ?? ctx.deps.tools),
+      signal: ctx.signal,
+      ...(planned?.output ? { output: planned.output } : {}),
+      ...(planned?.onToolResult ? { onToolResult: planned.onToolResult } : {}),
+    },
+    childEmit(ctx, lineage.path),
+    lineage,
+  );
+  const parkedAgain = result.status === "parked" && result.parked ? result.parked : undefined;
+  ctx.tracer.end(
+    span,
+    SPAN_NAMES.toolCall,
+    { toolName: call.name, toolCallId: call.id, isError: !parkedAgain && result.status !== "completed" },
+    ctx.turnSpan,
+  );
+  if (parkedAgain) return { park: pendingFor(call, parkedAgain) };
+  return { result: resumedChildResult(tool, call, result, ctx.deps.clock.now()) };
+}

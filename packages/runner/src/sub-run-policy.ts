@@ -1,0 +1,22 @@
+import type { Tool } from "./define-tool";
+import { permissionFor } from "./permissions";
+import type { RunContext } from "./run-context";
+import { findTool } from "./tools";
+import type { Permission } from "./types";
+
+/** Strictness, lowest first: a person deciding is stricter than a classifier, which is stricter than none. */
+const STRICTNESS: Readonly<Record<Permission, number>> = { allow: 0, auto: 1, ask: 2 };
+
+/**
+ * The permission a call gets in this run: the run's own word for the tool, narrowed by every
+ * ancestor's word for the same tool name (or, for a tool the ancestor does not have, what the
+ * ancestor's rules would give that tool). A child can make a call stricter, never looser.
+ */
+export function effectivePermission(ctx: RunContext, tool: Tool): Permission {
+  let permission = permissionFor(ctx.spec, tool);
+  for (let at = ctx.lineage?.parent; at; at = at.lineage?.parent) {
+    const theirs = permissionFor(at.spec, findTool(at.tools, tool.name) ?? tool);
+    if (STRICTNESS[theirs] > STRICTNESS[permission]) permission = theirs;
+  }
+  return permission;
+}
