@@ -46,18 +46,20 @@ export interface AncestorRuling {
 
 const ARMING_NOTICES = new Set(CLASSIFIER_ARMING_NOTICES);
 
-/** Trace frames from an ancestor's decider say which station they come from. */
-function stationTracer(tracer: Tracer | undefined, ancestorRunId: string): Tracer | undefined {
+/** Trace frames from a decider say which station they come from (and, at `ancestor`, whose classifier). */
+export function stationTracer(
+  tracer: Tracer | undefined,
+  station: "leg" | "ancestor",
+  ancestorRunId?: string,
+): Tracer | undefined {
   if (!tracer) return undefined;
-  return {
-    frame: (frame) =>
-      tracer.frame({ ...frame, data: { ...frame.data, station: "ancestor", ancestorRunId } }),
-  };
+  const mark = ancestorRunId !== undefined ? { station, ancestorRunId } : { station };
+  return { frame: (frame) => tracer.frame({ ...frame, data: { ...frame.data, ...mark } }) };
 }
 
 function arm(ctx: RunContext, frame: AncestorFrame): AutoModeDecider {
   const options = ctx.deps.autoMode;
-  const tracer = stationTracer(ctx.deps.tracer, frame.runId);
+  const tracer = stationTracer(ctx.deps.tracer, "ancestor", frame.runId);
   frame.decider ??= createAutoModeDecider({
     brainFor: (model) => ctx.deps.brains.get(model.api),
     seat: classifierSeatModel({ deps: ctx.deps.routing, main: frame.main }),
@@ -165,7 +167,13 @@ export async function judgeByAncestors(
     const decider = arm(ctx, frame);
     const span = ctx.tracer.start(
       SPAN_NAMES.classification,
-      { toolName: call.name, toolCallId: call.id, model: decider.model.id, station: "ancestor", ancestorRunId: frame.runId },
+      {
+        toolName: call.name,
+        toolCallId: call.id,
+        model: decider.model.id,
+        station: "ancestor",
+        ancestorRunId: frame.runId,
+      },
       ctx.turnSpan,
     );
     const spec = ctx.toolSpecs.find((tool) => tool.name === call.name);

@@ -11,7 +11,7 @@ import {
 } from "@x/classifier-ladder";
 import type { AutoModeGate } from "./permissions";
 import type { RunContext } from "./run-context";
-import { judgeByAncestors } from "./ancestor-station";
+import { judgeByAncestors, stationTracer } from "./ancestor-station";
 import { runBudgetExceeded } from "./budget";
 import { addClassifierUsage } from "./stats";
 import { SPAN_NAMES } from "./tracer";
@@ -56,7 +56,7 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
         if (quiet && ARMING_NOTICES.has(notice.code)) return;
         ctx.notice(notice);
       },
-      ...(ctx.deps.tracer ? { tracer: ctx.deps.tracer } : {}),
+      ...(ctx.deps.tracer ? { tracer: stationTracer(ctx.deps.tracer, "leg")! } : {}),
       // The budget is a hard stop before EVERY model call, the classifier's included: its calls are
       // billed to the run, and a refused call makes the classification unavailable, never an allow.
       admitCall: (spent) => runBudgetExceeded(ctx, spent)?.message,
@@ -82,7 +82,7 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
       const active = arm();
       const span = ctx.tracer.start(
         SPAN_NAMES.classification,
-        { toolName: call.name, toolCallId: call.id, model: active.model.id },
+        { toolName: call.name, toolCallId: call.id, model: active.model.id, station: "leg" },
         ctx.turnSpan,
       );
       const outcome = await active.decide({

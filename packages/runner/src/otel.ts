@@ -31,6 +31,9 @@ function opening(frame: TraceFrame): { name: string; attributes: Attributes } {
       put(attributes, "gen_ai.agent.name", "x.runner");
       put(attributes, "gen_ai.request.model", str(d.model));
       put(attributes, "gen_ai.provider.name", str(d.provider));
+      // A sub-run: its span already sits under the parent's tool-call span; these say so as data.
+      put(attributes, "x.parent_run.id", str(d.parentRunId));
+      put(attributes, "x.sub_run.depth", num(d.depth));
       return { name: "invoke_agent x.runner", attributes };
     case "turn":
       put(attributes, "x.turn.number", num(d.turn));
@@ -52,6 +55,8 @@ function opening(frame: TraceFrame): { name: string; attributes: Attributes } {
       put(attributes, "gen_ai.request.model", str(d.model));
       put(attributes, "gen_ai.tool.name", str(d.toolName));
       put(attributes, "gen_ai.tool.call.id", str(d.toolCallId));
+      put(attributes, "x.auto_mode.station", str(d.station));
+      put(attributes, "x.auto_mode.ancestor_run.id", str(d.ancestorRunId));
       return { name: `classify ${str(d.toolName) ?? ""}`.trim(), attributes };
     default:
       return { name: frame.name, attributes };

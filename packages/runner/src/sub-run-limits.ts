@@ -14,8 +14,7 @@ const SubRunLimitsSchema = z.strictObject({
 /** The runner's sub-run limits with defaults; a misspelt or non-positive limit is refused when the runner is made. */
 export function subRunLimitsOf(limits: SubRunLimits | undefined): Required<SubRunLimits> {
   const checked = SubRunLimitsSchema.safeParse(limits ?? {});
-  if (!checked.success)
-    throw new RunnerConfigError("config.sub_runs_invalid", `subRuns: ${issuesLine(checked.error)}`);
+  if (!checked.success) throw new RunnerConfigError("config.sub_runs_invalid", `subRuns: ${issuesLine(checked.error)}`);
   return { ...DEFAULT_SUB_RUN_LIMITS, ...stripUndefined(checked.data) };
 }
 

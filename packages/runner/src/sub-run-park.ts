@@ -50,9 +50,10 @@ export function pendingToolName(pending: Pick<PendingCall, "toolName" | "child">
  */
 export async function childParked(ctx: RunContext, slots: Slot[]): Promise<Omit<PendingCall, "index"> | undefined> {
   const last = slots.at(-1);
-  if (!last || !ctx.subRuns) return undefined;
+  if (!last) return undefined;
+  // The tool may start its first child only once it runs: the book is looked at after the result.
   await last.result;
-  const child = ctx.subRuns.parks.get(last.call.id)?.parked;
+  const child = ctx.subRuns?.parks.get(last.call.id)?.parked;
   if (!child) return undefined;
   slots.pop();
   return pendingFor(last.call, child);

@@ -9,13 +9,14 @@ const STRICTNESS: Readonly<Record<Permission, number>> = { allow: 0, auto: 1, as
 
 /**
  * The permission a call gets in this run: the run's own word for the tool, narrowed by every
- * ancestor's word for the same tool name (or, for a tool the ancestor does not have, what the
- * ancestor's rules would give that tool). A child can make a call stricter, never looser.
+ * ancestor's word for the same tool name — for a tool the ancestor does not have, its `permissions`
+ * entry or its `defaultPermission` (a new tool's own default cannot lift it above the ancestor's
+ * floor). A child can make a call stricter, never looser.
  */
 export function effectivePermission(ctx: RunContext, tool: Tool): Permission {
   let permission = permissionFor(ctx.spec, tool);
   for (let at = ctx.lineage?.parent; at; at = at.lineage?.parent) {
-    const theirs = permissionFor(at.spec, findTool(at.tools, tool.name) ?? tool);
+    const theirs = permissionFor(at.spec, findTool(at.tools, tool.name) ?? { name: tool.name });
     if (STRICTNESS[theirs] > STRICTNESS[permission]) permission = theirs;
   }
   return permission;

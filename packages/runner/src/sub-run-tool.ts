@@ -87,8 +87,8 @@ export function defineSubRunTool<S extends z.ZodType>(definition: SubRunToolDefi
     },
   });
   plans.set(tool, {
-    plan: (args) => definition.task(definition.input.parse(args) as z.infer<S>),
-    shape: (result, args) => shape(result, definition.input.parse(args) as z.infer<S>),
+    plan: (args) => definition.task(definition.input.parse(args)),
+    shape: (result, args) => shape(result, definition.input.parse(args)),
   });
   return tool;
 }

@@ -37,6 +37,7 @@ export function sumRunStats(a: RunStats, b: RunStats): RunStats {
       totalWaitMs: a.humanReview.totalWaitMs + b.humanReview.totalWaitMs,
       gates: [...a.humanReview.gates, ...b.humanReview.gates],
     },
+    ...(a.children || b.children ? { children: [...(a.children ?? []), ...(b.children ?? [])] } : {}),
   };
 }
 
