@@ -81,7 +81,10 @@ describe("sub-runs", () => {
   it("runSubTask outside a tool's execute is a typed error", async () => {
     const made = new AbortController();
     await expect(
-      runSubTask({ signal: made.signal, runId: "r", toolCallId: "c", toolName: "t" }, { objective: "x" }),
+      runSubTask(
+        { signal: made.signal, runId: "r", toolCallId: "c", toolName: "t", idempotencyKey: "r:c" },
+        { objective: "x" },
+      ),
     ).rejects.toMatchObject({ code: "no_parent" });
     expect(SubRunError.name).toBe("SubRunError");
   });
