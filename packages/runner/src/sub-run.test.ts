@@ -82,7 +82,14 @@ describe("sub-runs", () => {
     const made = new AbortController();
     await expect(
       runSubTask(
-        { signal: made.signal, runId: "r", toolCallId: "c", toolName: "t", idempotencyKey: "r:c" },
+        {
+          signal: made.signal,
+          runId: "r",
+          toolCallId: "c",
+          toolName: "t",
+          idempotencyKey: "r:c",
+          progress: () => undefined,
+        },
         { objective: "x" },
       ),
     ).rejects.toMatchObject({ code: "no_parent" });
