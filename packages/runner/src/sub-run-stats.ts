@@ -1,4 +1,4 @@
-import { addUsage, microToUsd, type ToolCall } from "@x/llm-types";
+import { addUsage, emptyUsage, microToUsd, type ToolCall, type Usage } from "@x/llm-types";
 import type { PendingCall } from "./park-schema";
 import type { Lineage, RunContext } from "./run-context";
 import { toRunStats } from "./stats";
@@ -33,7 +33,14 @@ export function foldChild(parent: RunContext, call: Pick<ToolCall, "id" | "name"
   stats.classifierCalls += result.stats.classifierCalls;
   stats.retries += result.stats.retries;
   stats.gates.push(...result.stats.humanReview.gates);
+  if (result.stats.unbilled) stats.unbilled = addUsage(stats.unbilled ?? emptyUsage(), result.stats.unbilled);
   (stats.children ??= []).push(childLine(call, result));
+}
+
+/** Two runs' estimates for calls no provider served, when either has one. */
+function unbilledOf(a: Usage | undefined, b: Usage | undefined): { unbilled?: Usage } {
+  if (!a && !b) return {};
+  return { unbilled: addUsage(a ?? emptyUsage(), b ?? emptyUsage()) };
 }
 
 /**
@@ -59,6 +66,7 @@ function withParkedChild(own: RunStats, call: Pick<ToolCall, "id" | "name">, chi
       gates,
     },
     children: [...(own.children ?? []), childLine(call, child)],
+    ...unbilledOf(own.unbilled, child.stats.unbilled),
   };
 }
 
