@@ -6,7 +6,7 @@ export class RunnerConfigError extends Error {
       | "config.park_ttl_invalid"
       | "config.retry_invalid"
       | "config.auto_mode_invalid"
-      | "config.compaction_invalid",
+      | "config.compaction_invalid"
       | "config.sub_runs_invalid",
     message: string,
   ) {
