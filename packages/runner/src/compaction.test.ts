@@ -81,7 +81,7 @@ describe("compaction", () => {
     // A gated call late in a compacted run: the classifier reads the full transcript, the user's words as <user>.
     const cls = fauxModel({ id: "cls", api: "faux-cls", baseUrl: "faux://cls" });
     const classifier = createFauxBrain([fauxText("<block>no</block>")], { api: "faux-cls" });
-    const run = longRunBrains(40);
+    const run = longRunBrains(40, { interject: { callIndex: 30, tool: "deploy" } });
     const deploy = defineTool({ name: "deploy", description: "deploys", input: z.object({}), execute: () => "ok" });
     const gated = createRunner({
       brains: [...run.brains, classifier],
@@ -89,15 +89,6 @@ describe("compaction", () => {
       roles: { default: "main", summarize: "sum", classifier: "cls" },
       clock: fakeClock(),
     });
-    const main = run.brains[0]!;
-    const original = main.stream.bind(main);
-    let calls = 0;
-    main.stream = (model, context, request) => {
-      calls += 1;
-      // After 30 turns, the agent deploys once.
-      if (calls === 31) return createFauxBrain([fauxToolCall("deploy", {})]).stream(model, context, request);
-      return original(model, context, request);
-    };
     const result = await gated.runTask({
       objective: OBJECTIVE,
       tools: [...codingTools(), deploy],
@@ -150,7 +141,7 @@ describe("compaction", () => {
   });
 
   it("survives park and resume: the resumed run's model sees the same summary and cut", async () => {
-    const run = longRunBrains(40);
+    const run = longRunBrains(40, { interject: { callIndex: 30, tool: "deploy" } });
     const deploy = defineTool({
       name: "deploy",
       description: "deploys",
@@ -164,14 +155,6 @@ describe("compaction", () => {
       parkKey: "a park key of sixteen bytes or more",
       parkLedger: createMemoryParkLedger(),
     } as const;
-    const main = run.brains[0]!;
-    const original = main.stream.bind(main);
-    let calls = 0;
-    main.stream = (model, context, request) => {
-      calls += 1;
-      if (calls === 31) return createFauxBrain([fauxToolCall("deploy", {})]).stream(model, context, request);
-      return original(model, context, request);
-    };
     const first = createRunner({ brains: run.brains, ...deps });
     const parked = await first.runTask({
       objective: OBJECTIVE,

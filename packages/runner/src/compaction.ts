@@ -5,7 +5,7 @@ import { emptyCompactionState } from "./compaction-state";
 import { CompactorFailed, defaultCompactor } from "./compactor";
 import { modelView } from "./compaction-view";
 import type { RunContext } from "./run-context";
-import { outputCap } from "./turn";
+import { modelChain, outputCap } from "./turn";
 import type { Terminal } from "./types";
 
 /** The full message list the run works on: the host's history, then the run's own messages. */
@@ -42,6 +42,11 @@ export function contextTokens(ctx: RunContext): number {
     ...(ctx.systemPrompt !== undefined ? { systemPrompt: ctx.systemPrompt } : {}),
     tools: ctx.toolSpecs,
   });
+}
+
+/** The model the next call goes to: a fallback sticks for the rest of the run. */
+function currentModel(ctx: RunContext): Model {
+  return modelChain(ctx)[ctx.chainIndex] ?? ctx.taskModel.model;
 }
 
 /** Tokens the model may be sent: its window minus room for its answer. */
@@ -87,7 +92,7 @@ function objectiveOf(ctx: RunContext): string {
  */
 async function compact(ctx: RunContext, reason: "threshold" | "overflow"): Promise<boolean> {
   const options = ctx.deps.compaction!;
-  const model = ctx.taskModel.model;
+  const model = currentModel(ctx);
   const state = ctx.state.compaction ?? emptyCompactionState();
   const all = allMessages(ctx);
   const cut = chooseCut(all, state.cut, usableWindow(ctx, model) * options.keepRecent, options);
@@ -138,7 +143,7 @@ export function summaryModel(ctx: RunContext): Model {
 export async function compactIfDue(ctx: RunContext): Promise<void> {
   const options = ctx.deps.compaction;
   if (!options) return;
-  const model = ctx.taskModel.model;
+  const model = currentModel(ctx);
   if (contextTokens(ctx) <= usableWindow(ctx, model) * options.threshold) return;
   await compact(ctx, "threshold");
 }

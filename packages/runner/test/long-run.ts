@@ -2,7 +2,7 @@
 // files, runs tests and edits code for as many turns as asked, then answers. The main brain refuses
 // a request larger than its model's window with `context_overflow`, as a provider does.
 import { estimateContextTokens } from "@x/brain-kit";
-import { createFauxBrain, fauxError, fauxModel, fauxText, type FauxResponse } from "@x/brain-faux";
+import { createFauxBrain, fauxError, fauxModel, fauxText, fauxToolCall, type FauxResponse } from "@x/brain-faux";
 import type { Context, Message, Model } from "@x/llm-types";
 import { z } from "zod";
 import { defineTool, type Tool } from "../src/index";
@@ -53,7 +53,10 @@ export interface LongRunBrains {
 }
 
 /** The main brain plays `turns` tool turns then answers; the summary brain writes short summaries. */
-export function longRunBrains(turns: number, options: { overflowAt?: number[] } = {}): LongRunBrains {
+export function longRunBrains(
+  turns: number,
+  options: { overflowAt?: number[]; interject?: { callIndex: number; tool: string } } = {},
+): LongRunBrains {
   let overflows = 0;
   const mainContexts: Context[] = [];
   let played = 0;
@@ -66,6 +69,8 @@ export function longRunBrains(turns: number, options: { overflowAt?: number[] } 
       return fauxError("context_overflow", `prompt is too long: ${input} tokens > ${model.contextWindow}`);
     }
     const usage = { input, output: 30 };
+    // One call of another tool in the middle of the script (a gated one, say).
+    if (options.interject?.callIndex === callIndex) return fauxToolCall(options.interject.tool, {}, { usage });
     if (played >= turns) return fauxText("Fixed: the parser now accepts ISO dates; the API is unchanged.", { usage });
     const step = STEPS[played % STEPS.length]!(played);
     played += 1;

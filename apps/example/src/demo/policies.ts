@@ -133,12 +133,8 @@ function spaceReport(done: Step[]): ScriptedReply {
 
 /** Drafts release notes from the README and writes them (a write waits for a person's approval). */
 function releaseNote(version: string, target: string, done: Step[]): ScriptedReply {
-  const write = done.find((s) => s.name === "write_file");
-  if (write?.result) {
-    return write.result.isError
-      ? { text: `I did not write ${target}: ${resultText(write.result).split("\n")[0]}` }
-      : { text: `Done: ${resultText(write.result)}.` };
-  }
+  const written = writeOutcome(done, "write_file", target);
+  if (written) return written;
   const readme = done.find((s) => s.name === "read_file" && ok(s));
   if (!readme?.result) return call("read_file", { path: "README.md" });
   const title = /^#\s*(.+)$/m.exec(resultText(readme.result))?.[1]?.trim() ?? "the project";
@@ -153,16 +149,21 @@ function releaseNote(version: string, target: string, done: Step[]): ScriptedRep
 
 /** Copies a Markdown file's title through an MCP filesystem server's tools (named `mcp__…`). */
 function titleViaMcp(source: string, target: string, done: Step[]): ScriptedReply {
-  const write = done.find((s) => s.name === "mcp__write_file");
-  if (write?.result) {
-    return write.result.isError
-      ? { text: `I did not write ${target}: ${resultText(write.result).split("\n")[0]}` }
-      : { text: `Done: ${resultText(write.result)}.` };
-  }
+  const written = writeOutcome(done, "mcp__write_file", target);
+  if (written) return written;
   const read = done.find((s) => s.name === "mcp__read_text_file" && ok(s));
   if (!read?.result) return call("mcp__read_text_file", { path: source });
   const title = /^#\s*(.+)$/m.exec(resultText(read.result))?.[1]?.trim() ?? "(untitled)";
   return call("mcp__write_file", { path: target, content: `${title}\n` });
+}
+
+/** The final answer once the write (`tool`) has a result: done, or why not. */
+function writeOutcome(done: Step[], tool: string, target: string): ScriptedReply | undefined {
+  const write = done.find((s) => s.name === tool);
+  if (!write?.result) return undefined;
+  return write.result.isError
+    ? { text: `I did not write ${target}: ${resultText(write.result).split("\n")[0]}` }
+    : { text: `Done: ${resultText(write.result)}.` };
 }
 
 function call(name: string, args: Record<string, unknown>): ScriptedReply {
