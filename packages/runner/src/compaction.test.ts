@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { COMPACTION_HEADER } from "./compaction-view";
 import { defineTool } from "./define-tool";
+import { defineSubRunTool } from "./sub-run-tool";
 import type { RunEvent } from "./events";
 import { createMemoryParkLedger } from "./park-ledger";
 import { createRunner } from "./runner";
@@ -204,5 +205,36 @@ describe("compaction", () => {
 
     expect(() => longRunner(1, 9_000, { compaction: { threshold: 0.3, keepRecent: 0.5 } })).toThrow(RunnerConfigError);
     expect(() => longRunner(1, 9_000, { compaction: { toolResultMaxChars: 10 } })).toThrow(RunnerConfigError);
+  });
+});
+
+describe("compaction in sub-runs", () => {
+  it("a child run compacts on its own window and completes; the parent goes on", async () => {
+    const run = longRunBrains(40);
+    const boss = fauxModel({ id: "boss", api: "faux-boss", baseUrl: "faux://boss" });
+    const bossBrain = createFauxBrain(
+      [fauxToolCall("delegate", { task: OBJECTIVE }), fauxText("The helper fixed it.")],
+      {
+        api: "faux-boss",
+      },
+    );
+    const delegate = defineSubRunTool({
+      name: "delegate",
+      description: "Hand a task to a helper agent",
+      input: z.object({ task: z.string() }),
+      task: ({ task }) => ({ objective: task, model: "main", tools: codingTools(), maxTurns: 60 }),
+    });
+    const runner = createRunner({
+      brains: [bossBrain, ...run.brains],
+      models: { boss, ...longRunModels(6_000) },
+      roles: { default: "boss", summarize: "sum" },
+      clock: fakeClock(),
+    });
+    const result = await runner.runTask({ objective: "get the parser fixed", tools: [delegate] });
+    expect(result.status).toBe("completed");
+    const child = result.subRuns![0]!.result;
+    expect(child.status).toBe("completed");
+    expect(child.compaction!.compactions).toBeGreaterThan(0);
+    expect(run.overflows()).toBe(0);
   });
 });
