@@ -1,17 +1,16 @@
 import type { ErrorKind } from "@x/llm-types";
 import { readFileSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { fakeClock, recorder } from "../test/harness";
 import {
   framesBeforeFinish,
   framesThrough,
+  runOnWire,
   WIRES,
   type WireAnswer,
   type WireTurn,
   type WireUnderTest,
 } from "../test/wires";
 import type { RecordedRequest } from "@x/brain-kit/testing";
-import { createRunner } from "./runner";
 import type { RunTerminalCode, TaskSpec, TaskStatus } from "./types";
 
 // Every failure a provider's wire can throw at a run, played on both real brains against their
@@ -24,10 +23,8 @@ const TOOL: WireTurn = {
   text: ["Writing it down. "],
   tool: { id: "call_1", name: "write", input: { path: "notes.txt", text: "hello world" } },
 };
-/** The brains' stall timer where a fault is a stall; elsewhere it is long, so a slow machine is not read as one. */
+/** The brains' stall timer where a fault is a stall (elsewhere `runOnWire`'s long default). */
 const STALL_MS = 400;
-const PATIENT_MS = 10_000;
-const CAP = 1000;
 
 interface Fault {
   name: string;
@@ -189,36 +186,22 @@ function describeRetries(bodies: Array<Record<string, unknown>>, sleeps: number[
 }
 
 async function play(wire: WireUnderTest, fault: Fault): Promise<Outcome> {
-  const server = await wire.start((request) => fault.answer(wire, request));
-  try {
-    const write = recorder("write");
-    const clock = fakeClock();
-    const runner = createRunner({
-      brains: [wire.brain({ stallTimeoutMs: fault.stall ? STALL_MS : PATIENT_MS })],
-      models: { main: wire.model(server.baseUrl, 4 * CAP) },
-      clock,
-      retry: { random: () => 0.5 },
-    });
-    const result = await runner.runTask({
-      objective: "What is the answer?",
-      maxTokens: CAP,
-      ...(fault.tool ? { tools: [write.tool] } : {}),
-      ...fault.spec,
-    });
-    return {
-      status: result.status,
-      code: result.terminal.code,
-      ...(result.terminal.errorKind ? { errorKind: result.terminal.errorKind } : {}),
-      requests: server.bodies().length,
-      retries: describeRetries(server.bodies(), clock.sleeps),
-      toolRan: write.calls.length > 0,
-      output: result.output,
-      billed: result.stats.tokens,
-      unbilled: result.stats.unbilled?.totalTokens ?? 0,
-    };
-  } finally {
-    await server.close();
-  }
+  const { result, bodies, calls, sleeps } = await runOnWire(wire, (request) => fault.answer(wire, request), {
+    ...(fault.stall ? { stallTimeoutMs: STALL_MS } : {}),
+    ...(fault.tool ? { tools: true } : {}),
+    ...(fault.spec ? { spec: fault.spec } : {}),
+  });
+  return {
+    status: result.status,
+    code: result.terminal.code,
+    ...(result.terminal.errorKind ? { errorKind: result.terminal.errorKind } : {}),
+    requests: bodies.length,
+    retries: describeRetries(bodies, sleeps),
+    toolRan: calls.length > 0,
+    output: result.output,
+    billed: result.stats.tokens,
+    unbilled: result.stats.unbilled?.totalTokens ?? 0,
+  };
 }
 
 const results = new Map<string, Outcome>();

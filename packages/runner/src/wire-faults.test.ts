@@ -1,8 +1,15 @@
 import { assistantText, type Message } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
-import { fakeClock, recorder } from "../test/harness";
-import { framesBeforeFinish, framesThrough, WIRE_KEY, WIRES, type WireAnswer, type WireTurn } from "../test/wires";
-import { createRunner } from "./runner";
+import {
+  framesBeforeFinish,
+  framesThrough,
+  runOnWire,
+  WIRE_KEY,
+  WIRES,
+  type WireAnswer,
+  type WireTurn,
+  type WireUnderTest,
+} from "../test/wires";
 import type { TaskSpec } from "./types";
 
 // On both real brains against their loopback servers: a stream the provider never finished is
@@ -17,32 +24,13 @@ const WRITE: WireTurn = {
 const allText = (messages: readonly Message[]) =>
   messages.map((m) => (m.role === "assistant" ? assistantText(m) : "")).join("|");
 
-async function run(
-  wire: (typeof WIRES)[number],
+/** The run on `wire`, its server answering by request number. */
+const run = (
+  wire: WireUnderTest,
   answers: (index: number) => WireAnswer,
   tools = false,
   spec: Partial<TaskSpec> = {},
-) {
-  const server = await wire.start((_request, index) => answers(index));
-  const write = recorder("write");
-  const clock = fakeClock();
-  try {
-    const runner = createRunner({
-      brains: [wire.brain({ stallTimeoutMs: 10_000 })],
-      models: { main: wire.model(server.baseUrl, 4000) },
-      clock,
-    });
-    const result = await runner.runTask({
-      objective: "What is the answer?",
-      maxTokens: 1000,
-      ...(tools ? { tools: [write.tool] } : {}),
-      ...spec,
-    });
-    return { result, bodies: server.bodies(), calls: write.calls };
-  } finally {
-    await server.close();
-  }
-}
+) => runOnWire(wire, (_request, index) => answers(index), { tools, spec });
 
 describe.each(WIRES)("a cut stream on $name", (wire) => {
   it("a reset mid-text is retried as the same request, and the finished answer is the output", async () => {

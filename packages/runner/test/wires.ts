@@ -4,6 +4,9 @@ import { createOpenAIBrain, OPENAI_COMPLETIONS_API } from "@x/brain-openai";
 import { openAITurnFrames, startOpenAIMockServer, type OpenAIMockReply } from "@x/brain-openai/testing";
 import type { RecordedRequest, WireReply } from "@x/brain-kit/testing";
 import { defineModel, type Brain, type Model } from "@x/llm-types";
+import { createRunner } from "../src/runner";
+import type { TaskSpec } from "../src/types";
+import { fakeClock, recorder } from "./harness";
 
 // The two real brains on their loopback servers, behind one shape, so a fault is scripted once and
 // played on both wires.
@@ -148,4 +151,44 @@ export function framesBeforeFinish(frames: string[]): string[] {
 /** The frames from the first one that carries the provider's stop/finish reason on. */
 function fromFinish(frames: string[]): string[] {
   return frames.slice(frames.findIndex((frame) => FINISH.test(frame)));
+}
+
+export interface WireRunOptions {
+  /** The brain's stall timer. Default 10 s: long, so a slow machine is not read as a stall. */
+  stallTimeoutMs?: number;
+  /** The run has the `write` tool. */
+  tools?: boolean;
+  spec?: Partial<TaskSpec>;
+}
+
+/**
+ * One run of the real runner on `wire`'s brain, its loopback server answering each request as
+ * `answer` says: output cap 1000 of the model's 4000, retries with the jitter fixed at its middle
+ * and sleeps that pass at once (recorded).
+ */
+export async function runOnWire(
+  wire: WireUnderTest,
+  answer: (request: RecordedRequest, index: number) => WireAnswer,
+  options: WireRunOptions = {},
+) {
+  const server = await wire.start(answer);
+  const write = recorder("write");
+  const clock = fakeClock();
+  try {
+    const runner = createRunner({
+      brains: [wire.brain({ stallTimeoutMs: options.stallTimeoutMs ?? 10_000 })],
+      models: { main: wire.model(server.baseUrl, 4000) },
+      clock,
+      retry: { random: () => 0.5 },
+    });
+    const result = await runner.runTask({
+      objective: "What is the answer?",
+      maxTokens: 1000,
+      ...(options.tools ? { tools: [write.tool] } : {}),
+      ...options.spec,
+    });
+    return { result, bodies: server.bodies(), calls: write.calls, sleeps: clock.sleeps };
+  } finally {
+    await server.close();
+  }
 }
