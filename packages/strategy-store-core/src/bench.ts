@@ -1,5 +1,5 @@
-export { runStrategyStoreBench, formatBenchTable } from "./bench/run";
-export type { BenchTarget, BenchOptions, BenchRow } from "./bench/run";
+export { runStrategyStoreBench, formatBenchTable, DEFAULT_LAYOUTS, layoutsFromEnv } from "./bench/run";
+export type { BenchTarget, BenchOptions, BenchRow, BenchLayout } from "./bench/run";
 export { syntheticCorpus, prng } from "./bench/synthetic";
 export type { SyntheticCorpus } from "./bench/synthetic";
 export { labelledSet } from "./conformance/labelled-set";

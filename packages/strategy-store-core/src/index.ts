@@ -18,7 +18,22 @@ export { normaliseStrategy, strategyKey } from "./normalise";
 export { newId } from "./id";
 export { encodeCursor, decodeCursor } from "./cursor";
 export { recordFromRow } from "./stored-row";
-export { prepareStrategy, embedOne, newRecord, mergeRecord } from "./prepare";
+export { prepareStrategy, prepareBatch, embedOne, newRecord, mergeRecord } from "./prepare";
 export type { PreparedStrategy } from "./prepare";
 export { rankCandidates, candidatePoolSize, outcomeFactor, cosineSimilarity, RRF_K } from "./ranking";
 export type { LexicalCandidate, VectorCandidate, RankOptions } from "./ranking";
+export {
+  BM25F,
+  LEXICAL_FIELDS,
+  documentTerms,
+  queryTerms,
+  idf,
+  idfSql,
+  lengthNorms,
+  lengthNormSql,
+  weightedFrequency,
+  saturate,
+  postingsPerTerm,
+  bm25fSql,
+} from "./bm25f";
+export type { FieldTriple, TermPosting, DocumentTerms, ScopeTotals, LexicalFields, Bm25fSqlNames } from "./bm25f";

@@ -9,6 +9,8 @@ export const LIMITS = {
   k: 100,
   listLimit: 500,
   queryWords: 64,
+  /** Inputs one `putMany` call may carry. */
+  batch: 10_000,
 } as const;
 
 export const DEFAULT_LIST_LIMIT = 50;

@@ -1,6 +1,7 @@
 import { StrategyStoreError } from "./errors";
 import { strategyKey } from "./normalise";
-import type { StrategyRecord } from "./record";
+import { LIMITS } from "./limits";
+import type { ParsedStrategyInput, StrategyRecord } from "./record";
 import type { EmbedFn } from "./store";
 import { parseInput } from "./validate";
 
@@ -21,7 +22,10 @@ export interface PreparedStrategy {
 
 /** Validates a `put` input (throws `invalid_input`) and embeds its problem text when `embed` is set. */
 export async function prepareStrategy(input: unknown, embed?: EmbedFn): Promise<PreparedStrategy> {
-  const parsed = parseInput(input);
+  return prepareParsed(parseInput(input), embed);
+}
+
+async function prepareParsed(parsed: ParsedStrategyInput, embed: EmbedFn | undefined): Promise<PreparedStrategy> {
   const embedding = parsed.embedding ?? (embed ? await embedOne(embed, parsed.problem) : undefined);
   return {
     scope: parsed.scope,
@@ -35,6 +39,30 @@ export async function prepareStrategy(input: unknown, embed?: EmbedFn): Promise<
     tags: uniqueTags(parsed.tags ?? []),
     ...(embedding === undefined ? {} : { embedding }),
   };
+}
+
+/**
+ * Validates every input of a batch before anything is written (so a bad one leaves the store
+ * untouched); the error's fields say which entry, as `3.problem`.
+ */
+export async function prepareBatch(inputs: unknown, embed?: EmbedFn): Promise<PreparedStrategy[]> {
+  if (!Array.isArray(inputs) || inputs.length > LIMITS.batch) {
+    throw new StrategyStoreError("invalid_input", `invalid strategies: must be an array of at most ${LIMITS.batch}`, {
+      fields: ["strategies"],
+    });
+  }
+  const parsed = inputs.map((input: unknown, i) => {
+    try {
+      return parseInput(input);
+    } catch (error) {
+      if (!(error instanceof StrategyStoreError)) throw error;
+      const fields = error.fields.map((field) => `${i}.${field}`);
+      throw new StrategyStoreError("invalid_input", `invalid strategies[${i}]: ${error.message}`, { fields });
+    }
+  });
+  const prepared: PreparedStrategy[] = [];
+  for (const one of parsed) prepared.push(await prepareParsed(one, embed));
+  return prepared;
 }
 
 function uniqueTags(tags: readonly string[]): string[] {

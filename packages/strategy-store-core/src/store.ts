@@ -43,6 +43,11 @@ export interface StrategyStore {
   readonly vectorSearch: boolean;
   /** Insert, or update the record with the same scope and normalised strategy text. */
   put(input: StrategyInput): Promise<StrategyRecord>;
+  /**
+   * `put` for many inputs (at most `LIMITS.batch`) in one transaction: all are validated first
+   * and either all are written or none; a later input with the same strategy merges into the earlier one.
+   */
+  putMany(inputs: readonly StrategyInput[]): Promise<StrategyRecord[]>;
   /** Best `k` records for `query` in `scope`, most relevant (and most successful) first. */
   search(query: SearchQuery): Promise<StrategyHit[]>;
   /** Count one use and, when `success`, one success; throws `not_found` outside the record's scope. */

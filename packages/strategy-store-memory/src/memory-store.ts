@@ -15,13 +15,15 @@ import {
   parseScope,
   parseSearch,
   parseSuccess,
-  prepareStrategy,
+  prepareBatch,
+  queryTerms,
   rankCandidates,
 } from "@x/strategy-store-core";
 import type {
   EmbedFn,
   LexicalCandidate,
   ListQuery,
+  PreparedStrategy,
   SearchQuery,
   StrategyHit,
   StrategyInput,
@@ -31,7 +33,7 @@ import type {
   StrategyStoreOptions,
   VectorCandidate,
 } from "@x/strategy-store-core";
-import { MemoryStrategyDatabase, toIndexedDoc } from "./database";
+import { MemoryStrategyDatabase } from "./database";
 import type { ScopeData } from "./database";
 
 export interface MemoryStrategyStoreOptions extends StrategyStoreOptions {
@@ -53,10 +55,18 @@ export class MemoryStrategyStore implements StrategyStore {
   }
 
   async put(input: StrategyInput): Promise<StrategyRecord> {
+    return (await this.putMany([input]))[0]!;
+  }
+
+  async putMany(inputs: readonly StrategyInput[]): Promise<StrategyRecord[]> {
     this.assertOpen();
-    const prepared = await prepareStrategy(input, this.embed);
+    const prepared = await prepareBatch(inputs, this.embed);
     this.assertOpen();
-    // From here to the return nothing awaits, so the read-merge-write cannot interleave.
+    // From here to the return nothing awaits, so no other call sees the batch half written.
+    return prepared.map((one) => structuredClone(this.write(one)));
+  }
+
+  private write(prepared: PreparedStrategy): StrategyRecord {
     const data = this.database.scopeForWrite(prepared.scope);
     const now = new Date().toISOString();
     const existingId = data.idByKey.get(prepared.key);
@@ -65,9 +75,9 @@ export class MemoryStrategyStore implements StrategyStore {
     data.records.set(record.id, record);
     data.idByKey.set(prepared.key, record.id);
     data.keyById.set(record.id, prepared.key);
-    if (existing) data.index.replace(toIndexedDoc(record));
-    else data.index.add(toIndexedDoc(record));
-    return structuredClone(record);
+    const seq = existing ? data.index.remove(existing.id, existing) : undefined;
+    data.index.add(record.id, record, seq);
+    return record;
   }
 
   async search(query: SearchQuery): Promise<StrategyHit[]> {
@@ -78,13 +88,10 @@ export class MemoryStrategyStore implements StrategyStore {
     const data = this.database.scope(parsed.scope);
     if (!data) return [];
     const pool = candidatePoolSize(parsed.k);
-    const lexical: LexicalCandidate[] = data.index
-      .search(parsed.query)
-      .slice(0, pool)
-      .flatMap((result) => {
-        const record = data.records.get(String(result.id));
-        return record ? [{ record, score: result.score }] : [];
-      });
+    const lexical: LexicalCandidate[] = data.index.search(queryTerms(parsed.query), pool).flatMap((result) => {
+      const record = data.records.get(result.id);
+      return record ? [{ record, score: result.score }] : [];
+    });
     const vector = queryVector ? nearest(data, queryVector, pool) : undefined;
     return rankCandidates(parsed.query, lexical, vector, parsed).map((hit) => ({
       record: structuredClone(hit.record),
@@ -131,9 +138,10 @@ export class MemoryStrategyStore implements StrategyStore {
     this.assertOpen();
     const data = this.database.scope(parseScope(scope));
     const key = parseId(id);
-    if (!data?.records.has(key)) return false;
+    const record = data?.records.get(key);
+    if (!data || !record) return false;
     data.records.delete(key);
-    data.index.discard(key);
+    data.index.remove(key, record);
     const dedupeKey = data.keyById.get(key);
     data.keyById.delete(key);
     if (dedupeKey !== undefined) data.idByKey.delete(dedupeKey);

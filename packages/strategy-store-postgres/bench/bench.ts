@@ -1,39 +1,18 @@
+import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import pg from "pg";
-import { newId, prepareStrategy } from "@x/strategy-store-core";
-import type { StrategyInput } from "@x/strategy-store-core";
-import { formatBenchTable, runStrategyStoreBench } from "@x/strategy-store-core/bench";
+import { formatBenchTable, layoutsFromEnv, runStrategyStoreBench } from "@x/strategy-store-core/bench";
 import type { BenchTarget } from "@x/strategy-store-core/bench";
 import { PostgresStrategyStore } from "../src/index";
 import type { PgQueryable } from "../src/index";
 
-/** One multi-row INSERT per batch (unnest of column arrays), instead of a transaction per put. */
-async function bulkInsert(db: PgQueryable, schema: string, records: StrategyInput[]): Promise<void> {
-  const prepared = await Promise.all(records.map((record) => prepareStrategy(record)));
-  const now = new Date().toISOString();
-  await db.query(
-    `INSERT INTO "${schema}".strategies (id, scope, strategy_key, problem, strategy, confidence, source, created_at, updated_at)
-     SELECT id, scope, strategy_key, problem, strategy, confidence, source, $8::timestamptz, $8::timestamptz
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::smallint[], $7::text[])
-       AS r(id, scope, strategy_key, problem, strategy, confidence, source)`,
-    [
-      prepared.map(() => newId()),
-      prepared.map((p) => p.scope),
-      prepared.map((p) => p.key),
-      prepared.map((p) => p.problem),
-      prepared.map((p) => p.strategy),
-      prepared.map((p) => p.confidence),
-      prepared.map((p) => p.source),
-      now,
-    ],
-  );
-}
-
+/** A fresh schema per layout, dropped after it. */
 function target(
   name: string,
   db: PgQueryable,
   connect: (schema: string) => Promise<PostgresStrategyStore>,
+  serverCpuNs?: () => number,
 ): BenchTarget {
   let schema = "";
   let n = 0;
@@ -43,10 +22,10 @@ function target(
       schema = `strategy_bench_${process.pid}_${++n}`;
       return connect(schema);
     },
-    seed: (_store, records) => bulkInsert(db, schema, records),
     cleanup: async () => {
       await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     },
+    ...(serverCpuNs ? { serverCpuNs } : {}),
   };
 }
 
@@ -59,12 +38,19 @@ const url = process.env.PG_URL;
 if (url === undefined) {
   console.warn("PG_URL not set: skipping the real PostgreSQL row");
 } else {
-  pool = new pg.Pool({ connectionString: url });
+  // One connection, so one server backend does all the work and its CPU can be read per operation.
+  pool = new pg.Pool({ connectionString: url, max: 1 });
   const client = pool;
-  targets.push(target("postgres (real server)", client, (schema) => PostgresStrategyStore.open({ client, schema })));
+  const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+  const backend = rows[0]!.pid;
+  // The first field of schedstat is the time the process has run, in nanoseconds.
+  const serverCpuNs = () => Number(readFileSync(`/proc/${backend}/schedstat`, "utf8").split(" ")[0]);
+  targets.unshift(
+    target("postgres (real server)", client, (schema) => PostgresStrategyStore.open({ client, schema }), serverCpuNs),
+  );
 }
 try {
-  const rows = await runStrategyStoreBench(targets, { searchSamples: 100 });
+  const rows = await runStrategyStoreBench(targets, { layouts: layoutsFromEnv() });
   console.log(formatBenchTable(rows));
 } finally {
   await pglite.close();

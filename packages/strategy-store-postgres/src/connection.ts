@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import pg from "pg";
 import { StrategyStoreError } from "@x/strategy-store-core";
 
 /** The query shape shared by `pg` (Pool, Client, PoolClient) and PGlite. */
@@ -104,11 +106,26 @@ async function inTransaction<T>(db: PgQueryable, body: (tx: Executor) => Promise
 
 async function queryRows<T>(db: PgQueryable, text: string, params?: unknown[]): Promise<T[]> {
   try {
-    const result = await db.query(text, params);
+    const result =
+      params !== undefined && (db instanceof pg.Pool || db instanceof pg.Client)
+        ? await db.query({ name: statementName(text), text, values: params })
+        : await db.query(text, params);
     return result.rows as T[];
   } catch (error) {
     throw toStoreError(error);
   }
+}
+
+// `pg` prepares a named statement once per connection and reuses its plan, which saves the
+// planning a search or write would otherwise repeat every time. The name stands for the text.
+const names = new Map<string, string>();
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `x_strategy_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`;
+    names.set(text, name);
+  }
+  return name;
 }
 
 const CONNECTION_CODES = new Set([

@@ -1,20 +1,38 @@
-import { StrategyStoreError } from "@x/strategy-store-core";
+import { documentTerms, StrategyStoreError } from "@x/strategy-store-core";
 import type { Executor } from "./connection";
+import { indexedForm, PostgresLexicalIndex } from "./lexical-index";
 
 export interface Tables {
   schema: string;
   strategies: string;
   versions: string;
+  scopes: string;
+  terms: string;
+  postings: string;
 }
 
 export function tablesFor(schema: string): Tables {
   const q = `"${schema}"`;
-  return { schema: q, strategies: `${q}.strategies`, versions: `${q}.strategy_schema_version` };
+  return {
+    schema: q,
+    strategies: `${q}.strategies`,
+    versions: `${q}.strategy_schema_version`,
+    scopes: `${q}.strategy_scopes`,
+    terms: `${q}.strategy_terms`,
+    postings: `${q}.strategy_postings`,
+  };
 }
 
 /** Append-only: a database at version n reaches the latest schema by running n+1 onward. */
 // One statement per entry: PGlite (extended protocol) runs one statement per query.
-const MIGRATIONS: ReadonlyArray<{ version: number; sql: (t: Tables) => string[] }> = [
+interface Migration {
+  version: number;
+  sql: (t: Tables) => string[];
+  /** Work SQL alone cannot do (tokenising existing rows), run after the statements. */
+  after?: (tx: Executor, t: Tables) => Promise<void>;
+}
+
+const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     sql: (t) => [
@@ -58,14 +76,82 @@ const MIGRATIONS: ReadonlyArray<{ version: number; sql: (t: Tables) => string[] 
       `CREATE INDEX strategies_tsv ON ${t.strategies} USING gin (tsv)`,
     ],
   },
+  {
+    // ts_rank scored every match of a scope before the LIMIT. The store now keeps scope-local
+    // postings and statistics on write (lexical-index.ts) and ranks along an index.
+    version: 3,
+    sql: (t) => [
+      `ALTER TABLE ${t.strategies} DROP COLUMN tsv`,
+      `DROP FUNCTION ${t.schema}.strategy_tags_text(text[])`,
+      `ALTER TABLE ${t.strategies} ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY`,
+      `CREATE UNIQUE INDEX strategies_seq ON ${t.strategies} (seq)`,
+      `ALTER TABLE ${t.strategies} ADD COLUMN indexed jsonb NOT NULL DEFAULT '{"lengths":[0,0,0],"terms":[]}'`,
+      `CREATE TABLE ${t.scopes} (
+        scope_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        scope text NOT NULL UNIQUE,
+        documents bigint NOT NULL DEFAULT 0,
+        problem_length bigint NOT NULL DEFAULT 0,
+        strategy_length bigint NOT NULL DEFAULT 0,
+        tags_length bigint NOT NULL DEFAULT 0
+      )`,
+      `CREATE TABLE ${t.terms} (
+        scope_id bigint NOT NULL,
+        term text COLLATE "C" NOT NULL,
+        documents integer NOT NULL,
+        PRIMARY KEY (scope_id, term)
+      )`,
+      `CREATE TABLE ${t.postings} (
+        scope_id bigint NOT NULL,
+        term text COLLATE "C" NOT NULL,
+        impact double precision NOT NULL,
+        seq bigint NOT NULL,
+        problem_count integer NOT NULL,
+        strategy_count integer NOT NULL,
+        tags_count integer NOT NULL,
+        problem_length integer NOT NULL,
+        strategy_length integer NOT NULL,
+        tags_length integer NOT NULL
+      )`,
+      // Search walks one (scope, term) range best impact first and reads the counts from the index.
+      `CREATE UNIQUE INDEX strategy_postings_order ON ${t.postings} (scope_id, term, impact DESC, seq)
+        INCLUDE (problem_count, strategy_count, tags_count, problem_length, strategy_length, tags_length)`,
+    ],
+    after: backfillIndex,
+  },
 ];
+
+/** Indexes the rows an older version wrote, a batch at a time. */
+async function backfillIndex(tx: Executor, t: Tables): Promise<void> {
+  const index = new PostgresLexicalIndex(t);
+  for (let after = 0; ;) {
+    const rows = await tx.query<{ seq: string; scope: string; problem: string; strategy: string; tags: string[] }>(
+      `SELECT seq, scope, problem, strategy, tags FROM ${t.strategies} WHERE seq > $1 ORDER BY seq LIMIT 1000`,
+      [after],
+    );
+    if (rows.length === 0) return;
+    const changes = rows.map((row) => ({ scope: row.scope, seq: row.seq, terms: documentTerms(row) }));
+    await index.add(tx, changes);
+    await tx.query(
+      `UPDATE ${t.strategies} s SET indexed = u.indexed FROM unnest($1::bigint[], $2::jsonb[]) AS u(seq, indexed)
+       WHERE s.seq = u.seq`,
+      [changes.map((c) => c.seq), changes.map((c) => JSON.stringify(indexedForm(c.terms)))],
+    );
+    after = Number(rows.at(-1)!.seq);
+  }
+}
 
 /**
  * Runs pending migrations under a transaction-scoped advisory lock (so concurrent openers take
  * turns), then adds the pgvector column when the extension can be had. Returns the schema holding
  * the `vector` type, or undefined when there is none.
  */
-export async function migrate(db: Executor, t: Tables, wantVector: boolean): Promise<string | undefined> {
+export async function migrate(
+  db: Executor,
+  t: Tables,
+  wantVector: boolean,
+  /** Stop at this version (upgrade tests build an old schema with it). */
+  target = SCHEMA_VERSION,
+): Promise<string | undefined> {
   return db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`x-strategy-store:${t.schema}`]);
     await tx.query(`CREATE SCHEMA IF NOT EXISTS ${t.schema}`);
@@ -82,8 +168,9 @@ export async function migrate(db: Executor, t: Tables, wantVector: boolean): Pro
       );
     }
     for (const migration of MIGRATIONS) {
-      if (migration.version <= current) continue;
+      if (migration.version <= current || migration.version > target) continue;
       for (const statement of migration.sql(t)) await tx.query(statement);
+      await migration.after?.(tx, t);
       await tx.query(`INSERT INTO ${t.versions} (version, applied_at) VALUES ($1, now())`, [migration.version]);
     }
     if (!wantVector) return undefined;

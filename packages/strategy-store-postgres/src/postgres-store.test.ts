@@ -2,7 +2,9 @@ import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conceptEmbed, runStrategyStoreConformance } from "@x/strategy-store-core/conformance";
+import { executorFor } from "./connection";
 import { PostgresStrategyStore, SCHEMA_VERSION } from "./index";
+import { migrate, tablesFor } from "./migrations";
 import { PG_URL, runSchema, startPglite } from "../test/pg-support";
 
 let pglite: PGlite;
@@ -56,31 +58,28 @@ describe("postgres (PGlite + pgvector) specifics", () => {
     await store.close();
   });
 
-  it("migration 2 makes the tags of records written at version 1 searchable", async () => {
+  it("migration 3 indexes the records a version-2 schema holds, scope by scope", async () => {
     const schema = runSchema("upgrade");
-    const scope = "upgrade";
+    const tables = tablesFor(schema);
+    await migrate(executorFor(pglite), tables, false, 2);
+    const insert = (id: string, scope: string, problem: string, tags: string[]) =>
+      pglite.query(
+        `INSERT INTO ${tables.strategies} (id, scope, strategy_key, problem, strategy, confidence, source, tags, created_at, updated_at)
+         VALUES ($1, $2, $1, $3, 'a strategy', 1, 't', $4, now(), now())`,
+        [id, scope, problem, tags],
+      );
+    await insert("a", "one", "disk fills up", ["logrotate"]);
+    await insert("b", "one", "build is slow", []);
+    await insert("c", "two", "disk fills up on the build host", []);
     const store = await PostgresStrategyStore.open({ client: pglite, schema });
-    const tagged = await store.put({
-      scope,
-      problem: "disk fills up",
-      strategy: "rotate the logs",
-      confidence: 1,
-      source: "t",
-      tags: ["logrotate"],
-    });
+    const ids = async (scope: string, query: string) =>
+      (await store.search({ scope, query, k: 3 })).map((hit) => hit.record.id);
+    expect(await ids("one", "logrotate")).toEqual(["a"]);
+    expect(await ids("two", "disk")).toEqual(["c"]);
+    expect(await store.delete("one", "a")).toBe(true);
+    expect(await ids("one", "disk")).toEqual([]);
+    expect(await ids("one", "build")).toEqual(["b"]);
     await store.close();
-    // Put the table back in its version-1 shape: the text search without tags.
-    const t = `"${schema}".strategies`;
-    await pglite.query(`ALTER TABLE ${t} DROP COLUMN tsv`);
-    await pglite.query(
-      `ALTER TABLE ${t} ADD COLUMN tsv tsvector GENERATED ALWAYS AS (setweight(to_tsvector('english', problem), 'A') || setweight(to_tsvector('english', strategy), 'B')) STORED`,
-    );
-    await pglite.query(`DELETE FROM "${schema}".strategy_schema_version WHERE version > 1`);
-    const upgraded = await PostgresStrategyStore.open({ client: pglite, schema });
-    expect((await upgraded.search({ scope, query: "logrotate", k: 3 })).map((hit) => hit.record.id)).toEqual([
-      tagged.id,
-    ]);
-    await upgraded.close();
     await pglite.query(`DROP SCHEMA "${schema}" CASCADE`);
   });
 

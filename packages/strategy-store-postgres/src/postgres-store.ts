@@ -3,6 +3,7 @@ import {
   closedError,
   decodeCursor,
   DEFAULT_LIST_LIMIT,
+  documentTerms,
   embedOne,
   encodeCursor,
   mergeRecord,
@@ -14,8 +15,7 @@ import {
   parseScope,
   parseSearch,
   parseSuccess,
-  prepareStrategy,
-  queryWords,
+  prepareBatch,
   rankCandidates,
   recordFromRow,
   StrategyStoreError,
@@ -37,6 +37,7 @@ import { executorFor } from "./connection";
 import type { Executor, PgClient } from "./connection";
 import { migrate, tablesFor } from "./migrations";
 import type { Tables } from "./migrations";
+import { indexedForm, PostgresLexicalIndex } from "./lexical-index";
 import { RECORD_COLUMNS, vectorLiteral } from "./rows";
 import type { StrategyRow } from "./rows";
 
@@ -53,7 +54,7 @@ export interface PostgresStrategyStoreOptions extends StrategyStoreOptions {
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
-/** StrategyStore on PostgreSQL: tsvector + GIN + ts_rank, pgvector when present, row-level atomic counters. */
+/** StrategyStore on PostgreSQL: scope-local BM25F ranked along an index, pgvector when present, row-level atomic counters. */
 export class PostgresStrategyStore implements StrategyStore {
   private closed = false;
 
@@ -64,7 +65,11 @@ export class PostgresStrategyStore implements StrategyStore {
     /** Schema of the pgvector extension when vector search is on. */
     private readonly vectorSchema: string | undefined,
     private readonly ownedPool: pg.Pool | undefined,
-  ) {}
+  ) {
+    this.index = new PostgresLexicalIndex(tables);
+  }
+
+  private readonly index: PostgresLexicalIndex;
 
   get vectorSearch(): boolean {
     return this.vectorSchema !== undefined;
@@ -104,61 +109,89 @@ export class PostgresStrategyStore implements StrategyStore {
   }
 
   async put(input: StrategyInput): Promise<StrategyRecord> {
+    return (await this.putMany([input]))[0]!;
+  }
+
+  async putMany(inputs: readonly StrategyInput[]): Promise<StrategyRecord[]> {
     this.assertOpen();
-    const prepared = await prepareStrategy(input, this.embed);
+    const prepared = await prepareBatch(inputs, this.embed);
     this.assertOpen();
-    // A row deleted between the conflict and the lock sends us round again.
+    if (prepared.length === 0) return [];
+    // A row deleted between the conflict and the lock, or a deadlock with a writer that touched
+    // the same keys in another order, sends the whole batch round again.
     for (let attempt = 0; ; attempt++) {
-      const record = await this.db.transaction((tx) => this.upsert(tx, prepared));
-      if (record || attempt >= 3) {
-        if (!record) throw new StrategyStoreError("backend", "the strategy kept changing under a concurrent writer");
-        return record;
+      try {
+        return await this.db.transaction((tx) => this.writeBatch(tx, prepared));
+      } catch (error) {
+        if (attempt >= 3 || !retryable(error)) throw error;
       }
     }
   }
 
-  private async upsert(tx: Executor, prepared: PreparedStrategy): Promise<StrategyRecord | undefined> {
+  /** Inserts what is new in one statement and indexes it in another; merges the rest in input order. */
+  private async writeBatch(tx: Executor, prepared: readonly PreparedStrategy[]): Promise<StrategyRecord[]> {
     const t = this.tables.strategies;
     const now = new Date().toISOString();
-    const fresh = newRecord(prepared, newId(), now);
-    const vec = this.vectorSchema === undefined ? "" : `, embedding_vec`;
-    const vecValue = this.vectorSchema === undefined ? "" : `, $15::"${this.vectorSchema}".vector`;
-    const params = [
-      fresh.id,
-      fresh.scope,
-      prepared.key,
-      fresh.problem,
-      fresh.strategy,
-      fresh.correction ?? null,
-      fresh.nextStep ?? null,
-      fresh.confidence,
-      fresh.source,
-      fresh.tags,
-      fresh.embedding ?? null,
-      now,
-      now,
-      0,
-      ...(this.vectorSchema === undefined ? [] : [fresh.embedding ? vectorLiteral(fresh.embedding) : null]),
-    ];
-    const inserted = await tx.query<StrategyRow>(
+    const fresh = prepared.map((one) => newRecord(one, newId(), now));
+    const terms = fresh.map((record) => documentTerms(record));
+    const vector = this.vectorSchema === undefined ? undefined : `"${this.vectorSchema}".vector`;
+    const inserted = await tx.query<StrategyRow & { seq: string }>(
       `INSERT INTO ${t} (id, scope, strategy_key, problem, strategy, correction, next_step, confidence, source, tags,
-         embedding, created_at, updated_at, uses, successes${vec})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14${vecValue})
-       ON CONFLICT (scope, strategy_key) DO NOTHING RETURNING ${RECORD_COLUMNS}`,
-      params,
+         embedding, created_at, updated_at, uses, successes, indexed${vector ? ", embedding_vec" : ""})
+       SELECT u.id, u.scope, u.strategy_key, u.problem, u.strategy, u.correction, u.next_step, u.confidence, u.source,
+         ARRAY(SELECT jsonb_array_elements_text(u.tags)), ${jsonFloats("u.embedding")}, $12, $12, 0, 0, u.indexed
+         ${vector ? `, (${jsonFloats("u.embedding")})::${vector}` : ""}
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[],
+         $9::text[], $10::jsonb[], $11::jsonb[], $13::jsonb[]) WITH ORDINALITY
+         AS u(id, scope, strategy_key, problem, strategy, correction, next_step, confidence, source, tags, embedding, indexed, ord)
+       ORDER BY u.ord
+       ON CONFLICT (scope, strategy_key) DO NOTHING RETURNING ${RECORD_COLUMNS}, seq`,
+      [
+        fresh.map((r) => r.id),
+        fresh.map((r) => r.scope),
+        prepared.map((p) => p.key),
+        fresh.map((r) => r.problem),
+        fresh.map((r) => r.strategy),
+        fresh.map((r) => r.correction ?? null),
+        fresh.map((r) => r.nextStep ?? null),
+        fresh.map((r) => r.confidence),
+        fresh.map((r) => r.source),
+        fresh.map((r) => JSON.stringify(r.tags)),
+        fresh.map((r) => (r.embedding ? JSON.stringify(r.embedding) : null)),
+        now,
+        terms.map((one) => JSON.stringify(indexedForm(one))),
+      ],
     );
-    if (inserted[0]) return recordFromRow(inserted[0]);
+    const rowById = new Map(inserted.map((row) => [row.id, row]));
+    const position = new Map(fresh.map((record, i) => [record.id, i]));
+    await this.index.add(
+      tx,
+      inserted.map((row) => ({ scope: row.scope, seq: row.seq, terms: terms[position.get(row.id)!]! })),
+    );
+    const records: StrategyRecord[] = [];
+    for (const [i, one] of prepared.entries()) {
+      const row = rowById.get(fresh[i]!.id);
+      records.push(row ? recordFromRow(row) : await this.merge(tx, one, now));
+    }
+    return records;
+  }
 
-    const [locked] = await tx.query<StrategyRow>(
-      `SELECT ${RECORD_COLUMNS} FROM ${t} WHERE scope = $1 AND strategy_key = $2 FOR UPDATE`,
+  private async merge(tx: Executor, prepared: PreparedStrategy, now: string): Promise<StrategyRecord> {
+    const t = this.tables.strategies;
+    const [locked] = await tx.query<StrategyRow & { seq: string; indexed: unknown }>(
+      `SELECT ${RECORD_COLUMNS}, seq, indexed FROM ${t} WHERE scope = $1 AND strategy_key = $2 FOR UPDATE`,
       [prepared.scope, prepared.key],
     );
-    if (!locked) return undefined;
+    if (!locked)
+      throw new StrategyStoreError("backend", "the strategy kept changing under a concurrent writer", {
+        cause: RETRY,
+      });
     const merged = mergeRecord(recordFromRow(locked), prepared, now);
+    const terms = documentTerms(merged);
     // Counters are not written here: only recordOutcome's in-SQL increment moves them.
     const [updated] = await tx.query<StrategyRow>(
       `UPDATE ${t} SET problem = $2, strategy = $3, correction = $4, next_step = $5, confidence = $6, source = $7,
-         tags = $8, embedding = $9, updated_at = $10${this.vectorSchema === undefined ? "" : `, embedding_vec = $11::"${this.vectorSchema}".vector`}
+         tags = $8, embedding = $9, updated_at = $10, indexed = $11${this.vectorSchema === undefined ? "" : `, embedding_vec = $12::"${this.vectorSchema}".vector`}
        WHERE id = $1 RETURNING ${RECORD_COLUMNS}`,
       [
         merged.id,
@@ -171,10 +204,13 @@ export class PostgresStrategyStore implements StrategyStore {
         merged.tags,
         merged.embedding ?? null,
         now,
+        JSON.stringify(indexedForm(terms)),
         ...(this.vectorSchema === undefined ? [] : [merged.embedding ? vectorLiteral(merged.embedding) : null]),
       ],
     );
-    return updated ? recordFromRow(updated) : undefined;
+    await this.index.remove(tx, [{ scope: locked.scope, seq: locked.seq, indexed: locked.indexed }]);
+    await this.index.add(tx, [{ scope: locked.scope, seq: locked.seq, terms }]);
+    return recordFromRow(updated);
   }
 
   async search(query: SearchQuery): Promise<StrategyHit[]> {
@@ -187,20 +223,10 @@ export class PostgresStrategyStore implements StrategyStore {
     this.assertOpen();
     const pool = candidatePoolSize(parsed.k);
     const t = this.tables.strategies;
-    const words = queryWords(parsed.query);
-    // Words are letters and digits only; each is quoted as a tsquery lexeme and OR-ed.
-    const lexical =
-      words.length === 0
-        ? []
-        : (
-            await this.db.query<StrategyRow & { lexical_score: number }>(
-              `SELECT ${RECORD_COLUMNS}, ts_rank(tsv, q) AS lexical_score
-               FROM ${t}, to_tsquery('english', $2) AS q
-               WHERE scope = $1 AND tsv @@ q
-               ORDER BY lexical_score DESC, id LIMIT $3`,
-              [parsed.scope, words.map((word) => `'${word}'`).join(" | "), pool],
-            )
-          ).map((row) => ({ record: recordFromRow(row), score: Number(row.lexical_score) }));
+    const lexical = (await this.index.search(this.db, parsed.scope, parsed.query, pool)).map((row) => ({
+      record: recordFromRow(row),
+      score: Number(row.lexical_score),
+    }));
     const vector = queryVector
       ? (
           await this.db.query<StrategyRow & { similarity: number }>(
@@ -254,11 +280,14 @@ export class PostgresStrategyStore implements StrategyStore {
   async delete(scope: string, id: string): Promise<boolean> {
     this.assertOpen();
     const params = [parseScope(scope), parseId(id)];
-    const rows = await this.db.query(
-      `DELETE FROM ${this.tables.strategies} WHERE scope = $1 AND id = $2 RETURNING id`,
-      params,
-    );
-    return rows.length > 0;
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.query<{ seq: string; indexed: unknown }>(
+        `DELETE FROM ${this.tables.strategies} WHERE scope = $1 AND id = $2 RETURNING seq, indexed`,
+        params,
+      );
+      if (row) await this.index.remove(tx, [{ scope: params[0]!, seq: row.seq, indexed: row.indexed }]);
+      return row !== undefined;
+    });
   }
 
   async close(): Promise<void> {
@@ -270,4 +299,19 @@ export class PostgresStrategyStore implements StrategyStore {
   private assertOpen(): void {
     if (this.closed) throw closedError();
   }
+}
+
+/** Marks a transaction that must run again from the start (see `putMany`). */
+const RETRY = Symbol("retry");
+
+function retryable(error: unknown): boolean {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const code = (cause as { code?: unknown } | null)?.code;
+  return cause === RETRY || code === "40P01" || code === "40001";
+}
+
+/** A jsonb array of numbers as double precision[], in order; SQL NULL for a JSON null. */
+function jsonFloats(column: string): string {
+  return `CASE WHEN ${column} IS NULL OR jsonb_typeof(${column}) = 'null' THEN NULL ELSE ARRAY(
+    SELECT e.value::float8 FROM jsonb_array_elements_text(${column}) WITH ORDINALITY AS e(value, ord) ORDER BY e.ord) END`;
 }

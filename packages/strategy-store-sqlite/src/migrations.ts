@@ -1,14 +1,16 @@
 import type Database from "better-sqlite3";
-import { StrategyStoreError } from "@x/strategy-store-core";
+import { documentTerms, StrategyStoreError } from "@x/strategy-store-core";
+import { encodeIndexed, SqliteLexicalIndex } from "./lexical-index";
 
 /**
  * Schema changes in order; `strategy_schema_version` records which ran. Append, never edit:
  * a database opened by an older release must reach the same schema by running the rest.
  */
-const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
+const MIGRATIONS: ReadonlyArray<{ version: number; run: (db: Database.Database) => void }> = [
   {
     version: 1,
-    sql: `
+    run: (db) =>
+      db.exec(`
       CREATE TABLE strategies (
         seq INTEGER PRIMARY KEY,
         id TEXT NOT NULL UNIQUE,
@@ -48,14 +50,78 @@ const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
           VALUES ('delete', old.seq, old.problem, old.strategy, old.tags);
         INSERT INTO strategies_fts (rowid, problem, strategy, tags) VALUES (new.seq, new.problem, new.strategy, new.tags);
       END;
-    `,
+    `),
+  },
+  {
+    // FTS5 only found matches; ranking them read every match of the scope. The store now keeps
+    // its own scope-local postings and statistics (see lexical-index.ts), ranked inside SQLite.
+    version: 2,
+    run: (db) => {
+      db.exec(`
+        DROP TRIGGER strategies_fts_insert;
+        DROP TRIGGER strategies_fts_delete;
+        DROP TRIGGER strategies_fts_update;
+        DROP TABLE strategies_fts;
+        ALTER TABLE strategies ADD COLUMN indexed TEXT NOT NULL DEFAULT '{"lengths":[0,0,0],"terms":[]}';
+        CREATE TABLE strategy_scopes (
+          scope_id INTEGER PRIMARY KEY,
+          scope TEXT NOT NULL UNIQUE,
+          documents INTEGER NOT NULL DEFAULT 0,
+          problem_length INTEGER NOT NULL DEFAULT 0,
+          strategy_length INTEGER NOT NULL DEFAULT 0,
+          tags_length INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE strategy_terms (
+          scope_id INTEGER NOT NULL,
+          term TEXT NOT NULL,
+          documents INTEGER NOT NULL,
+          PRIMARY KEY (scope_id, term)
+        ) WITHOUT ROWID;
+        CREATE TABLE strategy_postings (
+          scope_id INTEGER NOT NULL,
+          term TEXT NOT NULL,
+          impact REAL NOT NULL,
+          seq INTEGER NOT NULL,
+          problem_count INTEGER NOT NULL,
+          strategy_count INTEGER NOT NULL,
+          tags_count INTEGER NOT NULL,
+          problem_length INTEGER NOT NULL,
+          strategy_length INTEGER NOT NULL,
+          tags_length INTEGER NOT NULL,
+          PRIMARY KEY (scope_id, term, impact DESC, seq)
+        ) WITHOUT ROWID;
+      `);
+      const index = new SqliteLexicalIndex(db);
+      const setIndexed = db.prepare("UPDATE strategies SET indexed = ? WHERE seq = ?");
+      const rows = db.prepare("SELECT seq, scope, problem, strategy, tags FROM strategies").all() as Array<{
+        seq: number;
+        scope: string;
+        problem: string;
+        strategy: string;
+        tags: string;
+      }>;
+      for (const row of rows) {
+        const terms = documentTerms({ ...row, tags: tagsOf(row.tags) });
+        index.add(index.scopeForWrite(row.scope), row.seq, terms);
+        setIndexed.run(encodeIndexed(terms), row.seq);
+      }
+    },
   },
 ];
 
+function tagsOf(json: string): string[] {
+  const tags: unknown = JSON.parse(json);
+  if (Array.isArray(tags) && tags.every((tag) => typeof tag === "string")) return tags;
+  throw new StrategyStoreError("backend", "a stored strategy row is malformed: tags");
+}
+
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
 
-/** Brings the database to the latest schema; safe when several connections open at once. */
-export function migrate(db: Database.Database): void {
+/**
+ * Brings the database to the latest schema (or to `target`, for upgrade tests); safe when several
+ * connections open at once.
+ */
+export function migrate(db: Database.Database, target = SCHEMA_VERSION): void {
   const run = db.transaction(() => {
     db.exec(
       "CREATE TABLE IF NOT EXISTS strategy_schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)",
@@ -66,8 +132,8 @@ export function migrate(db: Database.Database): void {
     const current = row.version ?? 0;
     if (current > SCHEMA_VERSION) throw newerSchema(current);
     for (const migration of MIGRATIONS) {
-      if (migration.version <= current) continue;
-      db.exec(migration.sql);
+      if (migration.version <= current || migration.version > target) continue;
+      migration.run(db);
       db.prepare("INSERT INTO strategy_schema_version (version, applied_at) VALUES (?, ?)").run(
         migration.version,
         new Date().toISOString(),

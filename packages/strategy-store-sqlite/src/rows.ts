@@ -17,6 +17,8 @@ export interface StrategyRow {
   updated_at: string;
   uses: number;
   successes: number;
+  /** What the row's postings hold (see lexical-index.ts). */
+  indexed: string;
 }
 
 /** A stored row as a record: the blob embedding decoded here, everything else read by core's one row schema. */

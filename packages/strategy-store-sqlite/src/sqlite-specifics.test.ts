@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { expectStoreError, listAll } from "@x/strategy-store-core/conformance";
 import { SCHEMA_VERSION, SqliteStrategyStore } from "./index";
+import { migrate } from "./migrations";
 
 const dir = mkdtempSync(join(tmpdir(), "strategy-sqlite-specifics-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,11 +17,37 @@ describe("sqlite specifics", () => {
     const store = new SqliteStrategyStore({ database: file, busyTimeoutMs: 1234 });
     const db = new Database(file);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(db.prepare("SELECT version FROM strategy_schema_version").all()).toEqual([{ version: SCHEMA_VERSION }]);
+    expect(db.prepare("SELECT version FROM strategy_schema_version ORDER BY version").all()).toEqual(
+      Array.from({ length: SCHEMA_VERSION }, (_, i) => ({ version: i + 1 })),
+    );
     db.close();
     // Opening again runs nothing twice.
     const again = new SqliteStrategyStore({ database: file });
     await again.close();
+    await store.close();
+  });
+
+  it("migration 2 indexes the records a version-1 database holds, scope by scope", async () => {
+    const file = join(dir, "upgrade.db");
+    const old = new Database(file);
+    migrate(old, 1);
+    const insert = old.prepare(
+      `INSERT INTO strategies (id, scope, strategy_key, problem, strategy, confidence, source, tags, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 1, 't', ?, ?, ?)`,
+    );
+    const now = new Date().toISOString();
+    insert.run("a", "one", "ka", "disk fills up", "rotate the logs", '["logrotate"]', now, now);
+    insert.run("b", "one", "kb", "build is slow", "cache the dependencies", "[]", now, now);
+    insert.run("c", "two", "kc", "disk fills up on the build host", "prune old images", "[]", now, now);
+    old.close();
+    const store = new SqliteStrategyStore({ database: file });
+    const ids = async (scope: string, query: string) =>
+      (await store.search({ scope, query, k: 3 })).map((hit) => hit.record.id);
+    expect(await ids("one", "logrotate")).toEqual(["a"]);
+    expect(await ids("one", "disk build")).toEqual(["a", "b"]);
+    expect(await ids("two", "disk")).toEqual(["c"]);
+    expect(await store.delete("one", "a")).toBe(true);
+    expect(await ids("one", "disk")).toEqual([]);
     await store.close();
   });
 

@@ -5,6 +5,7 @@ import {
   cosineSimilarity,
   decodeCursor,
   DEFAULT_LIST_LIMIT,
+  documentTerms,
   embedOne,
   encodeCursor,
   mergeRecord,
@@ -16,8 +17,7 @@ import {
   parseScope,
   parseSearch,
   parseSuccess,
-  prepareStrategy,
-  queryWords,
+  prepareBatch,
   rankCandidates,
   StrategyStoreError,
 } from "@x/strategy-store-core";
@@ -25,6 +25,7 @@ import type {
   EmbedFn,
   LexicalCandidate,
   ListQuery,
+  PreparedStrategy,
   SearchQuery,
   StrategyHit,
   StrategyInput,
@@ -37,21 +38,24 @@ import type {
 import { migrate } from "./migrations";
 import { encodeEmbedding, rowToRecord } from "./rows";
 import type { StrategyRow } from "./rows";
-import { scopeBm25, scoringTerms } from "./scope-bm25";
+import { encodeIndexed, SqliteLexicalIndex } from "./lexical-index";
 
 export interface SqliteStrategyStoreOptions extends StrategyStoreOptions {
   /** A database file path (":memory:" for a private in-memory database), or an open connection. */
   database: string | Database.Database;
   /** How long a writer waits for another connection's lock before failing with `busy` (default 5000 ms). */
   busyTimeoutMs?: number;
+  /** SQLite page cache of this connection, in KiB (default 65,536: 64 MiB; at least 2,048). */
+  cacheKiB?: number;
 }
 
-/** StrategyStore on one SQLite file: WAL, FTS5 matching with scope-local BM25, atomic counters, versioned migrations. */
+/** StrategyStore on one SQLite file: WAL, scope-local BM25F ranked in SQL, atomic counters, versioned migrations. */
 export class SqliteStrategyStore implements StrategyStore {
   readonly vectorSearch: boolean;
   private readonly db: Database.Database;
   private readonly ownsDb: boolean;
   private readonly embed: EmbedFn | undefined;
+  private readonly index: SqliteLexicalIndex;
   private closed = false;
 
   constructor(options: SqliteStrategyStoreOptions) {
@@ -63,7 +67,11 @@ export class SqliteStrategyStore implements StrategyStore {
       this.db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
       this.db.pragma("journal_mode = WAL");
       this.db.pragma("synchronous = NORMAL");
+      // The default 2 MiB page cache is smaller than the postings of a 10k-record scope; a search or
+      // write then reads its pages back through the OS on every call.
+      this.db.pragma(`cache_size = -${Math.max(2048, Math.trunc(options.cacheKiB ?? 65_536))}`);
       migrate(this.db);
+      this.index = new SqliteLexicalIndex(this.db);
     } catch (error) {
       if (this.ownsDb) this.db.close();
       throw toStoreError(error);
@@ -71,62 +79,74 @@ export class SqliteStrategyStore implements StrategyStore {
   }
 
   async put(input: StrategyInput): Promise<StrategyRecord> {
+    return (await this.putMany([input]))[0]!;
+  }
+
+  async putMany(inputs: readonly StrategyInput[]): Promise<StrategyRecord[]> {
     this.assertOpen();
-    const prepared = await prepareStrategy(input, this.embed);
-    return this.run(() => {
-      const write = this.db.transaction(() => {
-        const now = new Date().toISOString();
-        const row = this.db
-          .prepare("SELECT * FROM strategies WHERE scope = ? AND strategy_key = ?")
-          .get(prepared.scope, prepared.key) as StrategyRow | undefined;
-        if (row) {
-          const merged = mergeRecord(rowToRecord(row), prepared, now);
-          // Counters are left out on purpose: they only move through recordOutcome's SQL increment.
-          this.db
-            .prepare(
-              `UPDATE strategies SET problem = ?, strategy = ?, correction = ?, next_step = ?, confidence = ?,
-                 source = ?, tags = ?, embedding = ?, updated_at = ? WHERE seq = ?`,
-            )
-            .run(
-              merged.problem,
-              merged.strategy,
-              merged.correction ?? null,
-              merged.nextStep ?? null,
-              merged.confidence,
-              merged.source,
-              JSON.stringify(merged.tags),
-              encodeEmbedding(merged.embedding),
-              merged.updatedAt,
-              row.seq,
-            );
-          return { ...merged, uses: row.uses, successes: row.successes };
-        }
-        const record = newRecord(prepared, newId(), now);
-        this.db
-          .prepare(
-            `INSERT INTO strategies (id, scope, strategy_key, problem, strategy, correction, next_step, confidence,
-               source, tags, embedding, created_at, updated_at, uses, successes)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)`,
-          )
-          .run(
-            record.id,
-            record.scope,
-            prepared.key,
-            record.problem,
-            record.strategy,
-            record.correction ?? null,
-            record.nextStep ?? null,
-            record.confidence,
-            record.source,
-            JSON.stringify(record.tags),
-            encodeEmbedding(record.embedding),
-            record.createdAt,
-            record.updatedAt,
-          );
-        return record;
-      });
-      return write.immediate();
-    });
+    const prepared = await prepareBatch(inputs, this.embed);
+    return this.run(() => this.db.transaction(() => prepared.map((one) => this.write(one))).immediate());
+  }
+
+  /** Inserts or merges one record and its postings; called inside a write transaction. */
+  private write(prepared: PreparedStrategy): StrategyRecord {
+    const now = new Date().toISOString();
+    const scopeId = this.index.scopeForWrite(prepared.scope);
+    const row = this.db
+      .prepare("SELECT * FROM strategies WHERE scope = ? AND strategy_key = ?")
+      .get(prepared.scope, prepared.key) as StrategyRow | undefined;
+    if (row) {
+      const merged = mergeRecord(rowToRecord(row), prepared, now);
+      const terms = documentTerms(merged);
+      this.index.remove(scopeId, row.seq, row.indexed);
+      // Counters are left out on purpose: they only move through recordOutcome's SQL increment.
+      this.db
+        .prepare(
+          `UPDATE strategies SET problem = ?, strategy = ?, correction = ?, next_step = ?, confidence = ?,
+             source = ?, tags = ?, embedding = ?, updated_at = ?, indexed = ? WHERE seq = ?`,
+        )
+        .run(
+          merged.problem,
+          merged.strategy,
+          merged.correction ?? null,
+          merged.nextStep ?? null,
+          merged.confidence,
+          merged.source,
+          JSON.stringify(merged.tags),
+          encodeEmbedding(merged.embedding),
+          merged.updatedAt,
+          encodeIndexed(terms),
+          row.seq,
+        );
+      this.index.add(scopeId, row.seq, terms);
+      return { ...merged, uses: row.uses, successes: row.successes };
+    }
+    const record = newRecord(prepared, newId(), now);
+    const terms = documentTerms(record);
+    const { lastInsertRowid } = this.db
+      .prepare(
+        `INSERT INTO strategies (id, scope, strategy_key, problem, strategy, correction, next_step, confidence,
+           source, tags, embedding, created_at, updated_at, uses, successes, indexed)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?)`,
+      )
+      .run(
+        record.id,
+        record.scope,
+        prepared.key,
+        record.problem,
+        record.strategy,
+        record.correction ?? null,
+        record.nextStep ?? null,
+        record.confidence,
+        record.source,
+        JSON.stringify(record.tags),
+        encodeEmbedding(record.embedding),
+        record.createdAt,
+        record.updatedAt,
+        encodeIndexed(terms),
+      );
+    this.index.add(scopeId, Number(lastInsertRowid), terms);
+    return record;
   }
 
   async search(query: SearchQuery): Promise<StrategyHit[]> {
@@ -193,9 +213,16 @@ export class SqliteStrategyStore implements StrategyStore {
   async delete(scope: string, id: string): Promise<boolean> {
     this.assertOpen();
     const args = [parseScope(scope), parseId(id)] as const;
-    return this.run(
-      () => this.db.prepare("DELETE FROM strategies WHERE scope = ? AND id = ?").run(...args).changes > 0,
-    );
+    return this.run(() => {
+      const remove = this.db.transaction(() => {
+        const row = this.db
+          .prepare("DELETE FROM strategies WHERE scope = ? AND id = ? RETURNING seq, indexed")
+          .get(...args) as Pick<StrategyRow, "seq" | "indexed"> | undefined;
+        if (row) this.index.remove(this.index.scopeForWrite(args[0]), row.seq, row.indexed);
+        return row !== undefined;
+      });
+      return remove.immediate();
+    });
   }
 
   async close(): Promise<void> {
@@ -205,31 +232,7 @@ export class SqliteStrategyStore implements StrategyStore {
   }
 
   private lexical(scope: string, query: string, pool: number): LexicalCandidate[] {
-    const words = queryWords(query);
-    if (words.length === 0) return [];
-    // Every word becomes a quoted FTS5 string, so no FTS5 operator or column filter can get in.
-    const match = words.map((word) => `"${word.replaceAll('"', '""')}"`).join(" OR ");
-    // All of the scope's matches, unranked: ranking must use this scope's statistics only.
-    const rows = this.db
-      .prepare(
-        `SELECT s.seq, s.problem, s.strategy, s.tags FROM strategies_fts JOIN strategies s ON s.seq = strategies_fts.rowid
-         WHERE strategies_fts MATCH ? AND s.scope = ?`,
-      )
-      .all(match, scope) as Array<Pick<StrategyRow, "seq" | "problem" | "strategy" | "tags">>;
-    if (rows.length === 0) return [];
-    const stats = this.db
-      .prepare(
-        `SELECT COUNT(*) AS n, AVG(length(problem)) AS problem, AVG(length(strategy)) AS strategy, AVG(length(tags)) AS tags
-         FROM strategies WHERE scope = ?`,
-      )
-      .get(scope) as { n: number; problem: number; strategy: number; tags: number };
-    const terms = words.flatMap(scoringTerms);
-    const top = scopeBm25(terms, rows, { n: stats.n, avg: stats })
-      .filter((scored) => scored.score > 0)
-      .sort((a, b) => b.score - a.score || a.doc.seq - b.doc.seq)
-      .slice(0, pool);
-    const read = this.db.prepare("SELECT * FROM strategies WHERE seq = ?");
-    return top.map((scored) => ({ record: rowToRecord(read.get(scored.doc.seq) as StrategyRow), score: scored.score }));
+    return this.index.search(scope, query, pool).map(({ row, score }) => ({ record: rowToRecord(row), score }));
   }
 
   // Brute force over the scope's vectors: SQLite has no vector index without an extension.

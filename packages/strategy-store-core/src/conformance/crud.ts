@@ -106,7 +106,44 @@ export function crudSuite(h: ConformanceHarness): void {
       await expectStoreError(store.get(scope, record.id), "closed");
       await expectStoreError(store.list({ scope }), "closed");
       await expectStoreError(store.delete(scope, record.id), "closed");
+      await expectStoreError(store.putMany([sample(scope, 3)]), "closed");
     });
+  });
+
+  describe("putMany", () => {
+    it("writes a batch like puts in order: records returned in input order, duplicates merged, searchable", () =>
+      withStore(h, async (store) => {
+        const scope = uniqueScope("batch");
+        const other = uniqueScope("batch-other");
+        const records = await store.putMany([
+          sample(scope, 1, { tags: ["a"] }),
+          sample(other, 2),
+          sample(scope, 3),
+          sample(scope, 1, { tags: ["b"], confidence: 3 }),
+        ]);
+        expect(records.map((record) => record.scope)).toEqual([scope, other, scope, scope]);
+        expect(records[3]!.id).toBe(records[0]!.id);
+        expect(records[3]).toMatchObject({ confidence: 3, tags: ["a", "b"] });
+        const stored = await listAll(store, scope);
+        expect(stored.map((record) => record.id).sort()).toEqual([records[0]!.id, records[2]!.id].sort());
+        expect(await store.get(scope, records[0]!.id)).toEqual(records[3]);
+        expect((await store.search({ scope, query: "sample problem number 3", k: 1 }))[0]?.record.id).toBe(
+          records[2]!.id,
+        );
+        expect(await store.putMany([])).toEqual([]);
+      }));
+
+    it("one invalid input rejects the whole batch with invalid_input naming its index, and writes nothing", () =>
+      withStore(h, async (store) => {
+        const scope = uniqueScope("batch-bad");
+        const error = await expectStoreError(
+          store.putMany([sample(scope, 1), { ...sample(scope, 2), problem: "" }]),
+          "invalid_input",
+        );
+        expect(error).toMatchObject({ fields: ["1.problem"] });
+        await expectStoreError(store.putMany("nope" as never), "invalid_input");
+        expect(await listAll(store, scope)).toEqual([]);
+      }));
   });
 
   describe("dedupe", () => {

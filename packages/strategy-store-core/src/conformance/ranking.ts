@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { EmbedFn, StrategyStore } from "../store";
 import type { ConformanceHarness } from "./harness";
-import { sample, uniqueScope, withStore } from "./harness";
+import { listAll, sample, uniqueScope, withStore } from "./harness";
 import { labelledSet } from "./labelled-set";
+import { referenceSearch } from "./lexical-reference";
 
 /** Puts the labelled set into `scope`; returns the record id of each entry, in order. */
 export async function putLabelledSet(store: StrategyStore, scope: string): Promise<string[]> {
@@ -53,6 +54,31 @@ export function rankingSuite(h: ConformanceHarness): void {
           if (!hits.some((hit) => hit.record.id === ids[i])) misses.push(entry.query);
         }
         expect(misses).toEqual([]);
+      }));
+
+    // The statistics are kept on write, so updates and deletes must leave them as a recount would.
+    it("scores equal core's scope-local BM25F reference after puts, updates and deletes", () =>
+      withStore(h, async (store) => {
+        const scope = uniqueScope("reference");
+        const entries = labelledSet.slice(0, 30);
+        const ids = [];
+        for (const entry of entries) {
+          const input = { scope, problem: entry.problem, strategy: entry.strategy, confidence: 2, source: "ref" };
+          ids.push((await store.put({ ...input, tags: ["alpha"] })).id);
+        }
+        for (const entry of entries.slice(0, 6)) {
+          const problem = `${entry.problem} again after an upgrade`;
+          await store.put({ scope, problem, strategy: entry.strategy, confidence: 1, source: "ref", tags: ["beta"] });
+        }
+        for (const id of ids.slice(20, 25)) expect(await store.delete(scope, id)).toBe(true);
+        const records = await listAll(store, scope);
+        expect(records).toHaveLength(25);
+        for (const entry of [...entries, { query: "upgrade alpha beta again" }]) {
+          const hits = await store.search({ scope, query: entry.query, k: 5 });
+          const expected = referenceSearch(records, entry.query, 5);
+          expect(hits.map((hit) => hit.record.id)).toEqual(expected.map((hit) => hit.record.id));
+          hits.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i]!.score, 9));
+        }
       }));
 
     it("returns hits in descending score order, honours k and minScore", () =>
