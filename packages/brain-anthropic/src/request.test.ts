@@ -188,3 +188,24 @@ describe("buildAnthropicRequest", () => {
     expect(body).toMatchObject({ model: "claude-sonnet-4-6", max_tokens: 500, stream: true, stop_sequences: ["X"] });
   });
 });
+
+describe("message provenance", () => {
+  it("is never sent: the wire (and its prompt cache) is the same with or without it", () => {
+    const plain: Context = {
+      messages: [
+        { role: "user", content: "fix the tests" },
+        { role: "user", content: "be brief" },
+      ],
+    };
+    const attributed: Context = {
+      messages: [
+        { role: "user", content: "fix the tests", provenance: "user" },
+        { role: "user", content: "be brief", provenance: [{ source: "engine", chars: 8 }] },
+      ],
+    };
+    expect(JSON.stringify(toAnthropicMessages(attributed, sonnet))).toBe(
+      JSON.stringify(toAnthropicMessages(plain, sonnet)),
+    );
+    expect(JSON.stringify(toAnthropicMessages(attributed, sonnet))).not.toContain("provenance");
+  });
+});

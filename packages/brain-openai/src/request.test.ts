@@ -200,3 +200,22 @@ describe("buildOpenAIRequest", () => {
     expect(body).not.toHaveProperty("chat_template_kwargs");
   });
 });
+
+describe("message provenance", () => {
+  it("is never sent: the wire (and its prompt cache) is the same with or without it", () => {
+    const plain: Context = {
+      messages: [
+        { role: "user", content: "fix the tests" },
+        { role: "user", content: "be brief" },
+      ],
+    };
+    const attributed: Context = {
+      messages: [
+        { role: "user", content: "fix the tests", provenance: "user" },
+        { role: "user", content: "be brief", provenance: [{ source: "engine", chars: 8 }] },
+      ],
+    };
+    expect(JSON.stringify(toOpenAIMessages(attributed, gpt))).toBe(JSON.stringify(toOpenAIMessages(plain, gpt)));
+    expect(JSON.stringify(toOpenAIMessages(attributed, gpt))).not.toContain("provenance");
+  });
+});

@@ -1,4 +1,4 @@
-import type { Message, ToolCall, ToolSpec, UserMessage } from "@x/llm-types";
+import { attributedUserText, type Message, type ToolCall, type ToolSpec } from "@x/llm-types";
 
 /** What the classifier may see of the agent's history: the user's words and the agent's actions. */
 export type ClassifierTranscriptEntry =
@@ -10,17 +10,23 @@ export const CLASSIFIER_TRANSCRIPT_CHARS = 40_000;
 export const CLASSIFIER_ACTION_CHARS = 20_000;
 
 /**
- * Filters the agent's full history down to what may inform the verdict: user messages and the
- * agent's tool calls. The agent's prose and thinking, and every tool result, are dropped — a tool
+ * Filters the agent's full history down to what may inform the verdict: the user's own words and
+ * the agent's tool calls. The agent's prose and thinking, and every tool result, are dropped — a tool
  * result is where injected instructions arrive, and the agent's prose may already repeat them, so
- * neither gets the chance to argue the classifier into allowing. `skipCallId` leaves out the call
- * being judged, which is rendered on its own, last.
+ * neither gets the chance to argue the classifier into allowing. So is every part of a user-role
+ * message that its provenance says someone else wrote (the engine's nudges, teacher guidance,
+ * recalled strategies, compaction summaries): only the user speaks for the user. `skipCallId` leaves
+ * out the call being judged, which is rendered on its own, last.
  */
 export function classifierTranscript(messages: readonly Message[], skipCallId?: string): ClassifierTranscriptEntry[] {
   const entries: ClassifierTranscriptEntry[] = [];
   for (const message of messages) {
     if (message.role === "user") {
-      entries.push({ kind: "user", text: userText(message) });
+      const words = attributedUserText(message)
+        .filter((part) => part.source === "user")
+        .map((part) => part.text)
+        .join("");
+      if (words.trim() !== "") entries.push({ kind: "user", text: words });
     } else if (message.role === "assistant") {
       for (const block of message.content) {
         if (block.type === "toolCall" && block.id !== skipCallId)
@@ -29,11 +35,6 @@ export function classifierTranscript(messages: readonly Message[], skipCallId?: 
     }
   }
   return entries;
-}
-
-function userText(message: UserMessage): string {
-  if (typeof message.content === "string") return message.content;
-  return message.content.map((block) => (block.type === "text" ? block.text : "[image]")).join("\n");
 }
 
 /** Arguments as JSON with `<`, `>` and `&` escaped, so nothing inside can close or open our tags. */

@@ -1,6 +1,18 @@
 export * from "./model";
 export * from "./usage";
 export * from "./messages";
+export {
+  PROVENANCES,
+  ProvenanceSchema,
+  ProvenancePartSchema,
+  MessageProvenanceSchema,
+  attributedUserText,
+  userMessageText,
+  type AttributedText,
+  type MessageProvenance,
+  type Provenance,
+  type ProvenancePart,
+} from "./provenance";
 export * from "./tool";
 export * from "./context";
 export * from "./brain";

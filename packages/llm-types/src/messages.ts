@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MessageProvenanceSchema } from "./provenance";
 import { UsageSchema } from "./usage";
 
 export const TextContentSchema = z.strictObject({
@@ -45,6 +46,12 @@ export const UserMessageSchema = z.strictObject({
   role: z.literal("user"),
   content: z.union([z.string(), z.array(z.discriminatedUnion("type", [TextContentSchema, ImageContentSchema]))]),
   timestamp: z.number().optional(),
+  /**
+   * Who wrote it. Absent means the user (a host's own history); every message the engine writes in
+   * the user role says it is the engine's, the teacher's, a recalled strategy's or a compaction's.
+   * Never sent to a model: brains read `content` only, so the wire and its prompt cache are unchanged.
+   */
+  provenance: MessageProvenanceSchema.optional(),
 });
 export type UserMessage = z.infer<typeof UserMessageSchema>;
 

@@ -1,4 +1,4 @@
-import { assistantText, assistantToolCalls, type AssistantMessage, type Model } from "@x/llm-types";
+import { assistantText, assistantToolCalls, type AssistantMessage, type Model, type UserMessage } from "@x/llm-types";
 import { isDegenerateCutMessage, isLengthEmpty } from "@x/terminal-cause";
 import { runBudgetExceeded } from "./budget";
 import { handleCalls } from "./calls";
@@ -28,6 +28,14 @@ const NUDGE = {
   output: (problem: string) =>
     `Your final answer did not match the required JSON format (${problem}). Reply again with only the JSON value.`,
 };
+
+/**
+ * A nudge in the user role, marked as the engine's: it may quote text the agent chose (an output
+ * schema issue names the agent's own keys), so it must never read as the user's words.
+ */
+function engineNote(ctx: RunContext, content: string): UserMessage {
+  return { role: "user", content, timestamp: ctx.deps.clock.now(), provenance: "engine" };
+}
 
 /**
  * Cut at the output cap: a `length` stop or an empty reply at the cap — the provider said so. A
@@ -140,7 +148,7 @@ async function settleTurn(
     recovered.degenerate = true;
     // Keep the salvaged prefix; a tool call inside a cut stream is never run, so it is not kept either.
     appendTurn(ctx, { ...message, content: message.content.filter((block) => block.type !== "toolCall") }, turnNumber);
-    ctx.messages.push({ role: "user", content: NUDGE.degenerate, timestamp: ctx.deps.clock.now() });
+    ctx.messages.push(engineNote(ctx, NUDGE.degenerate));
     return undefined;
   }
   appendTurn(ctx, message, turnNumber);
@@ -174,7 +182,7 @@ function finalAnswer(ctx: RunContext, message: AssistantMessage): LoopEnd | unde
   if (text.trim() === "") {
     if (recovered.emptyAnswer) return failed("empty_answer", "the model gave an empty final answer twice");
     recovered.emptyAnswer = true;
-    ctx.messages.push({ role: "user", content: NUDGE.empty, timestamp: ctx.deps.clock.now() });
+    ctx.messages.push(engineNote(ctx, NUDGE.empty));
     return undefined;
   }
   if (ctx.output) {
@@ -190,7 +198,7 @@ function finalAnswer(ctx: RunContext, message: AssistantMessage): LoopEnd | unde
           },
         };
       recovered.output = true;
-      ctx.messages.push({ role: "user", content: NUDGE.output(parsed.problem), timestamp: ctx.deps.clock.now() });
+      ctx.messages.push(engineNote(ctx, NUDGE.output(parsed.problem)));
       return undefined;
     }
     return {

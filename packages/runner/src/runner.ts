@@ -122,7 +122,14 @@ export async function execute(
   parseWith(TaskSpecSchema, rawSpec, "task spec");
   const runId = rawSpec.runId ?? randomUUID();
   const spec = parkedSpecOf(rawSpec, runId, lineage);
-  const messages: Message[] = [{ role: "user", content: rawSpec.objective, timestamp: deps.clock.now() }];
+  const messages: Message[] = [
+    {
+      role: "user",
+      content: rawSpec.objective,
+      timestamp: deps.clock.now(),
+      provenance: rawSpec.objectiveProvenance ?? "user",
+    },
+  ];
   const ctx = buildContext(deps, {
     spec,
     tools: rawSpec.tools ?? [],

@@ -1,4 +1,4 @@
-import { MessageSchema, ModelSchema, ROLE_NAMES } from "@x/llm-types";
+import { MessageProvenanceSchema, MessageSchema, ModelSchema, ROLE_NAMES } from "@x/llm-types";
 import { z } from "zod";
 import type { Tool } from "./define-tool";
 import { APPROVAL_KINDS, PERMISSIONS } from "./types";
@@ -23,6 +23,7 @@ const timerMs = positiveInt.max(MAX_TIMER_MS);
  */
 export const taskSpecFields = {
   objective: z.string(),
+  objectiveProvenance: MessageProvenanceSchema.optional(),
   role: z.enum(ROLE_NAMES).optional(),
   systemPrompt: z.string().optional(),
   permissions: z.record(z.string(), PermissionSchema).optional(),

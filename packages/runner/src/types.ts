@@ -5,6 +5,7 @@ import type {
   Brain,
   ErrorKind,
   Message,
+  MessageProvenance,
   Model,
   ModelCatalog,
   ModelRef,
@@ -72,6 +73,12 @@ export interface ObserverStop {
 export interface TaskSpec {
   /** The user's request for this run: appended after `history` as a user message. */
   objective: string;
+  /**
+   * Who wrote `objective`, when not (only) the user: a layer that puts its own text there (teacher
+   * advice, recalled strategies ahead of the task) says so, and auto mode's classifier then shows only
+   * the user's part as the user's. Default `"user"`. Recorded on the message; never sent to a model.
+   */
+  objectiveProvenance?: MessageProvenance;
   /** The main model (a catalog key, `provider/id`, a tier word, or a Model); a list is a fallback chain. */
   model?: ModelRef | readonly ModelRef[];
   /** Or: the role whose model runs this task (default `default`). Ignored when `model` is set. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { safeObserve, type Message } from "@x/llm-types";
+import { safeObserve, type Message, type MessageProvenance } from "@x/llm-types";
 import type { ObserverStop, Runner, RunStats, TaskResult, TaskSpec, ToolResultInfo } from "@x/runner";
 import { formatAdviceForStudent, type TeacherAdvice } from "./advice";
 import {
@@ -13,7 +13,13 @@ import { judgeOutput, type JudgeSeat } from "./judge";
 import type { EscalationRecord, EscalationTrigger, TeacherRunResult, TeacherStrategies, VerdictRecord } from "./result";
 import { askMonitor, askTeacher, clip, helperSeat, teacherBrief, teacherSeat, type Seat } from "./seats";
 import { emptyRunStats, sumRunStats, toTeacherStats } from "./stats";
-import { recallStrategies, rememberStrategy, reportOutcome, withStrategies } from "./strategy-memory";
+import {
+  recallStrategies,
+  rememberStrategy,
+  reportOutcome,
+  strategiesProvenance,
+  withStrategies,
+} from "./strategy-memory";
 import { StuckTracker } from "./stuck";
 import { canTakeOverInOneCall, runTakeover, takeOverAtOnce } from "./takeover";
 
@@ -57,6 +63,7 @@ export async function runWithTeacher(
   let teacherRunStats = emptyRunStats();
   const session: Message[] = [];
   let objective = firstObjective;
+  let objectiveProvenance: MessageProvenance = strategiesProvenance(firstObjective, task);
 
   const finish = async (result: TaskResult, messages: Message[], resolved: boolean): Promise<TeacherRunResult> => {
     const stored = resolved ? await rememberStrategy(config, task, escalations.at(-1)) : undefined;
@@ -82,6 +89,7 @@ export async function runWithTeacher(
       sessionId,
       history: [...(studentSpec.history ?? []), ...session],
       objective,
+      objectiveProvenance,
       budget: remaining(studentSpec.budget, studentStats),
     };
     const student = await runStudent(runner, spec, config, helper, tracker, task);
@@ -170,6 +178,7 @@ export async function runWithTeacher(
 
     // Correction: the advice is appended to the student's own session, which is never rewritten.
     objective = formatAdviceForStudent(asked.advice);
+    objectiveProvenance = "teacher";
     tracker.resetStreak();
   }
 }

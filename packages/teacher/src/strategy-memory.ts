@@ -1,3 +1,4 @@
+import type { MessageProvenance } from "@x/llm-types";
 import { LIMITS, type StrategyHit, type StrategyStore } from "@x/strategy-store-core";
 import type { ResolvedTeacherConfig } from "./config";
 import type { EscalationRecord, StoredStrategy } from "./result";
@@ -40,6 +41,20 @@ export function withStrategies(objective: string, hits: readonly StrategyHit[]):
     return `- ${record.strategy}${extra ? ` (${extra})` : ""}`;
   });
   return `Approaches that worked on similar tasks before (use them if they fit):\n${lines.join("\n")}\n\n${objective}`;
+}
+
+/**
+ * Who wrote an objective {@link withStrategies} composed: the recalled strategies ahead, the user's
+ * task last. Auto mode's classifier shows only the task as the user's words — a poisoned strategy in
+ * the store must never speak as the user. Anything else is the store's, whole.
+ */
+export function strategiesProvenance(composed: string, task: string): MessageProvenance {
+  if (composed === task) return "user";
+  if (!composed.endsWith(task)) return "strategy";
+  return [
+    { source: "strategy", chars: composed.length - task.length },
+    { source: "user", chars: task.length },
+  ];
 }
 
 /** Stores the final escalation's strategy after a success, when the teacher was confident enough; returns what was stored. */

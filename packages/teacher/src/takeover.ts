@@ -5,6 +5,7 @@ import type { ResolvedTeacherConfig } from "./config";
 import { TAKEOVER_ADVICE_PROMPT, TAKEOVER_PROMPT } from "./prompts";
 import type { EscalationRecord } from "./result";
 import { describeFailure, describeTrigger, type FailureReport, type Seat } from "./seats";
+import { strategiesProvenance } from "./strategy-memory";
 
 /**
  * The teacher's own run of the task: the host's history, tools and (strategy-enriched) objective.
@@ -27,7 +28,13 @@ function teacherRun(
   if (adviceBlock) parts.push(TAKEOVER_ADVICE_PROMPT);
   parts.push(brief);
   const systemPrompt = parts.filter((n) => n !== undefined).join("\n\n");
-  return runner.runTask({ ...rest, ...seat, ...(systemPrompt !== "" ? { systemPrompt } : {}), objective });
+  return runner.runTask({
+    ...rest,
+    ...seat,
+    ...(systemPrompt !== "" ? { systemPrompt } : {}),
+    objective,
+    objectiveProvenance: strategiesProvenance(objective, spec.objective),
+  });
 }
 
 /** The brief `takeoverBrief` asks for: everything, only why the student was stopped, or nothing. */
