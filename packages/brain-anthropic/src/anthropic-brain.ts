@@ -55,6 +55,8 @@ export function createAnthropicBrain(options: AnthropicBrainOptions = {}): Brain
     api: ANTHROPIC_MESSAGES_API,
     stream: (model, context, request) =>
       startTurn(model, context, request, settings, (turn, call) => run(model, context, call, turn)),
+    // Every call without a key fails `auth` (below): the route is broken before any call is made.
+    judgeRoute: () => (apiKey ? { broken: false } : { broken: true, cause: "missing_api_key" }),
   };
 
   async function run(model: Model, context: Context, request: BrainRequest, turn: TurnBuilder): Promise<void> {

@@ -47,10 +47,16 @@ export function createOpenAIBrain(options: OpenAIBrainOptions = {}): Brain {
     api: OPENAI_COMPLETIONS_API,
     stream: (model, context, request) =>
       startTurn(model, context, request, settings, (turn, call) => run(model, context, call, turn)),
+    judgeRoute: (model) =>
+      !apiKey && isOpenAIHost(endpointOf(model)) ? { broken: true, cause: "missing_api_key" } : { broken: false },
   };
 
+  function endpointOf(model: Model): string {
+    return /^https?:\/\//i.test(model.baseUrl) ? model.baseUrl : (options.baseUrl ?? DEFAULT_OPENAI_BASE_URL);
+  }
+
   async function run(model: Model, context: Context, request: BrainRequest, turn: TurnBuilder): Promise<void> {
-    const baseUrl = /^https?:\/\//i.test(model.baseUrl) ? model.baseUrl : (options.baseUrl ?? DEFAULT_OPENAI_BASE_URL);
+    const baseUrl = endpointOf(model);
     let body: OpenAIRequestBody;
     try {
       body = buildOpenAIRequest(model, context, request, resolveCompat(model, baseUrl, options.compat));
@@ -78,6 +84,18 @@ export function createOpenAIBrain(options: OpenAIBrainOptions = {}): Brain {
       finish: reader.finishReason ? () => finish(turn, reader) : undefined,
       classify: classifyOpenAIError,
     });
+  }
+}
+
+/**
+ * OpenAI's own API refuses a call without a key, so a keyless route there is broken before any call.
+ * A gateway (vLLM, Ollama, LiteLLM) may need no key at all: no opinion there.
+ */
+function isOpenAIHost(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).hostname.toLowerCase() === "api.openai.com";
+  } catch {
+    return false;
   }
 }
 

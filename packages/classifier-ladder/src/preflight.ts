@@ -1,10 +1,10 @@
-import { safeObserve, type Model, type NoticeSink } from "@x/llm-types";
+import { safeObserve, type Model, type NoticeSink, type RouteJudgement } from "@x/llm-types";
 import { autoModeClassifierFallbackOf, classifierLadderRungs } from "./rungs";
 import { routesMatch } from "./route";
 import { announceClassifierRoleDefaulted, type ClassifierSeat } from "./seat";
 
 /** The host's judgement of a model's route: is its credential/URL pairing unusable, and why. */
-export type RouteJudge = (model: Model) => { broken: boolean; cause?: string };
+export type RouteJudge = (model: Model) => RouteJudgement;
 
 /**
  * The pre-flight, asked before any classifier call: does the classifier seat fall back to the main
@@ -19,7 +19,7 @@ export function derivedRouteFallsBack(args: {
 }): { fallsBack: false } | { fallsBack: true; cause: string } {
   const { classifier, main, routeJudge } = args;
   if (!routeJudge || routesMatch(classifier, main)) return { fallsBack: false };
-  let verdict: { broken: boolean; cause?: string };
+  let verdict: RouteJudgement | undefined;
   try {
     verdict = routeJudge(classifier);
   } catch {

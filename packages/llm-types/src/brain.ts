@@ -48,6 +48,15 @@ export interface BrainStream extends AsyncIterable<BrainEvent> {
 }
 
 /**
+ * A brain's judgement of a model's route before any call: is the credential/URL pairing unusable
+ * (an official endpoint with no API key, say), and why — a short stable word such as `missing_api_key`.
+ */
+export interface RouteJudgement {
+  broken: boolean;
+  cause?: string;
+}
+
+/**
  * A model provider adapter.
  *
  * Contract: `stream` must not throw and `result()` must not reject. Every failure — HTTP status,
@@ -60,4 +69,10 @@ export interface Brain {
   /** The wire protocol this brain speaks; the runner picks the brain by `model.api`. */
   readonly api: string;
   stream(model: Model, context: Context, request?: BrainRequest): BrainStream;
+  /**
+   * Optional: judges `model`'s route without calling it. Auto mode asks this once per run for the
+   * classifier's model and, when it is broken, classifies on the run's main model instead. Must not
+   * throw or do I/O; a brain that cannot tell omits it (or answers `{ broken: false }`).
+   */
+  judgeRoute?(model: Model): RouteJudgement;
 }

@@ -266,12 +266,7 @@ describe("auto mode", () => {
   });
 
   it("a bad auto-mode knob ends the run failed/config_invalid instead of throwing, and the call does not run", async () => {
-    for (const autoMode of [
-      { timeoutMs: -1 },
-      { maxConsecutiveDenials: 0 },
-      { maxTotalDenials: 1.5 },
-      { classifierFallback: "sometimes" as "main" },
-    ]) {
+    for (const autoMode of [{ timeoutMs: -1 }, { maxConsecutiveDenials: 0 }, { maxTotalDenials: 1.5 }]) {
       const { tool, calls } = recorder("shell");
       const { runner } = autoSetup([fauxToolCall("shell", { text: "a" })], [ALLOW], { autoMode });
       const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
@@ -335,6 +330,87 @@ describe("auto mode", () => {
         expect.objectContaining({ code: "config.auto_mode_invalid" }),
       );
     }
+  });
+
+  it("an unknown classifierFallback is refused when the runner is made, not at the first gated call", () => {
+    for (const classifierFallback of ["sometimes", "MAIN", 1, null]) {
+      expect(() => autoSetup([], [], { autoMode: { classifierFallback: classifierFallback as never } })).toThrow(
+        expect.objectContaining({ code: "config.auto_mode_classifier_fallback_invalid" }),
+      );
+    }
+  });
+
+  /** A classifier brain that judges its own route broken (no key for its provider), and counts calls. */
+  function keylessClassifier() {
+    const brain = createFauxBrain([ALLOW], { api: "faux-cls" });
+    return Object.assign(brain, {
+      judgeRoute: (model: { id: string }) =>
+        model.id === "cls" ? { broken: true, cause: "missing_api_key" } : { broken: false },
+    });
+  }
+
+  it("route pre-flight: a classifier provider with no key swaps to the main model, route.fallback_to_primary", async () => {
+    const { tool, calls } = recorder("shell");
+    const brain = createFauxBrain([fauxToolCall("shell", { text: "ls" }), ALLOW, fauxText("listed")]);
+    const classifier = keylessClassifier();
+    const notices: EngineNotice[] = [];
+    const runner = createRunner({
+      brains: [brain, classifier],
+      models: { main, cls },
+      roles: { default: "main", classifier: "cls" },
+      clock: fakeClock(),
+      onNotice: (n) => notices.push(n),
+    });
+    const result = await runner.runTask({ objective: "list files", tools: [tool], permissions: { shell: "auto" } });
+    expect(result.status).toBe("completed");
+    expect(calls).toEqual([{ text: "ls" }]);
+    expect(classifier.calls).toHaveLength(0);
+    // The main model classified: its brain got the classifier's request between the two agent turns.
+    expect(brain.calls).toHaveLength(3);
+    expect(notices.filter((n) => n.code === "route.fallback_to_primary")).toEqual([
+      expect.objectContaining({
+        audience: "operator",
+        detail: { seat: "classifier", from: "cls", to: "main", cause: "missing_api_key" },
+      }),
+    ]);
+    expect(notices.map((n) => n.code)).not.toContain("classifier.fallback");
+  });
+
+  it("route pre-flight under classifierFallback none: route.classifier_unroutable, and no gated call runs", async () => {
+    const { tool, calls } = recorder("shell");
+    const classifier = keylessClassifier();
+    const notices: EngineNotice[] = [];
+    const runner = createRunner({
+      brains: [createFauxBrain([fauxToolCall("shell", { text: "rm -rf build" })]), classifier],
+      models: { main, cls },
+      roles: { default: "main", classifier: "cls" },
+      clock: fakeClock(),
+      onNotice: (n) => notices.push(n),
+      autoMode: { classifierFallback: "none" },
+    });
+    const result = await runner.runTask({ objective: "clean", tools: [tool], permissions: { shell: "auto" } });
+    expect(result.status).toBe("parked");
+    expect(calls).toEqual([]);
+    expect(classifier.calls).toHaveLength(0);
+    expect(notices.filter((n) => n.code === "route.classifier_unroutable")).toEqual([
+      expect.objectContaining({ detail: { seat: "classifier", model: "cls", cause: "missing_api_key" } }),
+    ]);
+    expect(notices.map((n) => n.code)).not.toContain("route.fallback_to_primary");
+  });
+
+  it("route pre-flight: no brain for the classifier's wire is a broken route", async () => {
+    const { tool, calls } = recorder("shell");
+    const notices: EngineNotice[] = [];
+    const runner = createRunner({
+      brains: [createFauxBrain([fauxToolCall("shell", { text: "ls" }), ALLOW, fauxText("ok")])],
+      models: { main, cls },
+      roles: { default: "main", classifier: "cls" },
+      clock: fakeClock(),
+      onNotice: (n) => notices.push(n),
+    });
+    await runner.runTask({ objective: "list", tools: [tool], permissions: { shell: "auto" } });
+    expect(calls).toEqual([{ text: "ls" }]);
+    expect(notices.find((n) => n.code === "route.fallback_to_primary")?.detail).toMatchObject({ cause: "no_brain" });
   });
 
   it("a run parked by auto mode resumes with the denial counters it had", async () => {

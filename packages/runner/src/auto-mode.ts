@@ -1,4 +1,4 @@
-import type { ToolCall } from "@x/llm-types";
+import type { Model, RouteJudgement, ToolCall } from "@x/llm-types";
 import {
   CLASSIFIER_ARMING_NOTICES,
   classifierSeatModel,
@@ -15,6 +15,17 @@ import { judgeByAncestors, stationTracer } from "./ancestor-station";
 import { runBudgetExceeded } from "./budget";
 import { addClassifierUsage } from "./stats";
 import { SPAN_NAMES } from "./tracer";
+
+/**
+ * The route pre-flight's judge: the brain that would carry the call judges its own route (a missing
+ * key for the classifier's provider); no brain for the model's wire at all is a broken route too. A
+ * brain that cannot tell has no opinion, and the ladder handles a real failure after the call.
+ */
+function judgeRoute(ctx: RunContext, model: Model): RouteJudgement {
+  const brain = ctx.deps.brains.get(model.api);
+  if (!brain) return { broken: true, cause: "no_brain" };
+  return brain.judgeRoute?.(model) ?? { broken: false };
+}
 
 /** Notices the decider mints once per run when it is armed; a resumed run does not repeat them. */
 const ARMING_NOTICES = new Set(CLASSIFIER_ARMING_NOTICES);
@@ -51,6 +62,7 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
       seat,
       main,
       classifierFallback: options.classifierFallback,
+      routeJudge: (model) => judgeRoute(ctx, model),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       onNotice: (notice) => {
         if (quiet && ARMING_NOTICES.has(notice.code)) return;

@@ -7,7 +7,8 @@ export class RunnerConfigError extends Error {
       | "config.retry_invalid"
       | "config.auto_mode_invalid"
       | "config.compaction_invalid"
-      | "config.sub_runs_invalid",
+      | "config.sub_runs_invalid"
+      | "config.auto_mode_classifier_fallback_invalid",
     message: string,
   ) {
     super(message);

@@ -2,6 +2,7 @@ import { resolveCompaction } from "./compaction-options";
 import { randomUUID } from "node:crypto";
 import { parseWith, type Brain, type Message } from "@x/llm-types";
 import { z } from "zod";
+import { autoModeClassifierFallbackOf } from "@x/classifier-ladder";
 import { systemClock } from "./clock";
 import { RunnerConfigError } from "./config-error";
 import { EventChannel, type RunEvent } from "./events";
@@ -37,7 +38,8 @@ function parkTtl(ttlMs: unknown): number {
 /**
  * The auto-mode knobs' NAMES, checked when the runner is made: a misspelt `classifierFallback` read
  * as absent would let the main model classify where the deployment said "none". Their values are
- * screened by classifier-ladder where they are used (one rule, one place).
+ * screened by classifier-ladder's own rules (one rule, one place): `classifierFallback` here as well,
+ * the limits and the timeout where they are used.
  */
 const AutoModeKeysSchema = z
   .strictObject({
@@ -52,6 +54,16 @@ function autoModeOf(options: RunnerDeps["autoMode"]): AutoModeOptions {
   const checked = AutoModeKeysSchema.safeParse(options ?? {});
   if (!checked.success) {
     throw new RunnerConfigError("config.auto_mode_invalid", `autoMode: ${issuesLine(checked.error)}`);
+  }
+  // The one screen classifier-ladder applies when the decider is armed, applied now as well: a bad
+  // value must stop the runner being made, not the first gated call of some later run.
+  try {
+    autoModeClassifierFallbackOf(options?.classifierFallback);
+  } catch (error) {
+    throw new RunnerConfigError(
+      "config.auto_mode_classifier_fallback_invalid",
+      `autoMode: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return options ?? {};
 }
