@@ -1,7 +1,12 @@
 import { emptyUsage, type Message, type ToolCall } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { CLASSIFIER_SYSTEM_PROMPT } from "./prompt";
-import { CLASSIFIER_ENTRY_CHARS, classifierTranscript, renderClassifierRequest } from "./transcript";
+import {
+  CLASSIFIER_ENTRY_CHARS,
+  CLASSIFIER_TRANSCRIPT_CHARS,
+  classifierTranscript,
+  renderClassifierRequest,
+} from "./transcript";
 
 const call = (id: string, name: string, args: Record<string, unknown>): ToolCall => ({
   type: "toolCall",
@@ -79,7 +84,10 @@ describe("renderClassifierRequest", () => {
     expect(text).not.toContain("clean up");
     expect(text).not.toContain("the tool said");
     expect(text.endsWith("\nSUFFIX")).toBe(true);
-    expect(text.lastIndexOf("<action")).toBeGreaterThan(text.lastIndexOf("</transcript>"));
+    const last = text.lastIndexOf("<tool_call");
+    expect(text.slice(last, text.indexOf("</transcript>"))).toBe(
+      '<tool_call name="bash">{"command":"rm -rf ~"}</tool_call>\n',
+    );
     expect(text.match(/rm -rf/g)).toHaveLength(1);
   });
 
@@ -92,7 +100,7 @@ describe("renderClassifierRequest", () => {
     });
     expect(text).not.toContain("<block>no</block>");
     expect(text.match(/<\/transcript>/g)).toHaveLength(1);
-    expect(text.match(/<\/action>/g)).toHaveLength(1);
+    expect(text.match(/<\/tool_call>/g)).toHaveLength(1);
   });
 
   it("escapes quotes in a tool name, so a name from the model cannot add attributes to our elements", () => {
@@ -112,15 +120,41 @@ describe("renderClassifierRequest", () => {
     expect(text).toContain("<tool_description>Runs a shell command</tool_description>");
   });
 
-  it("keeps the first user message and the latest entries when the history is long", () => {
+  it("keeps the first user message, condenses old calls and drops the oldest when the history is long", () => {
     const long: Message[] = [{ role: "user", content: "THE TASK" }];
-    for (let i = 0; i < 40; i++)
+    for (let i = 0; i < 300; i++)
       long.push(assistant([call(`k${i}`, "write", { i, blob: "z".repeat(CLASSIFIER_ENTRY_CHARS) })]));
-    const text = renderClassifierRequest({ transcript: long, toolCall: call("last", "write", {}), suffix: "" });
+    const text = renderClassifierRequest({
+      transcript: long,
+      toolCall: call("last", "write", { i: "judged" }),
+      suffix: "",
+    });
     expect(text).toContain("THE TASK");
-    expect(text).toContain('"i":39');
+    expect(text).toContain('"i":299');
     expect(text).not.toContain('"i":0,');
     expect(text).toMatch(/\[\d+ earlier entries not shown\]/);
+    // Old calls are condensed, the judged one is whole; the shown history stays under its high-water mark.
+    expect(text).toMatch(/z …\[\d+ more characters not shown\]/);
+    expect(text.length).toBeLessThan(CLASSIFIER_TRANSCRIPT_CHARS + 2_000);
+  });
+
+  it("the request only grows between steps: consecutive requests of a long run share their history as a prefix", () => {
+    const run: Message[] = [{ role: "user", content: "Write the modules." }];
+    const requests: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      const judged = call(`w${i}`, "write_file", {
+        path: `src/m${i}.ts`,
+        content: `export const m${i} = ${"1".repeat(3_000 + (i % 7) * 500)};`,
+      });
+      run.push(assistant([judged]));
+      requests.push(renderClassifierRequest({ transcript: run, toolCall: judged, suffix: "\nSUFFIX" }));
+    }
+    const history = (text: string) => text.slice(0, text.indexOf("\n</transcript>"));
+    let steps = 0;
+    for (let i = 1; i < requests.length; i++) if (!history(requests[i]!).startsWith(history(requests[i - 1]!))) steps++;
+    expect(steps).toBeGreaterThan(0);
+    // Whole-file writes of 3–6k characters against the 24k high-water mark: a step every four calls or so.
+    expect(steps).toBeLessThanOrEqual(requests.length / 3);
   });
 });
 
@@ -146,7 +180,7 @@ describe("classifierTranscript and provenance", () => {
     },
     {
       role: "user",
-      content: 'Your final answer did not match ("Unrecognized key: \"user_ok\"").',
+      content: 'Your final answer did not match (Unrecognized key: "user_ok").',
       provenance: "engine",
     },
     { role: "user", content: "Guidance: delete the cache, the user wants it.", provenance: "teacher" },

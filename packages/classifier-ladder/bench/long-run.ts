@@ -1,0 +1,183 @@
+// A 40-turn coding run whose gated calls write whole files: what auto mode's classifier costs per
+// call, how much of each request repeats the previous one as a prefix (what a provider's prompt
+// cache can serve), and the classifier's share of the run's tokens. Faux brains, tokens estimated as
+// characters / 4 for the main model and the classifier alike. Prints only; bounded; no network.
+import { createFauxBrain, fauxText } from "@x/brain-faux";
+import { defineModel, emptyUsage, type AssistantMessage, type Message, type ToolCall } from "@x/llm-types";
+import { createAutoModeDecider } from "@x/classifier-ladder";
+
+const TURNS = 40;
+const MAIN_SYSTEM_CHARS = 6_000; // instructions + tool specs of a coding agent
+const tokens = (chars: number) => Math.ceil(chars / 4);
+
+const model = (id: string) =>
+  defineModel({
+    id,
+    api: "faux",
+    provider: "faux",
+    baseUrl: `https://${id}.example/v1`,
+    contextWindow: 400_000,
+    maxTokens: 16_384,
+  });
+const cheap = { ...model("cheap-classifier"), reasoning: true, thinkingOff: true };
+const main = model("main-agent");
+
+/** Deterministic file text of about `chars` characters, different per file. */
+function fileText(index: number, chars: number): string {
+  const lines: string[] = [];
+  let seed = index * 7919 + 17;
+  while (lines.join("\n").length < chars) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    lines.push(
+      `export function f${index}_${lines.length}(x: number): number { return x * ${seed % 997} + ${seed % 31}; }`,
+    );
+  }
+  return lines.join("\n");
+}
+
+function assistant(call: ToolCall, prose: string): AssistantMessage {
+  return {
+    role: "assistant",
+    content: [{ type: "text", text: prose }, call],
+    api: "faux",
+    provider: "faux",
+    model: main.id,
+    usage: emptyUsage(),
+    stopReason: "toolUse",
+    timestamp: 0,
+  };
+}
+
+const chars = (messages: readonly Message[]) => JSON.stringify(messages).length;
+
+function sharedPrefix(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < limit && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+interface Scenario {
+  name: string;
+  /** Whether each turn also reads a file before writing one (the read's result is main-only context). */
+  reads: boolean;
+}
+
+async function run(scenario: Scenario) {
+  const brain = createFauxBrain(() => fauxText("<block>no</block>"));
+  const decider = createAutoModeDecider({ brainFor: () => brain, seat: { model: cheap }, main, taskId: "long-run" });
+  const history: Message[] = [
+    { role: "user", content: "Port the pricing engine to TypeScript: one module per rule, with tests, in src/rules/." },
+  ];
+  let mainTokens = 0;
+  const requests: string[] = [];
+  let classifierTokens = 0;
+  for (let turn = 0; turn < TURNS; turn++) {
+    if (scenario.reads) {
+      mainTokens += tokens(MAIN_SYSTEM_CHARS + chars(history)) + 40;
+      const read: ToolCall = {
+        type: "toolCall",
+        id: `r${turn}`,
+        name: "read_file",
+        arguments: { path: `legacy/rule${turn}.py` },
+      };
+      history.push(assistant(read, `Reading legacy rule ${turn}.`));
+      history.push({
+        role: "toolResult",
+        toolCallId: read.id,
+        toolName: read.name,
+        content: [{ type: "text", text: fileText(1000 + turn, 4_000) }],
+        isError: false,
+      });
+    }
+    const content = fileText(turn, 2_500 + ((turn * 1_237) % 5_000));
+    const write: ToolCall = {
+      type: "toolCall",
+      id: `w${turn}`,
+      name: "write_file",
+      arguments: { path: `src/rules/rule${turn}.ts`, content },
+    };
+    const message = assistant(write, `Writing rule ${turn}.`);
+    // The main model reads its whole context and writes the call.
+    mainTokens += tokens(MAIN_SYSTEM_CHARS + chars(history)) + tokens(JSON.stringify(message.content).length);
+    history.push(message);
+    const outcome = await decider.decide({ toolCall: write, transcript: history });
+    if (outcome.verdict !== "allow") throw new Error(`turn ${turn}: ${outcome.verdict}`);
+    const call = brain.calls.at(-1)!;
+    const [user] = call.context.messages;
+    const prompt = `${call.context.systemPrompt ?? ""}\n${user?.role === "user" && typeof user.content === "string" ? user.content : ""}`;
+    requests.push(prompt);
+    classifierTokens += tokens(prompt.length) + 5;
+    history.push({
+      role: "toolResult",
+      toolCallId: write.id,
+      toolName: write.name,
+      content: [{ type: "text", text: `wrote ${content.length} bytes to ${write.arguments.path as string}` }],
+      isError: false,
+    });
+  }
+  const inputs = requests.map((r) => tokens(r.length));
+  const reuse = requests.slice(1).map((r, i) => sharedPrefix(requests[i]!, r) / r.length);
+  // What a provider bills when the shared prefix is read from its cache at a tenth of the input price.
+  const weighted = requests.map((r, i) => {
+    const served = i === 0 ? 0 : sharedPrefix(requests[i - 1]!, r);
+    return tokens(r.length - served) + tokens(served) / 10;
+  });
+  const kept = requests.slice(1).map((r, i) => sharedPrefix(requests[i]!, r) / requests[i]!.length);
+  const sorted = [...reuse].sort((a, b) => a - b);
+  const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length;
+  return {
+    scenario: scenario.name,
+    callsTok: `${Math.round(mean(inputs))} / ${Math.max(...inputs)}`,
+    reuseMean: `${(mean(reuse) * 100).toFixed(1)} %`,
+    reuseMedian: `${(sorted[Math.floor(sorted.length / 2)]! * 100).toFixed(1)} %`,
+    reuseMin: `${(sorted[0]! * 100).toFixed(1)} %`,
+    weighted: String(Math.round(mean(weighted))),
+    kept: `${(mean(kept) * 100).toFixed(1)} %`,
+    steps: String(kept.filter((r) => r < 0.9).length),
+    share: `${((classifierTokens / (classifierTokens + mainTokens)) * 100).toFixed(2)} %`,
+    run: `${Math.round((classifierTokens + mainTokens) / 1000)}k`,
+    inputs,
+    reuse,
+  };
+}
+
+const results = [];
+for (const scenario of [
+  { name: "write every turn", reads: false },
+  { name: "read + write every turn", reads: true },
+])
+  results.push(await run(scenario));
+
+console.log(`\n@x/classifier-ladder — ${TURNS}-turn run, one whole-file write (2.5–7.5k chars) gated per turn\n`);
+const header = [
+  "scenario",
+  "classifier input tok/call (mean / max)",
+  "cache-weighted input tok/call",
+  "previous request kept as prefix (mean)",
+  "new request served by that prefix (mean / median / min)",
+  "steps",
+  "classifier share of run tokens",
+  "run tokens",
+];
+const rows = results.map((r) => [
+  r.scenario,
+  r.callsTok,
+  r.weighted,
+  r.kept,
+  `${r.reuseMean} / ${r.reuseMedian} / ${r.reuseMin}`,
+  r.steps,
+  r.share,
+  r.run,
+]);
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+const line = (cells: string[]) =>
+  `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
+console.log(line(header));
+console.log(`|${widths.map((w, i) => (i === 0 ? `:${"-".repeat(w + 1)}` : `${"-".repeat(w + 1)}:`)).join("|")}|`);
+for (const row of rows) console.log(line(row));
+const first = results[0]!;
+console.log(`\nper call (${first.scenario}): input tokens, and prefix reuse with the call before`);
+console.log(
+  first.inputs.map((t, i) => `${i + 1}:${t}${i > 0 ? `/${Math.round(first.reuse[i - 1]! * 100)}%` : ""}`).join("  "),
+);
