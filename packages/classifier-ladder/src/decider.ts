@@ -134,7 +134,7 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
   ): Promise<AssistantMessage> {
     const stream = brain.stream(
       model,
-      { systemPrompt, messages: [{ role: "user", content: text, timestamp: Date.now() }] },
+      { systemPrompt, messages: [{ role: "user", content: text, timestamp: Date.now(), provenance: "engine" }] },
       {
         maxTokens: seat.maxTokens,
         reasoning: seat.reasoning,

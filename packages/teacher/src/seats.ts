@@ -40,7 +40,15 @@ async function sideCall(
   objective: string,
   budget?: TaskSpec["budget"],
 ): Promise<SideCall> {
-  const result = await runner.runTask({ ...seat, systemPrompt, objective, maxTurns: 1, ...(budget ? { budget } : {}) });
+  // The objective is teacher mode's own brief (it quotes the student's answer), not the user's words.
+  const result = await runner.runTask({
+    ...seat,
+    systemPrompt,
+    objective,
+    objectiveProvenance: "engine",
+    maxTurns: 1,
+    ...(budget ? { budget } : {}),
+  });
   const completed = result.status === "completed";
   return { text: completed ? result.output : "", completed, stats: result.stats };
 }
