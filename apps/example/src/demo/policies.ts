@@ -258,7 +258,8 @@ export const classifierPolicy: Policy = (context) => {
   if (context.systemPrompt !== CLASSIFIER_SYSTEM_PROMPT)
     return { text: "<block>yes</block><reason>not a classification request</reason>" };
   const request = userTexts(context.messages).at(-1) ?? "";
-  const action = /<action name="([^"]+)">([\s\S]*?)<\/action>/.exec(request);
+  // The call being judged is the transcript's last tool call.
+  const action = [...request.matchAll(/<tool_call name="([^"]+)">([\s\S]*?)<\/tool_call>/g)].at(-1);
   if (!action) return { text: "<block>yes</block><reason>no action to judge</reason>" };
   let args: { command?: unknown };
   try {
