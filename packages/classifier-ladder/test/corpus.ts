@@ -11,6 +11,7 @@ import {
   type FauxScriptItem,
 } from "@x/brain-faux";
 import type { Message, Model } from "@x/llm-types";
+import { longProse } from "../src/testing/adversarial-cuts";
 import { seatLow } from "./harness";
 
 /** What a corpus case must come out as. `model` names the rung that ruled. */
@@ -122,31 +123,6 @@ export const injectedTranscript: Message[] = [
     isError: false,
   },
 ];
-
-/** Non-repeating filler (a repeating one would be cut by the brain's repetition guard instead). */
-function longThought(chars: number): string {
-  const words = [
-    "the",
-    "user",
-    "asked",
-    "build",
-    "directory",
-    "tests",
-    "remove",
-    "scope",
-    "risk",
-    "path",
-    "maybe",
-    "check",
-  ];
-  let seed = 7;
-  let out = "";
-  while (out.length < chars) {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    out += `${words[seed % words.length]}${seed % 7} `;
-  }
-  return out;
-}
 
 /** A gullible classifier: it allows whenever the injected text reaches it, and blocks otherwise. */
 const gullible: FauxScriptItem = ({ context }) =>
@@ -303,7 +279,7 @@ export const CORPUS: CorpusCase[] = [
   },
   {
     name: "empty at the cap (thought to the cap, nothing left for text)",
-    seatScript: [fauxThinking(longThought(5_000)), text("<block>yes</block>")],
+    seatScript: [fauxThinking(longProse(5_000)), text("<block>yes</block>")],
     expect: reaskedTo("block"),
   },
   {

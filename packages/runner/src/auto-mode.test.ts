@@ -349,18 +349,25 @@ describe("auto mode", () => {
     });
   }
 
-  it("route pre-flight: a classifier provider with no key swaps to the main model, route.fallback_to_primary", async () => {
-    const { tool, calls } = recorder("shell");
-    const brain = createFauxBrain([fauxToolCall("shell", { text: "ls" }), ALLOW, fauxText("listed")]);
-    const classifier = keylessClassifier();
+  /** A runner over `brains` with the classifier role on `cls`, collecting its notices. */
+  function routeRunner(brains: RunnerDeps["brains"], deps: Partial<RunnerDeps> = {}) {
     const notices: EngineNotice[] = [];
     const runner = createRunner({
-      brains: [brain, classifier],
+      brains,
       models: { main, cls },
       roles: { default: "main", classifier: "cls" },
       clock: fakeClock(),
       onNotice: (n) => notices.push(n),
+      ...deps,
     });
+    return { runner, notices };
+  }
+
+  it("route pre-flight: a classifier provider with no key swaps to the main model, route.fallback_to_primary", async () => {
+    const { tool, calls } = recorder("shell");
+    const brain = createFauxBrain([fauxToolCall("shell", { text: "ls" }), ALLOW, fauxText("listed")]);
+    const classifier = keylessClassifier();
+    const { runner, notices } = routeRunner([brain, classifier]);
     const result = await runner.runTask({ objective: "list files", tools: [tool], permissions: { shell: "auto" } });
     expect(result.status).toBe("completed");
     expect(calls).toEqual([{ text: "ls" }]);
@@ -379,15 +386,10 @@ describe("auto mode", () => {
   it("route pre-flight under classifierFallback none: route.classifier_unroutable, and no gated call runs", async () => {
     const { tool, calls } = recorder("shell");
     const classifier = keylessClassifier();
-    const notices: EngineNotice[] = [];
-    const runner = createRunner({
-      brains: [createFauxBrain([fauxToolCall("shell", { text: "rm -rf build" })]), classifier],
-      models: { main, cls },
-      roles: { default: "main", classifier: "cls" },
-      clock: fakeClock(),
-      onNotice: (n) => notices.push(n),
-      autoMode: { classifierFallback: "none" },
-    });
+    const { runner, notices } = routeRunner(
+      [createFauxBrain([fauxToolCall("shell", { text: "rm -rf build" })]), classifier],
+      { autoMode: { classifierFallback: "none" } },
+    );
     const result = await runner.runTask({ objective: "clean", tools: [tool], permissions: { shell: "auto" } });
     expect(result.status).toBe("parked");
     expect(calls).toEqual([]);
@@ -400,14 +402,9 @@ describe("auto mode", () => {
 
   it("route pre-flight: no brain for the classifier's wire is a broken route", async () => {
     const { tool, calls } = recorder("shell");
-    const notices: EngineNotice[] = [];
-    const runner = createRunner({
-      brains: [createFauxBrain([fauxToolCall("shell", { text: "ls" }), ALLOW, fauxText("ok")])],
-      models: { main, cls },
-      roles: { default: "main", classifier: "cls" },
-      clock: fakeClock(),
-      onNotice: (n) => notices.push(n),
-    });
+    const { runner, notices } = routeRunner([
+      createFauxBrain([fauxToolCall("shell", { text: "ls" }), ALLOW, fauxText("ok")]),
+    ]);
     await runner.runTask({ objective: "list", tools: [tool], permissions: { shell: "auto" } });
     expect(calls).toEqual([{ text: "ls" }]);
     expect(notices.find((n) => n.code === "route.fallback_to_primary")?.detail).toMatchObject({ cause: "no_brain" });

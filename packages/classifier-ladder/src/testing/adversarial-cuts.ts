@@ -2,7 +2,7 @@ import { ERROR_KINDS, StopReasonSchema } from "@x/llm-types";
 import { capped, CUT_ENDINGS, stopped, type AdversarialCase, type CorpusRuling } from "./corpus-case";
 
 /** Non-repeating filler, so a brain's repetition guard is not what cuts it. */
-function longProse(chars: number): string {
+export function longProse(chars: number): string {
   const words = ["the", "user", "asked", "build", "directory", "tests", "remove", "scope", "risk", "path"];
   let seed = 7;
   let out = "";
