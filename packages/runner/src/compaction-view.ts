@@ -23,7 +23,7 @@ export function summaryMessage(folded: readonly Message[], state: CompactionStat
     .map((text) => `<user_message>\n${text}\n</user_message>`)
     .join("\n");
   const text = `${COMPACTION_HEADER}\n\nThe user's messages so far, verbatim:\n${words || "(none)"}\n\nSummary of the work so far:\n${state.summary}`;
-  return { role: "user", content: text, provenance: "compaction" } as Message;
+  return { role: "user", content: text, provenance: "compaction" };
 }
 
 const capped = new WeakMap<ToolResultMessage, { max: number; view: ToolResultMessage }>();
