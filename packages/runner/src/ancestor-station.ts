@@ -80,6 +80,17 @@ function arm(ctx: RunContext, frame: AncestorFrame): AutoModeDecider {
   return frame.decider;
 }
 
+/** What a classification cost, as its span reports it: the same fields on every station. */
+export function classificationCost(outcome: AutoModeOutcome) {
+  return {
+    calls: outcome.calls,
+    inputTokens: outcome.usage.input + outcome.usage.cacheRead + outcome.usage.cacheWrite,
+    outputTokens: outcome.usage.output,
+    costMicroUsd: outcome.usage.cost.total,
+    wallMs: outcome.wallMs,
+  };
+}
+
 function report(ctx: RunContext, call: ToolCall, frame: AncestorFrame, outcome: AutoModeOutcome, span: string): void {
   addClassifierUsage(ctx.state.stats, outcome.usage, outcome.calls);
   ctx.tracer.end(
@@ -95,11 +106,7 @@ function report(ctx: RunContext, call: ToolCall, frame: AncestorFrame, outcome: 
       ...(outcome.verdict === "block" ? { reason: outcome.reason } : {}),
       // The inherited chain's fallback record carries the form and no attribution.
       ...(outcome.fallback ? { fallback: true } : {}),
-      calls: outcome.calls,
-      inputTokens: outcome.usage.input + outcome.usage.cacheRead + outcome.usage.cacheWrite,
-      outputTokens: outcome.usage.output,
-      costMicroUsd: outcome.usage.cost.total,
-      wallMs: outcome.wallMs,
+      ...classificationCost(outcome),
     },
     ctx.turnSpan,
   );

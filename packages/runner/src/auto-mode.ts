@@ -11,7 +11,7 @@ import {
 } from "@x/classifier-ladder";
 import type { AutoModeGate } from "./permissions";
 import type { RunContext } from "./run-context";
-import { judgeByAncestors, stationTracer } from "./ancestor-station";
+import { classificationCost, judgeByAncestors, stationTracer } from "./ancestor-station";
 import { runBudgetExceeded } from "./budget";
 import { addClassifierUsage } from "./stats";
 import { SPAN_NAMES } from "./tracer";
@@ -114,11 +114,7 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
           model: outcome.model,
           verdict: outcome.verdict,
           ...(outcome.verdict === "block" ? { reason: outcome.reason } : {}),
-          calls: outcome.calls,
-          inputTokens: outcome.usage.input + outcome.usage.cacheRead + outcome.usage.cacheWrite,
-          outputTokens: outcome.usage.output,
-          costMicroUsd: outcome.usage.cost.total,
-          wallMs: outcome.wallMs,
+          ...classificationCost(outcome),
         },
         ctx.turnSpan,
       );
