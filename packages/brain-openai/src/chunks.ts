@@ -1,8 +1,46 @@
-import type { TurnBuilder, FeedResult } from "@x/brain-kit";
+import type { FeedResult, TurnBuilder, UsageCounts } from "@x/brain-kit";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import type { CompletionUsage } from "openai/resources/completions";
 
-/** Gateway reasoning fields the SDK's types do not list. */
-type GatewayDelta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
+/** Gateway fields the SDK's types do not list: reasoning text, and `content` as a list of parts (Mistral). */
+type GatewayDelta = Omit<ChatCompletionChunk.Choice.Delta, "content"> & {
+  content?: string | ContentPart[] | null;
+  reasoning_content?: string | null;
+  reasoning?: string | null;
+};
+/** One part of a `content` list: text, or thinking that holds parts of its own. */
+type ContentPart = { type?: string; text?: unknown; thinking?: unknown };
+
+/**
+ * Usage as every billed token: `total_tokens` is what the host bills, and where it exceeds
+ * prompt + completion the difference is reasoning reported outside `completion_tokens` (xAI counts
+ * `reasoning_tokens` apart; OpenAI and most gateways count them inside). Output takes that
+ * difference, so cost and budgets see what the provider charges.
+ */
+export function billedUsage(usage: CompletionUsage): UsageCounts {
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+  const output = Math.max(usage.completion_tokens, (usage.total_tokens ?? 0) - usage.prompt_tokens);
+  return {
+    input: Math.max(0, usage.prompt_tokens - cached),
+    output,
+    cacheRead: cached,
+    reasoning: usage.completion_tokens_details?.reasoning_tokens || undefined,
+  };
+}
+
+/** The answer and thinking text in a `content` that is a string or a list of parts. */
+function contentText(content: GatewayDelta["content"]): { text: string; thinking: string } {
+  if (typeof content === "string") return { text: content, thinking: "" };
+  let text = "";
+  let thinking = "";
+  for (const part of content ?? []) {
+    if (part.type === "text" && typeof part.text === "string") text += part.text;
+    else if (part.type === "thinking") {
+      thinking += typeof part.thinking === "string" ? part.thinking : contentText(part.thinking as ContentPart[]).text;
+    }
+  }
+  return { text, thinking };
+}
 
 /**
  * Feeds Chat Completions chunks into a {@link TurnBuilder}: reasoning text from the gateways'
@@ -22,15 +60,7 @@ export class ChunkReader {
   /** Takes one chunk; `cut` when the repetition guard ended the turn (stop reading). */
   read(chunk: ChatCompletionChunk): FeedResult {
     if (chunk.id) this.turn.responseId(chunk.id);
-    if (chunk.usage) {
-      const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
-      this.turn.usage({
-        input: Math.max(0, chunk.usage.prompt_tokens - cached),
-        output: chunk.usage.completion_tokens,
-        cacheRead: cached,
-        reasoning: chunk.usage.completion_tokens_details?.reasoning_tokens,
-      });
-    }
+    if (chunk.usage) this.turn.usage(billedUsage(chunk.usage));
     for (const choice of chunk.choices ?? []) {
       if (choice.index !== 0) continue;
       const result = this.delta(choice.delta);
@@ -42,13 +72,14 @@ export class ChunkReader {
 
   private delta(delta: GatewayDelta | undefined): FeedResult {
     if (!delta) return "ok";
-    const reasoning = delta.reasoning_content ?? delta.reasoning;
+    const parts = contentText(delta.content);
+    const reasoning = (delta.reasoning_content ?? delta.reasoning) || parts.thinking;
     if (typeof reasoning === "string" && reasoning !== "") {
       const result = this.turn.thinkingDelta(reasoning);
       if (result !== "ok") return result;
     }
-    if (typeof delta.content === "string" && delta.content !== "") {
-      const result = this.turn.textDelta(delta.content);
+    if (parts.text !== "") {
+      const result = this.turn.textDelta(parts.text);
       if (result !== "ok") return result;
     }
     if (typeof delta.refusal === "string") this.refusal += delta.refusal;
@@ -62,18 +93,19 @@ export class ChunkReader {
   /**
    * A tool-call fragment. The first fragment of a call carries its id and name; later ones only
    * `index` and argument text. Some gateways omit `index` or repeat the id on every fragment, so a
-   * new call is recognised by a new index or a different id.
+   * new call is recognised by a new index or a different id. An empty id is no id: DashScope sends
+   * `"id": ""` on every later fragment of a call, which joins the call by its index.
    */
   private toolCall(call: ChatCompletionChunk.Choice.Delta.ToolCall): FeedResult {
     const index = typeof call.index === "number" ? call.index : (this.toolIndex ?? 0);
-    const isNew =
-      this.toolIndex === undefined || index !== this.toolIndex || (call.id !== undefined && call.id !== this.toolId);
+    const id = call.id || undefined;
+    const isNew = this.toolIndex === undefined || index !== this.toolIndex || (id !== undefined && id !== this.toolId);
     if (isNew) {
       // A new index means the call before it is complete: settle it now, so a stream that drops
       // during this one does not mark the finished one truncated.
       if (this.toolIndex !== undefined) this.turn.closeBlock();
       this.toolIndex = index;
-      this.toolId = call.id ?? `call_${index}`;
+      this.toolId = id ?? `call_${index}`;
       const result = this.turn.toolCallStart(this.toolId, call.function?.name ?? "");
       if (result !== "ok") return result;
     }

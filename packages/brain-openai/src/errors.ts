@@ -8,12 +8,23 @@ import {
 } from "@x/brain-kit";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 
-/** An error the provider sent inside an otherwise healthy stream (no HTTP status to read). */
+/**
+ * The HTTP status an in-stream error carries in its body: OpenRouter puts it in a numeric `code`,
+ * Groq in `status_code`. The SDK raises such an error with no status of its own.
+ */
+function bodyStatus(error: APIError): number | undefined {
+  const body = error.error;
+  if (typeof body?.code === "number") return body.code;
+  return typeof body?.status_code === "number" ? body.status_code : undefined;
+}
+
+/** An error the provider sent inside an otherwise healthy stream, read by its text and type. */
 function byText(text: string): ErrorKind {
   // Rate-limit text first: "too many tokens per minute" is a rate limit, not an overflow.
-  if (/rate[ _-]?limit|too many requests|per minute/i.test(text)) return "rate_limited";
+  if (/rate[ _-]?limit|too many requests|per minute|insufficient_quota/i.test(text)) return "rate_limited";
   if (isContextOverflowText(text)) return "context_overflow";
   if (/overloaded|capacity|unavailable/i.test(text)) return "overloaded";
+  if (/invalid_request_error/.test(text)) return "bad_request";
   return "provider";
 }
 
@@ -27,7 +38,8 @@ export function classifyOpenAIError(error: unknown): ClassifiedError | undefined
   if (error instanceof APIConnectionError) return { kind: "network", message: describeError(error) };
   if (error instanceof APIError) {
     const text = [error.message, error.code, error.type].filter(Boolean).join(" ");
-    const kind = error.status === undefined ? byText(text) : kindForStatus(error.status, text);
+    const status = error.status ?? bodyStatus(error);
+    const kind = status === undefined ? byText(text) : kindForStatus(status, text);
     return providerFailure(kind, error.message, error.headers);
   }
   if (error instanceof SyntaxError) return { kind: "provider", message: `malformed stream event: ${error.message}` };

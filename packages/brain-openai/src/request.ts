@@ -20,6 +20,8 @@ import type { OpenAICompat } from "./compat";
 /** The request body sent for one call. Gateway-only fields ride along untyped. */
 export type OpenAIRequestBody = ChatCompletionCreateParamsStreaming & {
   chat_template_kwargs?: { enable_thinking: boolean };
+  enable_thinking?: boolean;
+  reasoning?: { effort: string };
 };
 
 const IMAGE_OMITTED = "[image omitted: this model takes text only]";
@@ -124,6 +126,12 @@ function reasoningFields(model: Model, request: BrainRequest, compat: OpenAIComp
     case "enable_thinking":
       if (level === "off") return model.thinkingOff ? { chat_template_kwargs: { enable_thinking: false } } : {};
       return { chat_template_kwargs: { enable_thinking: true } };
+    case "enable_thinking_param":
+      if (level === "off") return model.thinkingOff ? { enable_thinking: false } : {};
+      return { enable_thinking: true };
+    case "reasoning_object":
+      if (level === "off") return model.thinkingOff ? { reasoning: { effort: "none" } } : {};
+      return { reasoning: { effort: level } };
     case "none":
       return {};
   }

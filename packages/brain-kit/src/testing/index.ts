@@ -15,3 +15,13 @@ export {
   type ProviderMockServer,
   type StreamDelivery,
 } from "./provider-mock";
+export {
+  listRecordedStreams,
+  readRecordedStream,
+  recordedPayloads,
+  recordedReply,
+  sseEvents,
+  type RecordedEvent,
+  type RecordedStream,
+} from "./recorded-stream";
+export { expectedErrorKind, observedTurn, parsedArguments, type ExpectedTurn } from "./expected-turn";

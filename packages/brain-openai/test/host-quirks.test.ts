@@ -1,0 +1,61 @@
+import { join } from "node:path";
+import { assistantText, assistantToolCalls, defineModel } from "@x/llm-types";
+import { readRecordedStream, recordedReply, startScriptedServer, type ScriptedServer } from "@x/brain-kit/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { createOpenAIBrain } from "../src/index";
+
+const ROOT = join(import.meta.dirname, "../recordings/chat");
+let server: ScriptedServer | undefined;
+afterEach(() => server?.close());
+
+/** Plays one recording to the brain and returns the final message. */
+async function play(file: string, id: string) {
+  const recording = readRecordedStream(join(ROOT, file));
+  server = await startScriptedServer(() => recordedReply(recording));
+  const model = defineModel({
+    id,
+    api: "openai-completions",
+    provider: file.split("/")[0]!,
+    baseUrl: `${server.origin}/v1`,
+    contextWindow: 128_000,
+    maxTokens: 4096,
+    cost: { input: 0.3, output: 0.5, cacheRead: 0.075 },
+  });
+  const brain = createOpenAIBrain({ apiKey: "recorded", guard: false });
+  return brain.stream(model, { messages: [{ role: "user", content: "replay" }] }, {}).result();
+}
+
+describe("host quirks found in recorded streams", () => {
+  it("DashScope qwen3-max: later fragments with an empty id join the call by index", async () => {
+    const turn = await play("dashscope/qwen3-max-tool-call.jsonl", "qwen3-max");
+    const calls = assistantToolCalls(turn);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({
+      id: "call_eee11723464a4b9eb8cee71d",
+      name: "weather",
+      arguments: { location: "San Francisco" },
+    });
+    expect(calls[0]!.argumentsError).toBeUndefined();
+    expect(turn.stopReason).toBe("toolUse");
+  });
+
+  it("xAI grok-3-mini: reasoning reported outside completion_tokens is counted and priced as output", async () => {
+    // The recording's usage: prompt 307 (306 cached) + completion 26, total 560, reasoning 227.
+    const turn = await play("xai/grok-3-mini-tool-call-reasoning.jsonl", "grok-3-mini");
+    expect(turn.usage).toMatchObject({ input: 1, cacheRead: 306, output: 253, reasoning: 227, totalTokens: 560 });
+    expect(turn.usage.cost.output).toBe(Math.round(0.5 * 253));
+  });
+
+  it("Mistral magistral: content sent as a list of text and thinking parts is read whole", async () => {
+    const turn = await play("mistral/mistral-reasoning.jsonl", "magistral-medium-2507");
+    expect(assistantText(turn)).toBe("2 + 2 = 4");
+    const thinking = turn.content.find((block) => block.type === "thinking");
+    expect(thinking).toMatchObject({ thinking: "The user is asking for 2+2. This is basic arithmetic. 2+2=4." });
+  });
+
+  it("Groq: an error event inside the stream is typed by the status its body carries", async () => {
+    const turn = await play("groq/gpt-oss-120b-tool-use-failed.sse", "openai/gpt-oss-120b");
+    expect(turn).toMatchObject({ stopReason: "error", errorKind: "bad_request" });
+    expect(turn.errorMessage).toMatch(/Tool call validation failed/);
+  });
+});
