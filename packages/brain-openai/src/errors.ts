@@ -13,9 +13,10 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
  * Groq in `status_code`. The SDK raises such an error with no status of its own.
  */
 function bodyStatus(error: APIError): number | undefined {
-  const body = error.error;
-  if (typeof body?.code === "number") return body.code;
-  return typeof body?.status_code === "number" ? body.status_code : undefined;
+  const body: unknown = error.error;
+  if (typeof body !== "object" || body === null) return undefined;
+  if ("code" in body && typeof body.code === "number") return body.code;
+  return "status_code" in body && typeof body.status_code === "number" ? body.status_code : undefined;
 }
 
 /** An error the provider sent inside an otherwise healthy stream, read by its text and type. */
