@@ -120,7 +120,8 @@ describe("createAnthropicBrain", () => {
       },
     ]);
     const brain = createAnthropicBrain({ apiKey: KEY });
-    const model = modelAt(s.baseUrl);
+    // The catalog entry picks fixed budgets (claude-sonnet-4-6 would default to adaptive).
+    const model = { ...modelAt(s.baseUrl), thinkingStyle: "budget" as const };
     const context: Context = {
       systemPrompt: "sys",
       tools: [weatherTool],

@@ -13,7 +13,8 @@ import {
 import { ClientCache } from "./clients";
 import { classifyAnthropicError } from "./errors";
 import { EventReader } from "./events";
-import { buildAnthropicRequest, type AnthropicRequestBody, type AnthropicThinkingStyle } from "./request";
+import { buildAnthropicRequest, type AnthropicRequestBody } from "./request";
+import { defaultThinkingStyle, type AnthropicThinkingStyle } from "./thinking";
 
 export interface AnthropicBrainOptions extends HttpBrainOptions {
   /** API key. Default: `ANTHROPIC_API_KEY`. Without one every call ends as `auth` (no disk or profile lookup). */
@@ -21,9 +22,10 @@ export interface AnthropicBrainOptions extends HttpBrainOptions {
   /** Used for models whose `baseUrl` is not an http(s) URL. Default `https://api.anthropic.com`. */
   baseUrl?: string;
   /**
-   * How a reasoning level is spelled, fixed or per model: `budget` (default) sends
-   * `thinking.budget_tokens`; `adaptive` sends `thinking: { type: "adaptive" }` with
-   * `output_config.effort`, for models where Anthropic deprecates fixed budgets.
+   * How a reasoning level is spelled, fixed or per model: `budget` sends `thinking.budget_tokens`;
+   * `adaptive` sends `thinking: { type: "adaptive" }` with `output_config.effort`. Default: the
+   * model's catalog entry (`thinkingStyle`), else adaptive for Claude 4.6 Opus/Sonnet and the 5
+   * family (Opus 4.7+ refuse budgets), budget for older models.
    */
   thinkingStyle?: AnthropicThinkingStyle | ((model: Model) => AnthropicThinkingStyle);
 }
@@ -69,7 +71,7 @@ export function createAnthropicBrain(options: AnthropicBrainOptions = {}): Brain
       const style =
         typeof options.thinkingStyle === "function"
           ? options.thinkingStyle(model)
-          : (options.thinkingStyle ?? "budget");
+          : (options.thinkingStyle ?? model.thinkingStyle ?? defaultThinkingStyle(model.id));
       body = buildAnthropicRequest(model, context, request, style);
     } catch (error) {
       turn.fail("bad_request", `could not build the request: ${describeError(error)}`);

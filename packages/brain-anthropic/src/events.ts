@@ -21,6 +21,10 @@ const count = (value: number | null | undefined) => (typeof value === "number" ?
  */
 export class EventReader {
   stopReason: Anthropic.StopReason | undefined;
+  /** A tool input that came whole in its block's start; sent when the block ends with no `partial_json`. */
+  private wholeInput: string | undefined;
+  /** Only the first `message_start` counts: a repeated one must not add its content twice. */
+  private started = false;
 
   constructor(private readonly turn: TurnBuilder) {}
 
@@ -28,26 +32,54 @@ export class EventReader {
   read(event: StreamEvent): FeedResult {
     switch (event.type) {
       case "message_start":
-        this.turn.responseId(event.message.id);
-        // Its `output_tokens` is a placeholder (1) that `message_delta` replaces; a stream that
-        // drops before then gets an estimate of what arrived instead of a reported 1.
-        this.usage({ ...event.message.usage, output_tokens: undefined });
-        return "ok";
+        return this.messageStart(event.message);
       case "content_block_start":
         // A new block means the one before is over, even if its stop never came.
-        this.turn.closeBlock();
+        this.closeBlock();
         return this.blockStart(event.content_block);
       case "content_block_delta":
         return this.delta(event.delta);
       case "content_block_stop":
-        return this.turn.closeBlock();
+        return this.closeBlock();
       case "message_delta":
+        this.closeBlock();
         if (event.delta.stop_reason) this.stopReason = event.delta.stop_reason;
         this.usage(event.usage);
         return "ok";
       default:
         return "ok";
     }
+  }
+
+  /**
+   * The message header. Its `output_tokens` is a placeholder (1) that `message_delta` replaces; a
+   * stream that drops before then gets an estimate of what arrived instead of a reported 1. A
+   * reply can also arrive whole here (content and stop reason, then `message_stop`), as
+   * programmatic tool calling sends the calls its code makes.
+   */
+  private messageStart(message: Anthropic.Message): FeedResult {
+    if (this.started) return "ok";
+    this.started = true;
+    this.turn.responseId(message.id);
+    this.usage({ ...message.usage, output_tokens: message.content.length ? message.usage.output_tokens : undefined });
+    for (const block of message.content) {
+      const result = this.blockStart(block);
+      if (result !== "ok") return result;
+      this.closeBlock();
+    }
+    if (message.stop_reason) this.stopReason = message.stop_reason;
+    return "ok";
+  }
+
+  /** Ends the open block, first sending a tool input that came whole with its start. */
+  private closeBlock(): FeedResult {
+    const whole = this.wholeInput;
+    this.wholeInput = undefined;
+    if (whole !== undefined) {
+      const result = this.turn.toolCallDelta(whole);
+      if (result !== "ok") return result;
+    }
+    return this.turn.closeBlock();
   }
 
   private usage(usage: UsageLike | null | undefined): void {
@@ -60,7 +92,7 @@ export class EventReader {
     });
   }
 
-  private blockStart(block: Anthropic.RawContentBlockStartEvent["content_block"]): FeedResult {
+  private blockStart(block: Anthropic.RawContentBlockStartEvent["content_block"] | Anthropic.ContentBlock): FeedResult {
     switch (block.type) {
       case "text":
         return this.turn.textDelta(block.text);
@@ -68,8 +100,12 @@ export class EventReader {
         return this.turn.thinkingDelta(block.thinking, block.signature || undefined);
       case "redacted_thinking":
         return this.turn.redactedThinking(block.data);
-      case "tool_use":
+      case "tool_use": {
+        const input = block.input;
+        const whole = input && typeof input === "object" && Object.keys(input).length > 0;
+        this.wholeInput = whole ? JSON.stringify(input) : undefined;
         return this.turn.toolCallStart(block.id, block.name);
+      }
       default:
         // Server-side tool blocks (web search, code execution) are the provider's business.
         return "ok";
@@ -85,6 +121,8 @@ export class EventReader {
       case "signature_delta":
         return this.turn.thinkingSignature(delta.signature);
       case "input_json_delta":
+        // Streamed input replaces what the start said (`{}` in every ordinary stream).
+        if (delta.partial_json) this.wholeInput = undefined;
         return this.turn.toolCallDelta(delta.partial_json);
       default:
         return "ok";

@@ -1,6 +1,7 @@
 import { defineModel, emptyUsage, type AssistantMessage, type Context } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
-import { buildAnthropicRequest, thinkingFor, toAnthropicMessages } from "./request";
+import { buildAnthropicRequest, toAnthropicMessages } from "./request";
+import { thinkingFor } from "./thinking";
 
 const sonnet = defineModel({
   id: "claude-sonnet-4-6",
@@ -165,9 +166,9 @@ describe("buildAnthropicRequest", () => {
     );
   });
 
-  it("sizes the thinking budget from the level, below max_tokens; off or unset sends none", () => {
+  it("sizes the thinking budget from the level, leaving a quarter of max_tokens for the answer; off or unset sends none", () => {
     expect(thinkingFor(sonnet, "medium", 64_000)).toEqual({ type: "enabled", budget_tokens: 10_000 });
-    expect(thinkingFor(sonnet, "high", 8000)).toEqual({ type: "enabled", budget_tokens: 7999 });
+    expect(thinkingFor(sonnet, "high", 8000)).toEqual({ type: "enabled", budget_tokens: 6000 });
     expect(thinkingFor(sonnet, "low", 1000)).toBeUndefined();
     expect(thinkingFor(sonnet, "off", 64_000)).toBeUndefined();
     expect(thinkingFor(sonnet, undefined, 64_000)).toBeUndefined();

@@ -5,29 +5,21 @@ import type {
   Context,
   ImageContent,
   Model,
-  ReasoningLevel,
   ToolResultMessage,
   UserMessage,
 } from "@x/llm-types";
+import { defaultThinkingStyle, thinkingFields, type AnthropicThinkingStyle } from "./thinking";
 
 type MessageParam = Anthropic.MessageParam;
 type ContentBlockParam = Anthropic.ContentBlockParam;
 type TextBlockParam = Anthropic.TextBlockParam;
 type ImageBlockParam = Anthropic.ImageBlockParam;
 type ToolResultBlockParam = Anthropic.ToolResultBlockParam;
+
 export type AnthropicRequestBody = Anthropic.MessageCreateParamsStreaming;
 
 const EPHEMERAL = { type: "ephemeral" } as const;
 const IMAGE_OMITTED = "[image omitted: this model takes text only]";
-
-/** Thinking budgets per level, in tokens (Anthropic's minimum budget is 1024). */
-export const THINKING_BUDGETS: Readonly<Record<Exclude<ReasoningLevel, "off">, number>> = {
-  minimal: 1024,
-  low: 4096,
-  medium: 10_000,
-  high: 32_000,
-};
-const MIN_THINKING_BUDGET = 1024;
 
 type ImageMediaType = Anthropic.Base64ImageSource["media_type"];
 
@@ -117,51 +109,12 @@ function markHistory(messages: MessageParam[]): void {
   }
 }
 
-/**
- * How a level is spelled: `budget` — `thinking: { type: "enabled", budget_tokens }`; `adaptive` —
- * `thinking: { type: "adaptive" }` with `output_config.effort`, for models where Anthropic
- * deprecates fixed budgets.
- */
-export type AnthropicThinkingStyle = "budget" | "adaptive";
-
-const ADAPTIVE_EFFORT: Readonly<Record<Exclude<ReasoningLevel, "off">, "low" | "medium" | "high">> = {
-  minimal: "low",
-  low: "low",
-  medium: "medium",
-  high: "high",
-};
-
-/** The thinking parameter for this call: omitted for off/unset, else a budget below `max_tokens`. */
-export function thinkingFor(
-  model: Model,
-  level: ReasoningLevel | undefined,
-  maxTokens: number,
-): Anthropic.ThinkingConfigParam | undefined {
-  if (!model.reasoning || level === undefined || level === "off") return undefined;
-  const budget = Math.min(THINKING_BUDGETS[level], maxTokens - 1);
-  return budget >= MIN_THINKING_BUDGET ? { type: "enabled", budget_tokens: budget } : undefined;
-}
-
-function reasoningFields(
-  model: Model,
-  level: ReasoningLevel | undefined,
-  maxTokens: number,
-  style: AnthropicThinkingStyle,
-): Partial<AnthropicRequestBody> {
-  if (style === "adaptive") {
-    if (!model.reasoning || level === undefined || level === "off") return {};
-    return { thinking: { type: "adaptive" }, output_config: { effort: ADAPTIVE_EFFORT[level] } };
-  }
-  const thinking = thinkingFor(model, level, maxTokens);
-  return thinking ? { thinking } : {};
-}
-
 /** The whole streaming request body for one call. */
 export function buildAnthropicRequest(
   model: Model,
   context: Context,
   request: BrainRequest,
-  thinkingStyle: AnthropicThinkingStyle = "budget",
+  thinkingStyle: AnthropicThinkingStyle = model.thinkingStyle ?? defaultThinkingStyle(model.id),
 ): AnthropicRequestBody {
   const maxTokens = request.maxTokens ?? model.maxTokens;
   const messages = toAnthropicMessages(context, model);
@@ -176,7 +129,7 @@ export function buildAnthropicRequest(
       ...(index === all.length - 1 ? { cache_control: EPHEMERAL } : {}),
     }));
   }
-  Object.assign(body, reasoningFields(model, request.reasoning, maxTokens, thinkingStyle));
+  Object.assign(body, thinkingFields(model, request.reasoning, maxTokens, thinkingStyle, messages));
   if (request.stop?.length) body.stop_sequences = request.stop;
   return body;
 }

@@ -34,6 +34,12 @@ export const ModelSchema = z.strictObject({
    * gateways: `enable_thinking: false`). A reasoning model whose wire cannot say "off" thinks anyway.
    */
   thinkingOff: z.boolean().default(true),
+  /**
+   * How the wire spells a reasoning level, where the API offers two ways: `budget` (a fixed thinking
+   * budget, e.g. Anthropic's `budget_tokens`) or `adaptive` (the model decides, steered by an effort
+   * level). Unset: the brain picks from the model id.
+   */
+  thinkingStyle: z.enum(["budget", "adaptive"]).optional(),
   input: z.array(InputKindSchema).default(["text"]),
   cost: ModelCostSchema.default({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }),
   contextWindow: z.number().int().positive(),
