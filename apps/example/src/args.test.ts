@@ -78,7 +78,9 @@ describe("parseCommandLine", () => {
     expect(usage(["frobnicate"])).toContain('unknown command "frobnicate"');
     expect(usage(["run"])).toContain("needs an objective");
     expect(usage(["run", "x", "--max-turns", "0"])).toContain("--max-turns must be a positive whole number");
-    expect(usage(["run", "x", "--provider", "gemini"])).toContain('--provider must be "openai" or "anthropic"');
+    expect(usage(["run", "x", "--provider", "gemini"])).toContain(
+      '--provider must be "openai", "openai-responses" or "anthropic"',
+    );
     expect(usage(["run", "x", "--base-url", "localhost:8080"])).toContain("--base-url must be an http(s) URL");
     expect(usage(["run", "x", "--price", "m=cheap"])).toContain("--price takes MODEL=INPUT/OUTPUT");
     expect(usage(["run", "x", "--model"])).toContain("--model");

@@ -91,7 +91,7 @@ export interface StoreArgs {
 }
 
 export interface EndpointArgs {
-  provider?: "openai" | "anthropic";
+  provider?: "openai" | "openai-responses" | "anthropic";
   baseUrl?: string;
   apiKey?: string;
   model?: string;
@@ -346,8 +346,8 @@ function endpointArgs(values: Record<string, unknown>): EndpointArgs {
   const out: EndpointArgs = { prices: {} };
   const provider = values.provider as string | undefined;
   if (provider !== undefined) {
-    if (provider !== "openai" && provider !== "anthropic")
-      throw new UsageError(`--provider must be "openai" or "anthropic", got "${provider}"`);
+    if (provider !== "openai" && provider !== "openai-responses" && provider !== "anthropic")
+      throw new UsageError(`--provider must be "openai", "openai-responses" or "anthropic", got "${provider}"`);
     out.provider = provider;
   }
   const baseUrl = values["base-url"];
@@ -407,7 +407,9 @@ Runs one task on real models through the real brains: list/read/write files in t
 a shell tool gated by auto mode. Writes need an approval: the run parks to a file.
 
 Endpoint (flags, else environment):
-  --provider openai|anthropic   default: anthropic when only ANTHROPIC_API_KEY is set, else openai
+  --provider openai|openai-responses|anthropic
+                                default: anthropic when only ANTHROPIC_API_KEY is set, else openai;
+                                openai-responses: OpenAI through the Responses API
   --base-url <url>              OPENAI_BASE_URL / ANTHROPIC_BASE_URL
   --api-key <key>               OPENAI_API_KEY / ANTHROPIC_API_KEY
   --model <id>                  student model: X_AGENT_MODEL, OPENAI_MODEL / ANTHROPIC_MODEL

@@ -61,4 +61,18 @@ describe("resolveEndpoint", () => {
     expect(endpointModel(config, "other").cost).toMatchObject({ input: 0, output: 0 });
     expect(endpointModel(config, "m").api).toBe("openai-completions");
   });
+
+  it("--provider openai-responses sends OpenAI calls through the Responses API, with the OPENAI_* variables", () => {
+    const { config, apiKey } = resolveEndpoint(args({ provider: "openai-responses" }), {
+      OPENAI_API_KEY: "k",
+      OPENAI_MODEL: "gpt-5-mini",
+    });
+    expect(config).toMatchObject({
+      provider: "openai-responses",
+      baseUrl: "https://api.openai.com/v1",
+      model: "gpt-5-mini",
+    });
+    expect(apiKey).toBe("k");
+    expect(endpointModel(config, "gpt-5-mini").api).toBe("openai-responses");
+  });
 });

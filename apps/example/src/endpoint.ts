@@ -1,7 +1,8 @@
 import { defineModel, type Model } from "@x/llm-types";
 import { UsageError, type EndpointArgs } from "./args";
 
-export type Provider = "openai" | "anthropic";
+/** `openai-responses`: OpenAI through the Responses API (reasoning items kept across tool calls). */
+export type Provider = "openai" | "openai-responses" | "anthropic";
 
 /** Where a real run sends its model calls: everything but the key, so it can be written into a park file. */
 export interface EndpointConfig {
@@ -15,10 +16,11 @@ export interface EndpointConfig {
 
 export const DEFAULT_BASE_URLS: Record<Provider, string> = {
   openai: "https://api.openai.com/v1",
+  "openai-responses": "https://api.openai.com/v1",
   anthropic: "https://api.anthropic.com",
 };
 
-const ENV_PREFIX: Record<Provider, string> = { openai: "OPENAI", anthropic: "ANTHROPIC" };
+const ENV_PREFIX: Record<Provider, string> = { openai: "OPENAI", "openai-responses": "OPENAI", anthropic: "ANTHROPIC" };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -68,7 +70,11 @@ export function resolveApiKey(provider: Provider, args: Pick<EndpointArgs, "apiK
   return nonEmpty(args.apiKey) ?? nonEmpty(env[`${ENV_PREFIX[provider]}_API_KEY`]);
 }
 
-export const ENDPOINT_API: Record<Provider, string> = { openai: "openai-completions", anthropic: "anthropic-messages" };
+export const ENDPOINT_API: Record<Provider, string> = {
+  openai: "openai-completions",
+  "openai-responses": "openai-responses",
+  anthropic: "anthropic-messages",
+};
 
 /** One catalog entry for a model id on this endpoint. Window and cap are conservative guesses; prices come from --price. */
 export function endpointModel(config: EndpointConfig, id: string): Model {

@@ -48,7 +48,7 @@ const ModeSchema = z.discriminatedUnion("mode", [
   z.object({
     mode: z.literal("endpoint"),
     endpoint: z.object({
-      provider: z.enum(["openai", "anthropic"]),
+      provider: z.enum(["openai", "openai-responses", "anthropic"]),
       baseUrl: z.string().min(1),
       model: z.string().min(1),
       teacherModel: z.string().min(1),

@@ -62,7 +62,9 @@ export async function createRuntime(
     brains = [
       endpoint.provider === "anthropic"
         ? (await import("@x/brain-anthropic")).createAnthropicBrain(options)
-        : (await import("@x/brain-openai")).createOpenAIBrain(options),
+        : endpoint.provider === "openai-responses"
+          ? (await import("@x/brain-openai")).createOpenAIResponsesBrain(options)
+          : (await import("@x/brain-openai")).createOpenAIBrain(options),
     ];
     const catalog: Record<string, ReturnType<typeof endpointModel>> = {
       student: endpointModel(endpoint, endpoint.model),

@@ -20,7 +20,7 @@ function bodyStatus(error: APIError): number | undefined {
 }
 
 /** An error the provider sent inside an otherwise healthy stream, read by its text and type. */
-function byText(text: string): ErrorKind {
+export function streamErrorKind(text: string): ErrorKind {
   // Rate-limit text first: "too many tokens per minute" is a rate limit, not an overflow.
   if (/rate[ _-]?limit|too many requests|per minute|insufficient_quota/i.test(text)) return "rate_limited";
   if (isContextOverflowText(text)) return "context_overflow";
@@ -40,7 +40,7 @@ export function classifyOpenAIError(error: unknown): ClassifiedError | undefined
   if (error instanceof APIError) {
     const text = [error.message, error.code, error.type].filter(Boolean).join(" ");
     const status = error.status ?? bodyStatus(error);
-    const kind = status === undefined ? byText(text) : kindForStatus(status, text);
+    const kind = status === undefined ? streamErrorKind(text) : kindForStatus(status, text);
     return providerFailure(kind, error.message, error.headers);
   }
   if (error instanceof SyntaxError) return { kind: "provider", message: `malformed stream event: ${error.message}` };

@@ -7,3 +7,4 @@ export {
   type WireReply,
 } from "@x/brain-kit/testing";
 export * from "./openai-mock-server";
+export { responsesTurnFrames, startResponsesMockServer } from "./responses-mock-server";

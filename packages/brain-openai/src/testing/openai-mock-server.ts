@@ -131,7 +131,8 @@ export function openAITurnFrames(turn: OpenAIMockTurn, request?: RecordedRequest
   return frames;
 }
 
-function errorReply(error: OpenAIMockError): WireReply {
+/** An HTTP error in OpenAI's shape, the same for both OpenAI wires. */
+export function openAIErrorReply(error: OpenAIMockError): WireReply {
   return {
     kind: "json",
     status: error.status,
@@ -167,7 +168,7 @@ export async function startOpenAIMockServer(script: OpenAIMockScript): Promise<O
     route: (request) => request.method === "POST" && request.path.startsWith("/v1/chat/completions"),
     script,
     turn: turnReply,
-    error: errorReply,
+    error: openAIErrorReply,
     errorBody: (status, message) => ({
       error: { message, type: status === 404 ? "invalid_request_error" : "server_error", param: null, code: null },
     }),
