@@ -5,7 +5,7 @@ export const ApiSchema = z.string().min(1);
 export type Api = z.infer<typeof ApiSchema>;
 
 /** The two protocols this project ships brains for; other strings are allowed. */
-export const KNOWN_APIS = ["openai-completions", "openai-responses", "anthropic-messages", "faux"] as const;
+export const KNOWN_APIS = ["openai-completions", "anthropic-messages", "faux"] as const;
 
 export const InputKindSchema = z.enum(["text", "image"]);
 export type InputKind = z.infer<typeof InputKindSchema>;
