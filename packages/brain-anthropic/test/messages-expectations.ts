@@ -1,16 +1,15 @@
 import {
   expectedErrorKind,
+  isJsonObject,
+  jsonNumber,
+  jsonObjects,
+  jsonString,
   parsedArguments,
   recordedPayloads,
   type ExpectedTurn,
+  type Json,
   type RecordedStream,
 } from "@x/brain-kit/testing";
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-const str = (value: unknown): string => (typeof value === "string" ? value : "");
-const num = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
 
 /** A content block as the recording builds it: what `content_block_start` said, plus its deltas. */
 interface Block {
@@ -27,29 +26,29 @@ interface Block {
 
 function startBlock(block: Json): Block {
   return {
-    type: str(block.type),
-    text: str(block.text),
-    thinking: str(block.thinking),
-    signature: str(block.signature),
-    data: str(block.data),
-    id: str(block.id),
-    name: str(block.name),
+    type: jsonString(block.type),
+    text: jsonString(block.text),
+    thinking: jsonString(block.thinking),
+    signature: jsonString(block.signature),
+    data: jsonString(block.data),
+    id: jsonString(block.id),
+    name: jsonString(block.name),
     json: "",
     input: block.input,
   };
 }
 
 function applyDelta(block: Block, delta: Json): void {
-  if (delta.type === "text_delta") block.text += str(delta.text);
-  if (delta.type === "thinking_delta") block.thinking += str(delta.thinking);
-  if (delta.type === "signature_delta") block.signature += str(delta.signature);
-  if (delta.type === "input_json_delta") block.json += str(delta.partial_json);
+  if (delta.type === "text_delta") block.text += jsonString(delta.text);
+  if (delta.type === "thinking_delta") block.thinking += jsonString(delta.thinking);
+  if (delta.type === "signature_delta") block.signature += jsonString(delta.signature);
+  if (delta.type === "input_json_delta") block.json += jsonString(delta.partial_json);
 }
 
 /** A tool's input: the streamed JSON when any came, else what arrived whole in the block's start. */
 function toolInput(block: Block): unknown {
   if (block.json.trim() !== "") return parsedArguments(block.json);
-  return isObject(block.input) ? block.input : {};
+  return isJsonObject(block.input) ? block.input : {};
 }
 
 /**
@@ -59,34 +58,35 @@ function toolInput(block: Block): unknown {
  * blocks (web search, code execution, MCP) are the provider's and carry no client tool call.
  */
 export function expectedMessagesTurn(recording: RecordedStream): ExpectedTurn {
-  if (recording.status !== 200) return errorTurn(recording.status, isObject(recording.body) ? recording.body : {});
+  if (recording.status !== 200) return errorTurn(recording.status, isJsonObject(recording.body) ? recording.body : {});
   const blocks: Block[] = [];
   const open = new Map<number, Block>();
   const usage: Record<string, number> = {};
   let stop: string | undefined;
   let started = false;
   for (const { payload } of recordedPayloads(recording)) {
-    if (!isObject(payload)) continue;
+    if (!isJsonObject(payload)) continue;
     if (payload.type === "error") return errorTurn(undefined, payload);
-    if (payload.type === "message_start" && isObject(payload.message) && !started) {
+    if (payload.type === "message_start" && isJsonObject(payload.message) && !started) {
       started = true;
       const message = payload.message;
       for (const block of Array.isArray(message.content) ? message.content : [])
-        if (isObject(block)) blocks.push(startBlock(block));
+        if (isJsonObject(block)) blocks.push(startBlock(block));
       Object.assign(usage, counts(message.usage));
       if (typeof message.stop_reason === "string") stop = message.stop_reason;
     }
-    if (payload.type === "content_block_start" && isObject(payload.content_block)) {
+    if (payload.type === "content_block_start" && isJsonObject(payload.content_block)) {
       const block = startBlock(payload.content_block);
       blocks.push(block);
-      open.set(num(payload.index) ?? blocks.length - 1, block);
+      open.set(jsonNumber(payload.index) ?? blocks.length - 1, block);
     }
-    if (payload.type === "content_block_delta" && isObject(payload.delta)) {
-      const block = open.get(num(payload.index) ?? -1);
+    if (payload.type === "content_block_delta" && isJsonObject(payload.delta)) {
+      const block = open.get(jsonNumber(payload.index) ?? -1);
       if (block) applyDelta(block, payload.delta);
     }
     if (payload.type === "message_delta") {
-      if (isObject(payload.delta) && typeof payload.delta.stop_reason === "string") stop = payload.delta.stop_reason;
+      if (isJsonObject(payload.delta) && typeof payload.delta.stop_reason === "string")
+        stop = payload.delta.stop_reason;
       Object.assign(usage, counts(payload.usage));
     }
   }
@@ -95,9 +95,9 @@ export function expectedMessagesTurn(recording: RecordedStream): ExpectedTurn {
 
 function counts(usage: unknown): Record<string, number> {
   const out: Record<string, number> = {};
-  if (!isObject(usage)) return out;
+  if (!isJsonObject(usage)) return out;
   for (const key of ["input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"]) {
-    const value = num(usage[key]);
+    const value = jsonNumber(usage[key]);
     if (value !== undefined) out[key] = value;
   }
   return out;
@@ -141,7 +141,7 @@ function finished(blocks: Block[], usage: Record<string, number>, stop: string |
 }
 
 function errorTurn(status: number | undefined, body: Json): ExpectedTurn {
-  const error = isObject(body.error) ? body.error : {};
-  const kind = expectedErrorKind(status, str(error.type), str(error.message));
+  const error = isJsonObject(body.error) ? body.error : {};
+  const kind = expectedErrorKind(status, jsonString(error.type), jsonString(error.message));
   return { text: "", thinking: "", toolCalls: [], stopReason: "error", errorKind: kind };
 }

@@ -3,11 +3,9 @@ import { join } from "node:path";
 import {
   listRecordedStreams,
   observedTurn,
-  readRecordedStream,
-  recordedReply,
-  startScriptedServer,
+  startRecordingReplay,
   type RecordedStream,
-  type ScriptedServer,
+  type RecordingReplay,
 } from "@x/brain-kit/testing";
 import { defineModel } from "@x/llm-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,15 +16,15 @@ const ROOT = join(import.meta.dirname, "../recordings");
 const sources = JSON.parse(readFileSync(join(ROOT, "sources.json"), "utf8")) as Record<string, unknown>;
 const files = listRecordedStreams(ROOT);
 
-let server: ScriptedServer;
+let server: RecordingReplay;
 let playing: RecordedStream | undefined;
 beforeAll(async () => {
-  server = await startScriptedServer(() => recordedReply(playing!));
+  server = await startRecordingReplay(ROOT);
 });
 afterAll(() => server.close());
 
 async function replay(file: string) {
-  playing = readRecordedStream(join(ROOT, file));
+  playing = server.load(file);
   const model = defineModel({
     id: "claude-recorded",
     api: "anthropic-messages",

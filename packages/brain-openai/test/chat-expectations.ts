@@ -1,16 +1,15 @@
 import {
   expectedErrorKind,
+  isJsonObject,
+  jsonNumber,
+  jsonObjects,
+  jsonString,
   parsedArguments,
   recordedPayloads,
   type ExpectedTurn,
+  type Json,
   type RecordedStream,
 } from "@x/brain-kit/testing";
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-const str = (value: unknown): string => (typeof value === "string" ? value : "");
-const num = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
 
 /** Text and thinking carried by a `content` that is a string or a list of parts (Mistral). */
 function contentParts(content: unknown): { text: string; thinking: string } {
@@ -18,8 +17,8 @@ function contentParts(content: unknown): { text: string; thinking: string } {
   let text = "";
   let thinking = "";
   for (const part of Array.isArray(content) ? content : []) {
-    if (!isObject(part)) continue;
-    if (part.type === "text") text += str(part.text);
+    if (!isJsonObject(part)) continue;
+    if (part.type === "text") text += jsonString(part.text);
     if (part.type === "thinking") thinking += contentParts(part.thinking).text;
   }
   return { text, thinking };
@@ -34,8 +33,12 @@ interface Call {
 /** The turn a recorded Chat Completions stream describes: every fragment of choice 0, joined by tool-call index. */
 export function expectedChatTurn(recording: RecordedStream): ExpectedTurn {
   if (recording.status !== 200) {
-    const error = isObject(recording.body) && isObject(recording.body.error) ? recording.body.error : {};
-    const kind = expectedErrorKind(recording.status, str(error.type) || str(error.code), str(error.message));
+    const error = isJsonObject(recording.body) && isJsonObject(recording.body.error) ? recording.body.error : {};
+    const kind = expectedErrorKind(
+      recording.status,
+      jsonString(error.type) || jsonString(error.code),
+      jsonString(error.message),
+    );
     return { text: "", thinking: "", toolCalls: [], stopReason: "error", errorKind: kind };
   }
   let text = "";
@@ -46,28 +49,28 @@ export function expectedChatTurn(recording: RecordedStream): ExpectedTurn {
   let error: Json | undefined;
   const calls = new Map<number, Call>();
   for (const { payload } of recordedPayloads(recording)) {
-    if (!isObject(payload)) continue;
-    if (isObject(payload.error)) {
+    if (!isJsonObject(payload)) continue;
+    if (isJsonObject(payload.error)) {
       // The official SDK raises on an error chunk, so nothing in it (its usage neither) reaches a
       // client; after a finish reason the provider had already finished and the finish stands.
       if (finish === undefined) error = payload.error;
       break;
     }
-    if (isObject(payload.usage)) usage = payload.usage;
+    if (isJsonObject(payload.usage)) usage = payload.usage;
     for (const choice of Array.isArray(payload.choices) ? payload.choices : []) {
-      if (!isObject(choice) || (choice.index ?? 0) !== 0) continue;
-      const delta = isObject(choice.delta) ? choice.delta : {};
+      if (!isJsonObject(choice) || (choice.index ?? 0) !== 0) continue;
+      const delta = isJsonObject(choice.delta) ? choice.delta : {};
       const parts = contentParts(delta.content);
       text += parts.text;
-      thinking += str(delta.reasoning_content) || str(delta.reasoning) || parts.thinking;
-      refusal += str(delta.refusal);
+      thinking += jsonString(delta.reasoning_content) || jsonString(delta.reasoning) || parts.thinking;
+      refusal += jsonString(delta.refusal);
       for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) {
-        if (!isObject(call)) continue;
-        const index = num(call.index) ?? 0;
-        const fn = isObject(call.function) ? call.function : {};
+        if (!isJsonObject(call)) continue;
+        const index = jsonNumber(call.index) ?? 0;
+        const fn = isJsonObject(call.function) ? call.function : {};
         const known = calls.get(index) ?? { name: "", args: "" };
-        if (!known.id && str(call.id)) known.id = str(call.id);
-        if (!known.name) known.name = str(fn.name);
+        if (!known.id && jsonString(call.id)) known.id = jsonString(call.id);
+        if (!known.name) known.name = jsonString(fn.name);
         known.args += typeof fn.arguments === "string" ? fn.arguments : "";
         calls.set(index, known);
       }
@@ -84,8 +87,12 @@ export function expectedChatTurn(recording: RecordedStream): ExpectedTurn {
   const turn: ExpectedTurn = { text, thinking, toolCalls, stopReason: "stop" };
   if (usage) turn.usage = chatUsage(usage);
   if (error) {
-    const status = num(error.code) ?? num(error.status_code);
-    return { ...turn, stopReason: "error", errorKind: expectedErrorKind(status, str(error.type), str(error.message)) };
+    const status = jsonNumber(error.code) ?? jsonNumber(error.status_code);
+    return {
+      ...turn,
+      stopReason: "error",
+      errorKind: expectedErrorKind(status, jsonString(error.type), jsonString(error.message)),
+    };
   }
   if (finish === "tool_calls") return { ...turn, stopReason: "toolUse" };
   if (finish === "length") return text || toolCalls.length ? { ...turn, stopReason: "length" } : lengthEmpty(turn);
@@ -102,15 +109,15 @@ function lengthEmpty(turn: ExpectedTurn): ExpectedTurn {
  * than prompt + completion the difference is reasoning reported outside `completion_tokens` (xAI).
  */
 function chatUsage(usage: Json): NonNullable<ExpectedTurn["usage"]> {
-  const prompt = num(usage.prompt_tokens) ?? 0;
-  const completion = num(usage.completion_tokens) ?? 0;
-  const billed = Math.max(num(usage.total_tokens) ?? 0, prompt + completion);
-  const promptDetails = isObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
-  const completionDetails = isObject(usage.completion_tokens_details) ? usage.completion_tokens_details : {};
-  const reasoning = num(completionDetails.reasoning_tokens);
+  const prompt = jsonNumber(usage.prompt_tokens) ?? 0;
+  const completion = jsonNumber(usage.completion_tokens) ?? 0;
+  const billed = Math.max(jsonNumber(usage.total_tokens) ?? 0, prompt + completion);
+  const promptDetails = isJsonObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
+  const completionDetails = isJsonObject(usage.completion_tokens_details) ? usage.completion_tokens_details : {};
+  const reasoning = jsonNumber(completionDetails.reasoning_tokens);
   return {
     billed,
-    cacheRead: num(promptDetails.cached_tokens) ?? 0,
+    cacheRead: jsonNumber(promptDetails.cached_tokens) ?? 0,
     cacheWrite: 0,
     ...(reasoning ? { reasoning } : {}),
   };

@@ -4,12 +4,10 @@ import { defineModel } from "@x/llm-types";
 import {
   listRecordedStreams,
   observedTurn,
-  readRecordedStream,
   recordedPayloads,
-  recordedReply,
-  startScriptedServer,
+  startRecordingReplay,
   type RecordedStream,
-  type ScriptedServer,
+  type RecordingReplay,
 } from "@x/brain-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOpenAIBrain } from "../src/index";
@@ -19,10 +17,10 @@ const ROOT = join(import.meta.dirname, "../recordings");
 const sources = JSON.parse(readFileSync(join(ROOT, "sources.json"), "utf8")) as Record<string, unknown>;
 const chat = listRecordedStreams(ROOT).filter((file) => file.startsWith("chat/"));
 
-let server: ScriptedServer;
+let server: RecordingReplay;
 let playing: RecordedStream | undefined;
 beforeAll(async () => {
-  server = await startScriptedServer(() => recordedReply(playing!));
+  server = await startRecordingReplay(ROOT);
 });
 afterAll(() => server.close());
 
@@ -36,7 +34,7 @@ function recordedModel(recording: RecordedStream): string {
 }
 
 async function replay(file: string) {
-  playing = readRecordedStream(join(ROOT, file));
+  playing = server.load(file);
   const host = file.split("/")[1]!;
   const model = defineModel({
     id: recordedModel(playing),

@@ -3,12 +3,10 @@ import { join } from "node:path";
 import {
   listRecordedStreams,
   observedTurn,
-  readRecordedStream,
   recordedPayloads,
-  recordedReply,
-  startScriptedServer,
+  startRecordingReplay,
   type RecordedStream,
-  type ScriptedServer,
+  type RecordingReplay,
 } from "@x/brain-kit/testing";
 import { defineModel } from "@x/llm-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,10 +17,10 @@ const ROOT = join(import.meta.dirname, "../recordings");
 const sources = JSON.parse(readFileSync(join(ROOT, "sources.json"), "utf8")) as Record<string, unknown>;
 const files = listRecordedStreams(ROOT).filter((file) => file.startsWith("responses/"));
 
-let server: ScriptedServer;
+let server: RecordingReplay;
 let playing: RecordedStream | undefined;
 beforeAll(async () => {
-  server = await startScriptedServer(() => recordedReply(playing!));
+  server = await startRecordingReplay(ROOT);
 });
 afterAll(() => server.close());
 
@@ -35,7 +33,7 @@ function recordedModel(recording: RecordedStream): string {
 }
 
 async function replay(file: string) {
-  playing = readRecordedStream(join(ROOT, file));
+  playing = server.load(file);
   const model = defineModel({
     id: recordedModel(playing),
     api: "openai-responses",

@@ -78,3 +78,14 @@ export function observedTurn(message: AssistantMessage, expected: ExpectedTurn):
   if (expected.redacted) observed.redacted = thinking.filter((b) => b.redacted).map((b) => b.thinking);
   return observed;
 }
+
+/** A JSON object (not an array). For the small readers that work out a recording's expected turn. */
+export type Json = Record<string, unknown>;
+export const isJsonObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+/** The value when it is a string, else "". */
+export const jsonString = (value: unknown): string => (typeof value === "string" ? value : "");
+/** The value when it is a number, else undefined. */
+export const jsonNumber = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
+/** The objects of an array value; [] for anything else. */
+export const jsonObjects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);

@@ -21,7 +21,19 @@ export {
   recordedPayloads,
   recordedReply,
   sseEvents,
+  startRecordingReplay,
+  type RecordingReplay,
   type RecordedEvent,
   type RecordedStream,
 } from "./recorded-stream";
-export { expectedErrorKind, observedTurn, parsedArguments, type ExpectedTurn } from "./expected-turn";
+export {
+  expectedErrorKind,
+  isJsonObject,
+  jsonNumber,
+  jsonObjects,
+  jsonString,
+  observedTurn,
+  parsedArguments,
+  type ExpectedTurn,
+  type Json,
+} from "./expected-turn";

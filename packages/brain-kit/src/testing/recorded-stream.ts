@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { WireReply } from "./scripted-server";
+import { startScriptedServer, type ScriptedServer, type WireReply } from "./scripted-server";
 
 /** One event of a recorded stream: the SSE `event:` name (when the provider sent one) and the `data:` text. */
 export interface RecordedEvent {
@@ -99,4 +99,31 @@ export function listRecordedStreams(root: string): string[] {
     .filter((entry) => entry.isFile() && /\.(sse|jsonl|status\.json)$/.test(entry.name))
     .map((entry) => relative(root, join(entry.parentPath, entry.name)))
     .sort();
+}
+
+/** A loopback server that answers every request with the recording last loaded by `load`. */
+export interface RecordingReplay {
+  /** `http://127.0.0.1:<port>`: append the provider's base path yourself. */
+  readonly origin: string;
+  /** Every request the server received, in order. */
+  readonly requests: ScriptedServer["requests"];
+  /** Reads `file` (under the replay's root) and serves it to the next request. */
+  load(file: string): RecordedStream;
+  close(): Promise<void>;
+}
+
+/** Starts a {@link RecordingReplay} for the recordings under `root`. */
+export async function startRecordingReplay(root: string): Promise<RecordingReplay> {
+  let playing: RecordedStream | undefined;
+  const server = await startScriptedServer(() =>
+    playing
+      ? recordedReply(playing)
+      : { kind: "json", status: 500, body: { error: { message: "no recording loaded" } } },
+  );
+  return {
+    origin: server.origin,
+    requests: server.requests,
+    load: (file) => (playing = readRecordedStream(join(root, file))),
+    close: () => server.close(),
+  };
 }
