@@ -1,39 +1,41 @@
 // The one test command: the formatter check, then typecheck, lint (incl. publint/attw on packed
-// tarballs) and every package's tests through turbo, then one summary line summed from vitest's JSON
-// reports.
+// tarballs) and every package's tests through turbo, then the packed-tarball consumer test (after
+// turbo, when every package is built), then one summary line summed from vitest's JSON reports.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { summarizeReports } from "./test-summary.mjs";
 
-const workspaces = ["packages", "apps"]
+const workspaces = ["packages", "apps", "tools"]
   .flatMap((dir) => (existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : []))
   .concat("bench");
-const reportOf = (ws) => join(ws, ".test-results", "vitest.json");
-for (const ws of workspaces) rmSync(reportOf(ws), { force: true });
+const reportsDir = (ws) => join(ws, ".test-results");
+const reportsOf = (ws) =>
+  existsSync(reportsDir(ws)) ? readdirSync(reportsDir(ws)).filter((f) => f.endsWith(".json")) : [];
+for (const ws of workspaces) for (const file of reportsOf(ws)) rmSync(join(reportsDir(ws), file), { force: true });
 
 const format = spawnSync("pnpm", ["exec", "prettier", "--check", "--log-level=warn", "."], { stdio: "inherit" });
 if (format.status !== 0) console.error("format: run `pnpm format` (prettier --write .) and commit the result");
 
+const args = process.argv.slice(2);
 const run = spawnSync(
   "pnpm",
-  ["exec", "turbo", "run", "typecheck", "lint", "test", "--concurrency=2", "--continue", ...process.argv.slice(2)],
-  {
-    stdio: "inherit",
-  },
+  ["exec", "turbo", "run", "typecheck", "lint", "test", "--concurrency=2", "--continue", ...args],
+  { stdio: "inherit" },
 );
+// Packs every package and installs the tarballs in a project outside the workspace (needs the builds
+// turbo just made, so it runs after it). Skipped when turbo was pointed at a subset with --filter.
+const packed =
+  args.length === 0
+    ? spawnSync("pnpm", ["--filter", "@x/publish-check", "test:packed"], { stdio: "inherit" })
+    : { status: 0 };
 
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-let reports = 0;
-for (const ws of workspaces.filter((w) => existsSync(reportOf(w)))) {
-  const report = JSON.parse(readFileSync(reportOf(ws), "utf8"));
-  passed += report.numPassedTests;
-  failed += report.numFailedTests;
-  skipped += report.numPendingTests + (report.numTodoTests ?? 0);
-  reports += 1;
-}
-console.log(`\n${reports} packages tested`);
-console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-const status = format.status !== 0 ? 1 : (run.status ?? 1);
-process.exit(status !== 0 ? status : failed > 0 || passed === 0 ? 1 : 0);
+const tested = workspaces.filter((ws) => reportsOf(ws).length > 0);
+const summary = summarizeReports(
+  tested.flatMap((ws) => reportsOf(ws).map((file) => JSON.parse(readFileSync(join(reportsDir(ws), file), "utf8")))),
+);
+console.log(`\n${tested.length} workspaces tested`);
+for (const file of summary.brokenFiles) console.log(`failed to load: ${file}`);
+console.log(summary.line);
+const status = [format.status, run.status, packed.status].find((s) => s !== 0);
+process.exit(status !== undefined ? (status ?? 1) : summary.ok ? 0 : 1);

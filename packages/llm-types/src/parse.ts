@@ -1,4 +1,5 @@
-import type { z } from "zod";
+import { z } from "zod";
+import type * as z4 from "zod/v4/core";
 
 /** Outside data that failed its schema. `issues` name each field by path. */
 export class SchemaValidationError extends Error {
@@ -14,7 +15,7 @@ export class SchemaValidationError extends Error {
 }
 
 /** The issues of a zod error as `{ path: "a.b[0]", message }`. */
-export function describeIssues(error: z.ZodError): Array<{ path: string; message: string }> {
+export function describeIssues(error: z4.$ZodError): Array<{ path: string; message: string }> {
   return error.issues.map((issue) => ({
     path: issue.path
       .map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`))
@@ -24,8 +25,8 @@ export function describeIssues(error: z.ZodError): Array<{ path: string; message
 }
 
 /** Parses outside data with a schema; throws a {@link SchemaValidationError} naming the bad fields. */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, subject: string): z.infer<S> {
-  const parsed = schema.safeParse(value);
+export function parseWith<S extends z4.$ZodType>(schema: S, value: unknown, subject: string): z4.output<S> {
+  const parsed = z.safeParse(schema, value);
   if (!parsed.success) throw new SchemaValidationError(subject, describeIssues(parsed.error));
   return parsed.data;
 }

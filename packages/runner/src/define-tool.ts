@@ -1,5 +1,6 @@
 import type { ToolSpec } from "@x/llm-types";
 import { z } from "zod";
+import type * as z4 from "zod/v4/core";
 import { MAX_TIMER_MS } from "./schemas";
 import { PERMISSIONS, type Permission } from "./types";
 
@@ -39,11 +40,11 @@ export interface ToolOutput {
   details?: unknown;
 }
 
-export interface ToolDefinition<S extends z.ZodType, R> {
+export interface ToolDefinition<S extends z4.$ZodType, R> {
   name: string;
   description: string;
   input: S;
-  execute(args: z.infer<S>, ctx: ToolContext): R | Promise<R>;
+  execute(args: z4.output<S>, ctx: ToolContext): R | Promise<R>;
   /** Read-only tools in the same turn may run in parallel. Default false. */
   readOnly?: boolean;
   /** Per-call deadline. Default: the spec's `toolTimeoutMs`. */
@@ -56,7 +57,7 @@ export interface ToolDefinition<S extends z.ZodType, R> {
 export interface Tool {
   readonly name: string;
   readonly description: string;
-  readonly input: z.ZodType;
+  readonly input: z4.$ZodType;
   readonly spec: ToolSpec;
   readonly readOnly: boolean;
   readonly timeoutMs?: number;
@@ -75,7 +76,7 @@ export class ToolDefinitionError extends Error {
 const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Defines a tool. The JSON Schema the model sees comes from `z.toJSONSchema(input)`. */
-export function defineTool<S extends z.ZodType, R>(definition: ToolDefinition<S, R>): Tool {
+export function defineTool<S extends z4.$ZodType, R>(definition: ToolDefinition<S, R>): Tool {
   if (!NAME.test(definition.name))
     throw new ToolDefinitionError(`tool name "${definition.name}" must be 1-64 chars of [a-zA-Z0-9_-]`);
   const { timeoutMs } = definition;
@@ -104,7 +105,7 @@ export function defineTool<S extends z.ZodType, R>(definition: ToolDefinition<S,
     input: definition.input,
     spec: { name: definition.name, description: definition.description, parameters },
     readOnly: definition.readOnly ?? false,
-    execute: (args, ctx) => definition.execute(args as z.infer<S>, ctx),
+    execute: (args, ctx) => definition.execute(args as z4.output<S>, ctx),
     ...(definition.timeoutMs !== undefined ? { timeoutMs: definition.timeoutMs } : {}),
     ...(definition.permission !== undefined ? { permission: definition.permission } : {}),
   };

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import type * as z4 from "zod/v4/core";
 import { issuesLine } from "./issues";
 
 /** The system-prompt lines that ask for a structured final answer. */
-export function outputInstruction(schema: z.ZodType): string {
+export function outputInstruction(schema: z4.$ZodType): string {
   let json: string;
   try {
     const wire = z.toJSONSchema(schema, { io: "output" }) as Record<string, unknown>;
@@ -28,14 +29,14 @@ export function extractJson(text: string): string {
 
 export type OutputParse = { ok: true; value: unknown } | { ok: false; problem: string };
 
-export function parseOutput(schema: z.ZodType, text: string): OutputParse {
+export function parseOutput(schema: z4.$ZodType, text: string): OutputParse {
   let raw: unknown;
   try {
     raw = JSON.parse(extractJson(text));
   } catch {
     return { ok: false, problem: "the reply is not valid JSON" };
   }
-  const parsed = schema.safeParse(raw);
+  const parsed = z.safeParse(schema, raw);
   if (parsed.success) return { ok: true, value: parsed.data };
   return { ok: false, problem: issuesLine(parsed.error) };
 }

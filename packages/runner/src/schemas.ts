@@ -1,5 +1,6 @@
 import { MessageProvenanceSchema, MessageSchema, ModelSchema, ROLE_NAMES } from "@x/llm-types";
 import { z } from "zod";
+import type * as z4 from "zod/v4/core";
 import type { Tool } from "./define-tool";
 import { APPROVAL_KINDS, PERMISSIONS } from "./types";
 
@@ -67,7 +68,12 @@ export const TaskSpecSchema = z
     model: TaskModelRefSchema.optional(),
     tools: z.array(ToolSchema).optional(),
     history: z.array(MessageSchema).optional(),
-    output: z.custom<z.ZodType>((value) => value instanceof z.ZodType, { message: "expected a zod schema" }).optional(),
+    // By shape, not instanceof: a schema from zod/mini or from another copy of zod 4 is a schema too.
+    output: z
+      .custom<z4.$ZodType>((value) => typeof value === "object" && value !== null && "_zod" in value, {
+        message: "expected a zod schema",
+      })
+      .optional(),
     onToolResult: z
       .custom<(...args: unknown[]) => unknown>((value) => typeof value === "function", {
         message: "expected a function",

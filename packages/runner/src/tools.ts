@@ -78,7 +78,7 @@ export function checkCall(tools: readonly Tool[], call: ToolCall, now: number): 
       ),
     };
   }
-  const parsed = tool.input.safeParse(call.arguments);
+  const parsed = z.safeParse(tool.input, call.arguments);
   if (!parsed.success) {
     const issues = describeIssues(parsed.error);
     const lines = issues.map((issue) => `- ${issue.path || "(root)"}: ${issue.message}`).join("\n");

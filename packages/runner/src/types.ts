@@ -20,7 +20,7 @@ import type {
   Usage,
 } from "@x/llm-types";
 import type { AutoModeClassifierFallback } from "@x/classifier-ladder";
-import type { z } from "zod";
+import type * as z4 from "zod/v4/core";
 import type { Tool } from "./define-tool";
 import type { RunEvent } from "./events";
 import type { CheckpointSink } from "./checkpoint";
@@ -98,7 +98,7 @@ export interface TaskSpec {
   reasoning?: ReasoningLevel;
   budget?: Budget;
   /** The final answer must be JSON matching this schema; it comes back parsed as `structured`. */
-  output?: z.ZodType;
+  output?: z4.$ZodType;
   /** Identical tool calls in a row before the model gets a note; one more ends the run `stuck`. Default 3. */
   maxRepeatedCalls?: number;
   /** Default per-tool timeout (a tool's own `timeoutMs` wins). Default 120 000. */
@@ -312,7 +312,7 @@ export interface ResumeDecision {
 /** What a resumed run needs that JSON cannot carry. */
 export interface ResumeOptions {
   tools?: readonly Tool[];
-  output?: z.ZodType;
+  output?: z4.$ZodType;
   onToolResult?: TaskSpec["onToolResult"];
   signal?: AbortSignal;
   /** As `RunOptions.onCheckpoint`: the first checkpoint follows the decided call's result. */

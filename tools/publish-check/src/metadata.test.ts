@@ -1,0 +1,38 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { dependencyProblems } from "./imports";
+import { metadataProblems } from "./metadata";
+import { publishablePackages, readManifest, REPO_ROOT } from "./workspace";
+
+const root = readManifest(REPO_ROOT);
+const rootLicense = readFileSync(join(REPO_ROOT, "LICENSE"), "utf8");
+const packages = publishablePackages();
+
+describe("every package under packages/", () => {
+  it("is found on disk", () => {
+    expect(packages.map((p) => p.path)).toContain("packages/runner");
+  });
+
+  it.each(packages.map((p) => [p.manifest.name, p] as const))(
+    "%s carries the publish metadata and the licence (fix: pnpm fix:metadata)",
+    (_name, pkg) => {
+      expect(metadataProblems(root, rootLicense, pkg)).toEqual([]);
+    },
+  );
+
+  it.each(packages.map((p) => [p.manifest.name, p] as const))(
+    "%s declares what its sources import, with user-owned libraries as peers",
+    (_name, pkg) => {
+      expect(dependencyProblems(pkg)).toEqual([]);
+    },
+  );
+});
+
+describe("the root", () => {
+  it("states the licence, MIT, in package.json, LICENSE and README", () => {
+    expect(root.license).toBe("MIT");
+    expect(rootLicense).toMatch(/^MIT License\n/);
+    expect(readFileSync(join(REPO_ROOT, "README.md"), "utf8")).toMatch(/\bMIT\b.*LICENSE|LICENSE.*\bMIT\b/);
+  });
+});
