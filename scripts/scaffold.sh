@@ -6,7 +6,7 @@ mkdir -p "$dir/src"
 cat > "$dir/package.json" <<JSON
 {
   "name": "$name",
-  "version": "0.1.0",
+  "version": "0.0.0",
   "description": "$desc",
   "license": "MIT",
   "type": "module",
@@ -47,3 +47,6 @@ export { default } from "../../vitest.shared.ts";
 TS
 echo "export {};" > "$dir/src/index.ts"
 echo "# $name" > "$dir/README.md"
+# repository/homepage/bugs/engines/files and the LICENSE copy, as tools/publish-check expects them.
+pnpm fix:metadata >/dev/null
+printf -- '---\n"%s": minor\n---\n\nFirst release. %s\n' "$name" "$desc" > ".changeset/$1-first-release.md"

@@ -6,8 +6,10 @@ import { fileURLToPath } from "node:url";
 
 const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 const tsx = import.meta.resolve("tsx");
-// `pnpm example` runs this from the app's folder; relative paths the user typed mean their own folder.
-const launchedByPnpm = process.env.npm_package_name === "@x/example" && process.env.npm_lifecycle_event === "start";
+// `pnpm example` runs this from the repository root (the app's `start` script from the app's folder);
+// relative paths the user typed mean the folder they typed them in.
+const { npm_package_name: pkg, npm_lifecycle_event: script } = process.env;
+const launchedByPnpm = (pkg === "x-agent-core" && script === "example") || (pkg === "@x/example" && script === "start");
 const cwd = launchedByPnpm && process.env.INIT_CWD ? process.env.INIT_CWD : process.cwd();
 
 const child = spawn(process.execPath, ["--conditions=@x/source", "--import", tsx, main, ...process.argv.slice(2)], {

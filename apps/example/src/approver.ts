@@ -2,17 +2,52 @@ import { createInterface } from "node:readline";
 import type { Approver } from "@x/runner";
 import type { AppEvent } from "./render/events";
 
+/** What a person may type at the approval prompt, and what each means. */
+const ANSWERS: Record<string, "approve" | "deny" | "park"> = {
+  y: "approve",
+  yes: "approve",
+  n: "deny",
+  no: "deny",
+  p: "park",
+  park: "park",
+  later: "park",
+};
+
+/** A person answering at the terminal, with a way to stop waiting for them (Ctrl-C parks the pending call). */
+export interface LineApprover {
+  approver: Approver;
+  /** Ends a prompt that is waiting (and any later one) as "unavailable": the runner parks the call. */
+  park(): void;
+  /** True while a prompt waits for its answer. */
+  readonly waiting: boolean;
+  close(): void;
+}
+
 /**
- * A person answering at the terminal: each gated call is shown and one line is read — `y` approves,
- * `n` denies, anything else (or the end of input) parks the run as if nobody were there.
+ * Each gated call is shown and a line is read: `y` approves, `n` denies, `p` parks it for later.
+ * Anything else is asked again (a typo must not decide a write); the end of input parks.
  */
-export function lineApprover(
-  input: NodeJS.ReadableStream,
-  emit: (event: AppEvent) => void,
-): { approver: Approver; close: () => void } {
+export function lineApprover(input: NodeJS.ReadableStream, emit: (event: AppEvent) => void): LineApprover {
   const reader = createInterface({ input, terminal: false });
   const lines = reader[Symbol.asyncIterator]();
+  let parkAll: (() => void) | undefined;
+  let parked = false;
+  const stopped = new Promise<"stopped">((resolve) => (parkAll = () => resolve("stopped")));
+  let waiting = false;
+
+  const answer = async (): Promise<"approve" | "deny" | "park"> => {
+    for (;;) {
+      const next = await Promise.race([lines.next(), stopped]);
+      if (next === "stopped" || next.done) return "park";
+      const typed = String(next.value).trim();
+      const meaning = ANSWERS[typed.toLowerCase()];
+      if (meaning) return meaning;
+      emit({ type: "approval_reask", answer: typed });
+    }
+  };
+
   const approver: Approver = async (request) => {
+    if (parked) return "unavailable";
     const event: AppEvent = {
       type: "approval_request",
       tool: request.toolCall.name,
@@ -21,11 +56,25 @@ export function lineApprover(
     };
     if (request.reason !== undefined) event.reason = request.reason;
     emit(event);
-    const next = await lines.next();
-    const answer = next.done ? "" : String(next.value).trim().toLowerCase();
-    if (answer === "y" || answer === "yes") return { decision: "approve" };
-    if (answer === "n" || answer === "no") return { decision: "deny", reason: "denied at the terminal" };
-    return "unavailable";
+    waiting = true;
+    try {
+      const meaning = await answer();
+      if (meaning === "approve") return { decision: "approve" };
+      if (meaning === "deny") return { decision: "deny", reason: "denied at the terminal" };
+      return "unavailable";
+    } finally {
+      waiting = false;
+    }
   };
-  return { approver, close: () => reader.close() };
+  return {
+    approver,
+    park: () => {
+      parked = true;
+      parkAll?.();
+    },
+    get waiting() {
+      return waiting;
+    },
+    close: () => reader.close(),
+  };
 }

@@ -13,6 +13,15 @@ export interface CliEnvironment {
   err: (text: string) => void;
   /** stdout is a terminal. */
   isTTY: boolean;
+  /** stderr is a terminal, and how wide (where `run` shows its progress). */
+  errIsTTY?: boolean;
+  errColumns?: number;
+  columns?: number;
+  /**
+   * Ctrl-C: calls `listener` on the first one while it is registered (a second one quits at once);
+   * returns the unregister function. Absent in tests that run the CLI in-process.
+   */
+  onInterrupt?: (listener: () => void) => () => void;
   input: NodeJS.ReadableStream;
   inputIsTTY: boolean;
   env: Readonly<Record<string, string | undefined>>;
@@ -47,21 +56,31 @@ export async function cli(argv: readonly string[], rawHost: CliEnvironment): Pro
     );
     return 0;
   }
+  // `run` keeps stdout for the model's answer, streamed as it arrives (`x-agent run … > answer.txt`);
+  // its progress goes to stderr. The demo shows everything on stdout.
+  const split = command.name === "run";
+  const progressTTY = split ? host.errIsTTY === true : host.isTTY;
+  const columns = split ? host.errColumns : host.columns;
   const sink = command.json
     ? jsonSink(host.out)
     : humanSink({
-        write: host.out,
-        tty: host.isTTY,
-        color: host.isTTY && !host.env.NO_COLOR,
+        write: split ? host.err : host.out,
+        ...(split ? { text: host.out } : {}),
+        error: host.err,
+        tty: progressTTY,
+        color: progressTTY && !host.env.NO_COLOR,
         inputEchoes: host.inputIsTTY,
+        ...(progressTTY && columns ? { columns } : {}),
       });
   const io: CliIo = {
     cwd: host.cwd,
     env: host.env,
     emit: (event) => sink.emit(event),
-    interactive: host.isTTY && !command.json,
+    interactive: progressTTY && !command.json,
     input: host.input,
     inputIsTTY: host.inputIsTTY,
+    streamText: split && !command.json,
+    ...(host.onInterrupt ? { onInterrupt: host.onInterrupt } : {}),
   };
   try {
     switch (command.name) {

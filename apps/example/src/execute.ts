@@ -1,4 +1,4 @@
-import type { TaskResult, TaskSpec } from "@x/runner";
+import type { Runner, TaskResult, TaskSpec } from "@x/runner";
 import { runWithTeacher, type TeacherRunResult } from "@x/teacher";
 import type { AppEvent } from "./render/events";
 import type { Runtime } from "./runtime";
@@ -20,13 +20,15 @@ export async function executeTask(
   spec: TaskSpec,
   emit: (event: AppEvent) => void,
   teacher: TeacherSetup | undefined,
+  signal?: AbortSignal,
 ): Promise<TaskResult | TeacherRunResult> {
   const observed: TaskSpec = { ...spec, onToolResult: runtime.observer.onToolResult };
-  if (!teacher) return runtime.runner.runTask(observed);
+  const runner = signal ? withSignal(runtime.runner, signal) : runtime.runner;
+  if (!teacher) return runner.runTask(observed);
   const { store, describe } = await openStrategyStore(teacher.storeTarget);
   emit({ type: "note", text: `strategy store: ${describe}, scope "${teacher.scope}"` });
   try {
-    const result = await runWithTeacher(runtime.runner, observed, {
+    const result = await runWithTeacher(runner, observed, {
       model: runtime.seats.teacher,
       strategyStore: store,
       scope: teacher.scope,
@@ -51,4 +53,16 @@ export async function executeTask(
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The runner with `signal` on every task it runs: teacher mode runs the student, the helpers and
+ * the teacher as separate tasks, and an abort must end whichever one is running.
+ */
+function withSignal(runner: Runner, signal: AbortSignal): Runner {
+  return {
+    ...runner,
+    runTask: (spec, options) => runner.runTask(spec, { signal, ...options }),
+    streamTask: (spec, options) => runner.streamTask(spec, { signal, ...options }),
+  };
 }

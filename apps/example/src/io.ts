@@ -11,11 +11,23 @@ export interface CliIo {
   /** Where a person's answers come from, and whether it is a terminal. */
   input: NodeJS.ReadableStream;
   inputIsTTY: boolean;
+  /** Report the model's text as it arrives (`x-agent run` for a person). */
+  streamText?: boolean;
+  /** Ctrl-C, as {@link CliEnvironment.onInterrupt}. */
+  onInterrupt?: (listener: () => void) => () => void;
 }
 
 /** How the user started this CLI, so printed commands can be pasted back as they are. */
 export function invocation(env: Readonly<Record<string, string | undefined>>): string {
-  return env.npm_package_name === "@x/example" && env.npm_lifecycle_event === "start" ? "pnpm example" : "x-agent";
+  return launchedByPnpmExample(env) ? "pnpm example" : "x-agent";
+}
+
+/** `pnpm example` at the root (or the app's own `start` script) started this process. */
+export function launchedByPnpmExample(env: Readonly<Record<string, string | undefined>>): boolean {
+  return (
+    (env.npm_package_name === "x-agent-core" && env.npm_lifecycle_event === "example") ||
+    (env.npm_package_name === "@x/example" && env.npm_lifecycle_event === "start")
+  );
 }
 
 /** A path as short as it can be shown from the folder the user is in. */

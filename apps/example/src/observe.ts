@@ -2,6 +2,7 @@ import { CLASSIFIER_SYSTEM_PROMPT } from "@x/classifier-ladder";
 import {
   assistantText,
   assistantToolCalls,
+  EventStream,
   type AssistantMessage,
   type Brain,
   type BrainEvent,
@@ -28,12 +29,16 @@ export class RunObserver {
   /** Whose turn the agent loop is on: tool results belong to the last agent seat that called. */
   private agentSeat: Seat;
 
+  /** Report the text of the seat doing the task delta by delta (`text_delta`), as it arrives. */
+  private readonly streamText: boolean;
+
   constructor(
     private readonly emit: (event: AppEvent) => void,
-    options: { teacherMode: boolean },
+    options: { teacherMode: boolean; streamText?: boolean },
   ) {
     this.defaultSeat = options.teacherMode ? "student" : "agent";
     this.agentSeat = this.defaultSeat;
+    this.streamText = options.streamText ?? false;
   }
 
   /** Which job a model call does, read from the instructions it is sent (the packages export them). */
@@ -54,9 +59,13 @@ export class RunObserver {
         const seat = this.seatOf(context);
         // The teacher's advice call has no tools; its takeover run does, and then it is the agent.
         const acts = (context.tools?.length ?? 0) > 0;
-        if (seat === "student" || seat === "agent" || (seat === "teacher" && acts)) this.agentSeat = seat;
+        const working = seat === "student" || seat === "agent" || (seat === "teacher" && acts);
+        if (working) this.agentSeat = seat;
+        const streams = working && this.streamText;
         this.emit({ type: "model_call", phase: "start", seat, model: model.id });
-        const inner = brain.stream(model, context, request);
+        const inner = streams
+          ? this.teeText(seat, brain.stream(model, context, request))
+          : brain.stream(model, context, request);
         let reported = false;
         const report = (message: AssistantMessage) => {
           if (reported) return;
@@ -82,6 +91,21 @@ export class RunObserver {
         return wrapped;
       },
     };
+  }
+
+  /**
+   * Reads the stream as it arrives and reports its text deltas, then hands the same events on: the
+   * runner may only await `result()`, and a brain's stream has one consumer.
+   */
+  private teeText(seat: Seat, inner: BrainStream): BrainStream {
+    const outer = new EventStream();
+    void (async () => {
+      for await (const event of inner) {
+        if (event.type === "text_delta") this.emit({ type: "text_delta", seat, delta: event.delta });
+        outer.push(event);
+      }
+    })();
+    return outer;
   }
 
   private report(seat: Seat, model: Model, message: AssistantMessage): void {

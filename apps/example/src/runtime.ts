@@ -43,12 +43,17 @@ export async function createRuntime(
   options: {
     emit: (event: AppEvent) => void;
     teacherMode: boolean;
+    /** Report model text as it arrives (`text_delta` events). */
+    streamText?: boolean;
     cwd: string;
     env: Readonly<Record<string, string | undefined>>;
     approver?: Approver;
   },
 ): Promise<Runtime> {
-  const observer = new RunObserver(options.emit, { teacherMode: options.teacherMode });
+  const observer = new RunObserver(options.emit, {
+    teacherMode: options.teacherMode,
+    streamText: options.streamText ?? false,
+  });
   let brains: Brain[];
   let models: ModelCatalog;
   let seats: Seats;

@@ -13,6 +13,7 @@ export function summarize(label: string, result: TaskResult | TeacherRunResult):
     status: result.status,
     turns: result.stats.turns,
     tokens,
+    tokensEstimated: result.stats.usage.estimated === true,
     costMicroUsd: result.stats.costMicroUsd + (teacher?.costMicroUsd ?? 0),
     teacherShare: tokens === 0 ? 0 : teacherTokens / tokens,
     strategiesUsed: strategies?.recalled.length ?? 0,

@@ -21,4 +21,16 @@ describe("pnpm example (the root script, from sources, no build)", { timeout: 18
     expect(parked.resume).toMatch(/^pnpm example resume \S+ --approve/);
     expect(parked.file.startsWith(join(env.TMPDIR!, "x-agent-demo-"))).toBe(true);
   });
+
+  it("`pnpm example --help` and `pnpm x-agent --help` print the CLI's help, not pnpm's", async () => {
+    for (const args of [
+      ["example", "--help"],
+      ["x-agent", "--help"],
+    ]) {
+      const run = await spawnCollect("pnpm", args, { cwd: REPO_ROOT, env: cleanEnv() });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("x-agent — the @x agent core");
+      expect(run.stdout).toContain("x-agent resume <file> --approve|--deny");
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -64,9 +64,19 @@ describe("sqlite specifics", () => {
   });
 
   it("a file that cannot be opened fails with a typed error", () => {
-    expect(() => new SqliteStrategyStore({ database: join(dir, "missing-dir", "x.db") })).toThrow(
+    const notAFolder = join(dir, "plain-file");
+    writeFileSync(notAFolder, "");
+    expect(() => new SqliteStrategyStore({ database: join(notAFolder, "x.db") })).toThrow(
       expect.objectContaining({ name: "StrategyStoreError", code: "backend" }),
     );
+  });
+
+  it("creates the folders of a database path that do not exist yet", async () => {
+    const file = join(dir, "state", "nested", "strategies.db");
+    const store = new SqliteStrategyStore({ database: file });
+    await store.put(input);
+    await store.close();
+    expect(existsSync(file)).toBe(true);
   });
 
   it("a write blocked past busy_timeout fails with busy and stores nothing", async () => {

@@ -1,3 +1,5 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import {
   candidatePoolSize,
@@ -265,6 +267,8 @@ export class SqliteStrategyStore implements StrategyStore {
 
 function openFile(path: string): Database.Database {
   try {
+    // A path in a folder that does not exist yet (".x-agent/strategies.db") gets its folder, as a log file would.
+    if (path !== ":memory:" && path !== "" && !path.startsWith("file:")) mkdirSync(dirname(path), { recursive: true });
     return new Database(path);
   } catch (error) {
     throw new StrategyStoreError("backend", "the SQLite database could not be opened", { cause: error });

@@ -207,6 +207,22 @@ describe("Tier 1 — verify", () => {
     expect(result.status).toBe("completed");
   });
 
+  it.each(["auth", "network", "rate_limited", "overloaded"] as const)(
+    "a student failed on %s does not escalate: no advice fixes the provider",
+    async (errorKind) => {
+      const { runner, calls } = setup({
+        student: Array.from({ length: 6 }, () => fauxError(errorKind, `${errorKind} failure`)),
+        teacher: [advice({ correction: "retry plainly" })],
+        verifier: [pass()],
+      });
+      const result = await runWithTeacher(runner, { objective: "q" });
+      expect(result.status).toBe("failed");
+      expect(result.terminal.errorKind).toBe(errorKind);
+      expect(result.escalations).toEqual([]);
+      expect(calls("teacher")).toHaveLength(0);
+    },
+  );
+
   it("a blocked terminal triggers escalation", async () => {
     const classifier = createFauxBrain(() => fauxText("<block>yes</block><reason>too risky</reason>"), {
       api: "faux-cls",

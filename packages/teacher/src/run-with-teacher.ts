@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { safeObserve, type Message, type MessageProvenance } from "@x/llm-types";
+import { safeObserve, type ErrorKind, type Message, type MessageProvenance } from "@x/llm-types";
 import type { ObserverStop, Runner, RunStats, TaskResult, TaskSpec, ToolResultInfo } from "@x/runner";
 import { formatAdviceForStudent, type TeacherAdvice } from "./advice";
 import {
@@ -235,10 +235,13 @@ function remaining(budget: TaskSpec["budget"], spent: RunStats): TaskSpec["budge
 
 type Fired = { trigger?: Trigger & { verifyReason?: string }; helperStats: RunStats[]; verdicts: VerdictRecord[] };
 
+/** Provider failures behind a `failed` student that no advice changes: the run ends without a teacher. */
+const UNTEACHABLE: ReadonlySet<ErrorKind> = new Set(["auth", "network", "rate_limited", "overloaded"]);
+
 /**
  * Which trigger a student result fires, if any. `stuck` covers our own stop, the runner's loop guard
  * and running out of turns; a stop the host's observer asked for, a park, an abort or a spent budget
- * are the host's business and never escalate.
+ * are the host's business and never escalate; nor does a failure the provider caused (`UNTEACHABLE`).
  */
 async function detectTrigger(judge: JudgeSeat, result: TaskResult, run: number): Promise<Fired> {
   const none = { helperStats: [], verdicts: [] };
@@ -255,6 +258,8 @@ async function detectTrigger(judge: JudgeSeat, result: TaskResult, run: number):
     case "blocked":
       return fire("blocked");
     case "failed":
+      // A key the provider refused, or a provider out of reach, is nothing a teacher could correct.
+      if (result.terminal.errorKind !== undefined && UNTEACHABLE.has(result.terminal.errorKind)) return none;
       return fire("failed");
     case "completed": {
       const judged = await judgeOutput(judge, result, run);

@@ -38,7 +38,7 @@ export function metadataProblems(root: Manifest, rootLicense: string, pkg: Publi
   return problems;
 }
 
-/** Each subpath resolves for ESM and CJS with its own types, and the workspace's source condition comes first. */
+/** Each subpath resolves for ESM (and CJS, unless ESM-only) with its own types, and the workspace's source condition comes first. */
 function exportProblems(manifest: Manifest): string[] {
   const problems: string[] = [];
   for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
@@ -46,7 +46,10 @@ function exportProblems(manifest: Manifest): string[] {
     const conditions = target as Record<string, { types?: string; default?: string } | string>;
     if (Object.keys(conditions)[0] !== "@x/source")
       problems.push(`exports["${subpath}"] does not start with "@x/source"`);
-    for (const condition of ["import", "require"] as const) {
+    // A subpath may be ESM-only (one that loads an ESM-only peer such as vitest); the main entry may not.
+    const wanted =
+      subpath === "." || "require" in conditions ? (["import", "require"] as const) : (["import"] as const);
+    for (const condition of wanted) {
       const entry = conditions[condition];
       if (typeof entry !== "object" || !entry.types || !entry.default)
         problems.push(`exports["${subpath}"].${condition} needs "types" and "default"`);

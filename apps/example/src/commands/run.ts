@@ -15,6 +15,9 @@ import { SANDBOX_PERMISSIONS, sandboxTools } from "../sandbox/tools";
 import { checkStrategyStore, redactUrl } from "../store";
 import { resultEvent } from "../summary";
 
+/** The shell's code for a process ended by Ctrl-C (128 + SIGINT). */
+export const ABORTED_EXIT = 130;
+
 /** One task on real models through the real brains, with the same tools, gates and memory as the demo. */
 export async function runCommand(command: Extract<Command, { name: "run" }>, io: CliIo): Promise<number> {
   const { config, apiKey } = resolveEndpoint(command, io.env);
@@ -23,9 +26,23 @@ export async function runCommand(command: Extract<Command, { name: "run" }>, io:
   // A person at the terminal answers approvals live; otherwise a gated call parks to a file.
   const live = (command.ask ?? (io.inputIsTTY && io.interactive)) ? lineApprover(io.input, io.emit) : undefined;
   const mcp = await openMcp(mcpServers(command.mcp, command.mcpUrls));
+  const stop = new AbortController();
+  // Ctrl-C at an approval prompt parks that call (the run ends parked, resumable); anywhere else it
+  // aborts the run, which ends `aborted` with what it spent so far.
+  const unlisten = io.onInterrupt?.(() => {
+    if (live?.waiting) {
+      io.emit({ type: "note", text: "Ctrl-C: the call waiting for approval is parked (Ctrl-C again quits at once)" });
+      live.park();
+      return;
+    }
+    io.emit({ type: "note", text: "Ctrl-C: stopping the run (Ctrl-C again quits at once)" });
+    live?.park();
+    stop.abort();
+  });
   try {
-    return await runWith(command, io, config, apiKey, sandbox, live?.approver, mcp);
+    return await runWith(command, io, config, apiKey, sandbox, live?.approver, mcp, stop.signal);
   } finally {
+    unlisten?.();
     live?.close();
     await mcp?.close();
   }
@@ -39,11 +56,19 @@ async function runWith(
   sandbox: string,
   approver: Approver | undefined,
   mcp: McpToolset | undefined,
+  signal: AbortSignal,
 ): Promise<number> {
   const state = stateDir(io.cwd);
   const runtime = await createRuntime(
     { mode: "endpoint", endpoint: config, ...(apiKey !== undefined ? { apiKey } : {}) },
-    { emit: io.emit, teacherMode: command.teacher, cwd: io.cwd, env: io.env, ...(approver ? { approver } : {}) },
+    {
+      emit: io.emit,
+      teacherMode: command.teacher,
+      streamText: io.streamText ?? false,
+      cwd: io.cwd,
+      env: io.env,
+      ...(approver ? { approver } : {}),
+    },
   );
 
   io.emit({ type: "banner", text: `x-agent run — ${config.provider} at ${redactUrl(config.baseUrl)}` });
@@ -79,7 +104,7 @@ async function runWith(
     ? { storeTarget: command.store ?? join(state, "strategies.db"), scope: command.scope ?? "default" }
     : undefined;
   if (teacher) await checkStrategyStore(teacher.storeTarget);
-  const result = await executeTask(runtime, spec, io.emit, teacher);
+  const result = await executeTask(runtime, spec, io.emit, teacher, signal);
   const done = resultEvent("run", result);
   io.emit(done);
   await saveParked(io, result, join(state, "parked"), {
@@ -89,5 +114,6 @@ async function runWith(
     run: { mode: "endpoint", endpoint: config },
   });
   io.emit({ type: "summary", rows: [done.summary] });
+  if (result.status === "aborted") return ABORTED_EXIT;
   return result.status === "completed" || result.status === "parked" ? 0 : 1;
 }

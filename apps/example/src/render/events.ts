@@ -16,6 +16,8 @@ export type AppEvent =
       stopReason?: string;
       errorKind?: string;
     }
+  /** Model text as it arrives (`x-agent run`, for the seat doing the task); the `turn` event still follows. */
+  | { type: "text_delta"; seat: Seat; delta: string }
   /** The text an assistant turn ended with (student, teacher, or a helper's verdict). */
   | { type: "turn"; seat: Seat; model: string; text: string }
   | { type: "tool_call"; seat: Seat; id: string; name: string; arguments: Record<string, unknown> }
@@ -48,6 +50,8 @@ export type AppEvent =
   | { type: "notice"; code: string; audience: string; message: string }
   /** A live approver asks (`x-agent run` on a terminal, or `--ask`): one line answers it. */
   | { type: "approval_request"; tool: string; arguments: Record<string, unknown>; kind: string; reason?: string }
+  /** The answer typed at the approval prompt was none of y / n / p: the prompt asks again. */
+  | { type: "approval_reask"; answer: string }
   | { type: "parked"; file: string; tool: string; arguments: Record<string, unknown>; resume: string }
   | { type: "result"; label: string; summary: RunSummary; output: string; terminal: { code: string; message: string } }
   | { type: "summary"; rows: RunSummary[] }
@@ -64,6 +68,8 @@ export interface RunSummary {
   tokens: number;
   /** Integer micro-dollars, student and teacher together. */
   costMicroUsd: number;
+  /** Some count was estimated (chars/4) because the provider reported none. */
+  tokensEstimated: boolean;
   /** Teacher tokens over all tokens, 0..1. */
   teacherShare: number;
   strategiesUsed: number;

@@ -13,6 +13,59 @@ describe("output", () => {
     expect(out.endsWith('\r\x1b[2K   student → read_file {"path":"a"}\n')).toBe(true);
   });
 
+  it("streams the agent's text to its own stream, closes its line before progress, and does not print it twice", () => {
+    let progress = "";
+    let text = "";
+    const sink = humanSink({ write: (t) => (progress += t), text: (t) => (text += t), tty: false, color: false });
+    sink.emit({ type: "model_call", phase: "start", seat: "agent", model: "m" });
+    sink.emit({ type: "text_delta", seat: "agent", delta: "The sandbox " });
+    sink.emit({ type: "text_delta", seat: "agent", delta: "holds\r\na\x1b[2J file." });
+    expect(text).toBe("The sandbox holds\na\ufffd[2J file.");
+    sink.emit({ type: "model_call", phase: "end", seat: "agent", model: "m", tokens: 10 });
+    sink.emit({ type: "turn", seat: "agent", model: "m", text: "The sandbox holds a file." });
+    const summary = {
+      label: "run",
+      status: "completed",
+      turns: 1,
+      tokens: 10,
+      tokensEstimated: true,
+      costMicroUsd: 0,
+      teacherShare: 0,
+      strategiesUsed: 0,
+      strategiesStored: 0,
+    };
+    sink.emit({
+      type: "result",
+      label: "run",
+      summary,
+      output: "The sandbox holds a file.",
+      terminal: { code: "completed", message: "" },
+    });
+    expect(text).toBe("The sandbox holds\na\ufffd[2J file.\n");
+    expect(progress).toBe("   ✔ completed — 1 turns, ~10 tokens (estimated), $0, teacher 0%\n");
+  });
+
+  it("says the teacher gave no advice when an escalation brought none", () => {
+    let out = "";
+    const sink = humanSink({ write: (t) => (out += t), tty: false, color: false });
+    sink.emit({ type: "escalation", attempt: 1, trigger: "failed", confidence: 0, takeover: false });
+    sink.emit({
+      type: "escalation",
+      attempt: 2,
+      trigger: "stuck",
+      confidence: 2,
+      takeover: false,
+      strategy: "list first",
+    });
+    expect(out).not.toContain("teacher advises, confidence 0");
+    expect(out.split("\n")).toEqual([
+      "   ⚑ escalation #1 (failed) → the teacher gave no advice (no usable reply); the student's result stands",
+      "   ⚑ escalation #2 (stuck) → teacher advises, confidence 2/3",
+      "           strategy:   list first",
+      "",
+    ]);
+  });
+
   it("in a pipe, prints plain lines only", () => {
     let out = "";
     const sink = humanSink({ write: (t) => (out += t), tty: false, color: false });
@@ -64,7 +117,7 @@ describe("approval prompt", () => {
     sink.emit({ type: "approval_request", tool: "write_file", arguments: { path: "a" }, kind: "ask" });
     sink.emit({ type: "tool_result", seat: "agent", id: "c", name: "write_file", isError: false, text: "wrote" });
     expect(out).toBe(
-      '   ? write_file {"path":"a"} needs your approval\n     [y]es / [n]o / anything else parks it: \n           ✓ write_file: wrote\n',
+      '   ? write_file {"path":"a"} needs your approval\n     [y]es / [n]o / [p]ark it for later: \n           ✓ write_file: wrote\n',
     );
   });
 });

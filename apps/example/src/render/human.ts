@@ -1,9 +1,19 @@
 import type { AppEvent, EventSink, Seat } from "./events";
 import { Spinner } from "./spinner";
-import { formatPercent, formatUsd, summaryTable } from "./table";
+import { formatPercent, formatTokens, formatUsd, summaryTable } from "./table";
 
 export interface HumanOptions {
+  /** Progress: every line but the model's streamed text. */
   write: (text: string) => void;
+  /**
+   * Where the model's text goes as it arrives (`x-agent run`: stdout, while progress goes to stderr).
+   * Absent: text is shown once per turn, as a `says` line, with the progress.
+   */
+  text?: (text: string) => void;
+  /** Errors; default `write`. */
+  error?: (text: string) => void;
+  /** The width the closing table must fit (a terminal's columns). */
+  columns?: number;
   /** Colours and the spinner: only for a terminal. */
   tty: boolean;
   color: boolean;
@@ -36,9 +46,17 @@ export function humanSink(options: HumanOptions): EventSink {
   const paint = (style: Style, text: string) =>
     options.color ? `\x1b[${CODES[style][0]}m${text}\x1b[${CODES[style][1]}m` : text;
   const spinner = options.tty ? new Spinner(options.write) : undefined;
+  /** The streamed text's line is open (no newline yet): it is closed before any progress line. */
+  let textOpen = false;
+  let streamed = false;
+  const closeText = () => {
+    if (textOpen) options.text?.("\n");
+    textOpen = false;
+  };
   let promptOpen = false;
   const print = (text: string) => {
     spinner?.stop();
+    closeText();
     if (promptOpen && !options.inputEchoes) options.write("\n");
     promptOpen = false;
     options.write(`${text}\n`);
@@ -61,10 +79,25 @@ export function humanSink(options: HumanOptions): EventSink {
           return;
         case "model_call":
           if (event.phase === "start") spinner?.start(`${event.seat} · ${event.model} thinking…`);
-          else spinner?.stop();
+          else {
+            spinner?.stop();
+            closeText();
+          }
           return;
+        case "text_delta": {
+          if (!options.text) return;
+          spinner?.stop();
+          const clean = streamSafe(event.delta);
+          if (clean === "") return;
+          options.text(clean);
+          textOpen = !clean.endsWith("\n");
+          streamed = true;
+          return;
+        }
         case "turn": {
           if (event.text.trim() === "") return;
+          // Already on screen, as it streamed.
+          if (options.text && (event.seat === "agent" || event.seat === "student")) return;
           // The teacher's advice is shown, parsed, by its escalation line.
           if (event.seat === "teacher" && event.text.trim().startsWith("{")) return;
           const check = event.seat === "helper" ? helperVerdict(event.text) : undefined;
@@ -95,10 +128,15 @@ export function humanSink(options: HumanOptions): EventSink {
           print(`   ${" ".repeat(7)} ${mark} ${oneLine(event.name, 80)}: ${oneLine(event.text, 160)}`);
           return;
         }
-        case "escalation":
-          print(
-            `   ${paint("magenta", "⚑ escalation")} #${event.attempt} (${event.trigger}) → teacher${event.takeover ? " takes over" : " advises"}, confidence ${event.confidence}/3`,
-          );
+        case "escalation": {
+          const advised =
+            event.strategy !== undefined || event.correction !== undefined || event.nextStep !== undefined;
+          const outcome = event.takeover
+            ? `teacher takes over, confidence ${event.confidence}/3`
+            : advised
+              ? `teacher advises, confidence ${event.confidence}/3`
+              : "the teacher gave no advice (no usable reply); the student's result stands";
+          print(`   ${paint("magenta", "⚑ escalation")} #${event.attempt} (${event.trigger}) → ${outcome}`);
           if (event.correction)
             print(`   ${" ".repeat(7)} ${paint("dim", "correction:")} ${oneLine(event.correction, 200)}`);
           if (event.strategy)
@@ -106,6 +144,7 @@ export function humanSink(options: HumanOptions): EventSink {
           if (event.nextStep)
             print(`   ${" ".repeat(7)} ${paint("dim", "next step: ")} ${oneLine(event.nextStep, 200)}`);
           return;
+        }
         case "strategies_retrieved":
           if (event.hits.length === 0) {
             print(`   ${paint("blue", "memory ")} before the run: no stored strategy matched (scope "${event.scope}")`);
@@ -133,10 +172,17 @@ export function humanSink(options: HumanOptions): EventSink {
           print(
             `   ${paint("yellow", "?")} ${oneLine(event.tool, 80)} ${oneLine(JSON.stringify(event.arguments), 160)} ${why}${event.reason ? `: ${oneLine(event.reason, 300)}` : ""}`,
           );
-          options.write(`     ${paint("bold", "[y]es / [n]o / anything else parks it:")} `);
+          options.write(`     ${paint("bold", "[y]es / [n]o / [p]ark it for later:")} `);
           promptOpen = true;
           return;
         }
+        case "approval_reask":
+          print(
+            `     ${paint("yellow", `"${oneLine(event.answer, 40)}" is not an answer`)}: y approves, n denies, p parks it`,
+          );
+          options.write(`     ${paint("bold", "[y]es / [n]o / [p]ark it for later:")} `);
+          promptOpen = true;
+          return;
         case "parked":
           print(
             `   ${paint("yellow", "⏸")} ${oneLine(event.tool, 80)} ${oneLine(JSON.stringify(event.arguments), 120)} waits for a person's approval`,
@@ -149,19 +195,23 @@ export function humanSink(options: HumanOptions): EventSink {
           const ok = s.status === "completed";
           const mark = ok ? paint("green", "✔") : s.status === "parked" ? paint("yellow", "⏸") : paint("red", "✘");
           print(
-            `   ${mark} ${paint("bold", s.status)}${event.terminal.code === s.status ? "" : paint("dim", ` (${event.terminal.code})`)} — ${s.turns} turns, ${s.tokens} tokens, ${formatUsd(s.costMicroUsd)}, teacher ${formatPercent(s.teacherShare)}`,
+            `   ${mark} ${paint("bold", s.status)}${event.terminal.code === s.status ? "" : paint("dim", ` (${event.terminal.code})`)} — ${s.turns} turns, ${formatTokens(s.tokens, s.tokensEstimated)} tokens${s.tokensEstimated ? " (estimated)" : ""}, ${formatUsd(s.costMicroUsd)}, teacher ${formatPercent(s.teacherShare)}`,
           );
-          if (event.output.trim() !== "")
+          if (event.output.trim() !== "" && !streamed)
             print(`   ${" ".repeat(7)} ${paint("dim", "answer:")} ${oneLine(event.output, 300)}`);
           else if (!ok && s.status !== "parked") print(`   ${" ".repeat(7)} ${oneLine(event.terminal.message, 300)}`);
           return;
         }
         case "summary":
           print("");
-          print(summaryTable(event.rows));
+          print(summaryTable(event.rows, options.columns));
           return;
         case "error":
-          print(paint("red", `error [${event.code}]: ${oneLine(event.message, 2_000)}`));
+          spinner?.stop();
+          closeText();
+          (options.error ?? options.write)(
+            `${paint("red", `error [${event.code}]: ${oneLine(event.message, 2_000)}`)}\n`,
+          );
           return;
       }
     },
@@ -190,6 +240,14 @@ function helperVerdict(text: string): string | undefined {
     // Not the JSON form: shown as plain text.
   }
   return undefined;
+}
+
+/** Streamed model text keeps its line breaks and tabs; no other control character reaches the terminal. */
+function streamSafe(text: string): string {
+  const crlf = /\r\n/g;
+  // eslint-disable-next-line no-control-regex
+  const control = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+  return text.replace(crlf, "\n").replace(control, "\ufffd");
 }
 
 function oneLine(text: string, max: number): string {

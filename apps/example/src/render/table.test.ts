@@ -7,6 +7,7 @@ const row = (label: string, extra: Partial<RunSummary> = {}): RunSummary => ({
   status: "completed",
   turns: 3,
   tokens: 1000,
+  tokensEstimated: false,
   costMicroUsd: 500,
   teacherShare: 0,
   strategiesUsed: 0,
@@ -35,6 +36,27 @@ describe("summaryTable", () => {
 
   it("shows one run without a total", () => {
     expect(summaryTable([row("only")]).split("\n")).toHaveLength(5);
+  });
+
+  it("marks estimated token counts with ~ and says what ~ means", () => {
+    const lines = summaryTable([row("a", { tokensEstimated: true }), row("b")]).split("\n");
+    expect(lines[3]).toContain("│  ~1000 │");
+    expect(lines[4]).toContain("│   1000 │");
+    expect(lines[6]).toContain("│  ~2000 │");
+    expect(lines.at(-1)).toMatch(/^~ estimated: the provider reported no token counts/);
+  });
+
+  it("fits the width it is given: short headers first, then one line per run", () => {
+    const rows = [row("auto-mode", { tokensEstimated: true }), row("approval (resumed)")];
+    const full = summaryTable(rows).split("\n");
+    expect(full[0]!.length).toBeGreaterThan(80);
+    const short = summaryTable(rows, 92).split("\n");
+    expect(short[1]).toContain("│ teacher │ used │ stored │");
+    expect(Math.max(...short.map((l) => l.length))).toBeLessThanOrEqual(92);
+    const narrow = summaryTable(rows, 40).split("\n");
+    expect(narrow[0]).toMatch(/^auto-mode: completed · 3 turns · ~1000 /);
+    expect(narrow).toHaveLength(4);
+    expect(Math.max(...narrow.map((l) => l.length))).toBeLessThanOrEqual(40);
   });
 
   it("formats micro-dollars as dollars", () => {
