@@ -404,7 +404,12 @@ Options:
   run: `x-agent run "<objective>" [options]
 
 Runs one task on real models through the real brains: list/read/write files in the sandbox, and
-a shell tool gated by auto mode. Writes need an approval: the run parks to a file.
+a shell tool gated by auto mode. Writes need an approval: asked at the terminal (y approves, n
+denies, p parks; anything else is asked again), else the run parks to a file.
+
+The answer streams to stdout as the model writes it; progress, the table and errors go to stderr,
+so \`x-agent run "…" > answer.txt\` keeps just the answer. Ctrl-C ends the run aborted (exit 130)
+with what it cost, or parks the call waiting at the approval prompt; a second Ctrl-C quits at once.
 
 Endpoint (flags, else environment):
   --provider openai|openai-responses|anthropic
@@ -419,7 +424,7 @@ Endpoint (flags, else environment):
 
 Options:
   --no-teacher            run the student alone
-  --ask / --no-ask        ask for approvals on stdin (default: when stdin and stdout are a
+  --ask / --no-ask        ask for approvals on stdin (default: when stdin and stderr are a
                           terminal) or park them to a file for x-agent resume
   --store <url|path>      postgres://… or a SQLite file (default: .x-agent/strategies.db)
   --scope <name>          tenant scope for strategies (default: default)
