@@ -101,9 +101,9 @@ describe("x-agent run on a terminal and in pipes (spawned processes)", { timeout
       const { code } = await terminal.exited;
       const screen = screenLines(terminal.stdout).join("\n");
       expect(screen).toContain("Ctrl-C: stopping the run");
-      // The first turn's 1100 tokens, plus the aborted call's request, counted by estimate.
-      expect(screen).toMatch(/✘ aborted — 1 turns, ~\d+ tokens \(estimated\), \$0\.001\d+/);
-      expect(screen).toMatch(/│ run │ aborted │ +1 │ +~\d+ │ \$0\.001\d+ │/);
+      // The first turn's billed 1100 tokens; the aborted call was never served, so it bills nothing.
+      expect(screen).toMatch(/✘ aborted — 1 turns, 1100 tokens, \$0\.001200/);
+      expect(screen).toMatch(/│ run │ aborted │ +1 │ +1100 │ \$0\.001200 │/);
       expect(code).toBe(130);
     } finally {
       await server.close();
