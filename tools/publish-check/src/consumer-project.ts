@@ -92,7 +92,8 @@ export function strictTsconfig(resolution: "node16" | "bundler", files: readonly
     noEmit: true,
     skipLibCheck: false,
     target: "ES2022",
-    lib: ["ES2023"],
+    // DOM: PGlite's and Emscripten's declarations name browser types (IDBDatabase, WebAssembly.*), as a PGlite user's project must.
+    lib: ["ES2023", "DOM"],
     module: resolution === "node16" ? "node16" : "esnext",
     moduleResolution: resolution,
   };
