@@ -37,5 +37,6 @@ export { runSubTask, SubRunError, SUB_RUN_ERROR_CODES, type SubRunErrorCode } fr
 export { defineSubRunTool, type SubRunToolDefinition } from "./sub-run-tool";
 export { pendingApproval, type PendingApproval } from "./sub-run-park";
 export { DEFAULT_SUB_RUN_LIMITS } from "./sub-run-limits";
+export { runHosted, type HostedResult, type HostedTaskSpec } from "./hosted-run";
 export type { ChildRunStats, SubRunLimits, SubRunRecord, SubRunSpec, TaskPathEntry } from "./sub-run-types";
 export * from "./types";

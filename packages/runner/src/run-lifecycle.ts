@@ -213,3 +213,14 @@ export async function drive(ctx: RunContext, body: () => Promise<LoopEnd>): Prom
   }
   return finish(ctx, end);
 }
+
+/** A new run's counters and one-shot recoveries. */
+export function freshState(): RunState {
+  return {
+    stats: emptyStats(),
+    loopGuard: { streak: 0 },
+    denials: { consecutiveBlocks: 0, totalBlocks: 0, consecutiveUnavailable: 0 },
+    recovered: { maxTokens: false, emptyAnswer: false, degenerate: false, output: false },
+    seatAnnounced: false,
+  };
+}

@@ -10,16 +10,17 @@ import { issuesLine } from "./issues";
 import { runTurns } from "./loop";
 import { checkParkKey, randomParkKey } from "./park";
 import { createMemoryParkLedger } from "./park-ledger";
-import type { ParkedSpec, RunState } from "./park-schema";
+import type { ParkedSpec } from "./park-schema";
 import { resolveTaskModel } from "./resolve";
 import { continueRun } from "./continue-run";
 import { resumeRun } from "./resume";
 import { resolveRetry } from "./retry";
 import { noListener, type Lineage, type ResolvedDeps } from "./run-context";
+import { registerRunner } from "./hosted-run";
 import { subRunLimitsOf } from "./sub-run-limits";
-import { buildContext, drive, failedBeforeStart } from "./run-lifecycle";
+import { buildContext, drive, failedBeforeStart, freshState } from "./run-lifecycle";
 import { TaskSpecSchema } from "./schemas";
-import { emptyStats } from "./stats";
+
 import type { AutoModeOptions, Runner, RunnerDeps, RunOptions, TaskResult, TaskSpec, TaskStream } from "./types";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -98,16 +99,6 @@ function resolveDeps(deps: RunnerDeps): ResolvedDeps {
   };
 }
 
-function freshState(): RunState {
-  return {
-    stats: emptyStats(),
-    loopGuard: { streak: 0 },
-    denials: { consecutiveBlocks: 0, totalBlocks: 0, consecutiveUnavailable: 0 },
-    recovered: { maxTokens: false, emptyAnswer: false, degenerate: false, output: false },
-    seatAnnounced: false,
-  };
-}
-
 /** The JSON-safe part of a spec, as a park stores it. */
 function parkedSpecOf(spec: TaskSpec, runId: string, lineage: Lineage | undefined): ParkedSpec {
   const { tools, history: _history, output, onToolResult: _observer, model, ...rest } = spec;
@@ -180,11 +171,13 @@ export function createRunner(deps: RunnerDeps): Runner {
     result.catch(() => undefined);
     return { result, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
   };
-  return {
+  const runner: Runner = {
     runTask: (spec, options = {}) => execute(resolved, spec, options, noListener),
     streamTask: (spec, options = {}) => stream((emit) => execute(resolved, spec, options, emit)),
     resolveModel: (spec) => resolveTaskModel(resolved.routing, spec),
     resume: (parked, decision, options = {}) => resumeRun(resolved, parked, decision, options, noListener),
     continueRun: (checkpoint, options = {}) => continueRun(resolved, checkpoint, options, noListener),
   };
+  registerRunner(runner, resolved);
+  return runner;
 }

@@ -137,7 +137,11 @@ function releaseSlot(book: SubRunBook): void {
  * result then becomes this tool call's result. Inside a read-only tool (which runs in parallel)
  * the child cannot park; it comes back with status `parked` instead.
  */
-export async function runSubTask(context: ToolContext, spec: SubRunSpec): Promise<TaskResult> {
+export async function runSubTask(
+  context: ToolContext,
+  spec: SubRunSpec,
+  options: { signal?: AbortSignal } = {},
+): Promise<TaskResult> {
   const link = linkOf(context);
   if (!link)
     throw new SubRunError("no_parent", "runSubTask needs the ToolContext the runner passed to this tool's execute");
@@ -150,12 +154,14 @@ export async function runSubTask(context: ToolContext, spec: SubRunSpec): Promis
   if (book.started >= limits.maxChildren)
     throw new SubRunError("child_limit", `this run already started its limit of ${limits.maxChildren} sub-runs`);
   const taskSpec = childTaskSpec(parent, spec);
-  await takeSlot(book, limits.maxConcurrent, context.signal);
+  // The child's own signal (a deadline, say) stops it alone; the parent's stops it too.
+  const signal = options.signal ? AbortSignal.any([context.signal, options.signal]) : context.signal;
+  await takeSlot(book, limits.maxConcurrent, signal);
   book.started += 1;
   const lineage = lineageFor(parent, link.toolCall, link.toolSpan, !link.readOnly);
   let result: TaskResult;
   try {
-    result = await execute(parent.deps, taskSpec, { signal: context.signal }, childEmit(parent, lineage.path), lineage);
+    result = await execute(parent.deps, taskSpec, { signal }, childEmit(parent, lineage.path), lineage);
   } catch (error) {
     if (error instanceof SchemaValidationError) throw new SubRunError("invalid_spec", error.message);
     throw error;
