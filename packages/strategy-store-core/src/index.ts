@@ -17,11 +17,13 @@ export { words, tokenize, queryWords } from "./tokenize";
 export { normaliseStrategy, strategyKey } from "./normalise";
 export { newId } from "./id";
 export { encodeCursor, decodeCursor } from "./cursor";
-export { recordFromRow } from "./stored-row";
+export { recordFromRow, rankedFieldsFromRow } from "./stored-row";
+export { indexedForm, readIndexedForm, indexedTerms, termsText, termsFromText } from "./indexed-form";
+export type { IndexedForm } from "./indexed-form";
 export { prepareStrategy, prepareBatch, embedOne, newRecord, mergeRecord } from "./prepare";
 export type { PreparedStrategy } from "./prepare";
-export { rankCandidates, candidatePoolSize, outcomeFactor, cosineSimilarity, RRF_K } from "./ranking";
-export type { LexicalCandidate, VectorCandidate, RankOptions } from "./ranking";
+export { rankCandidates, recordTerms, candidatePoolSize, outcomeFactor, cosineSimilarity, RRF_K } from "./ranking";
+export type { LexicalCandidate, VectorCandidate, RankedFields, RankedHit, RankOptions } from "./ranking";
 export {
   BM25F,
   LEXICAL_FIELDS,

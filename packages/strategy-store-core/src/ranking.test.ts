@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StrategyRecord } from "./record";
-import { cosineSimilarity, outcomeFactor, rankCandidates, RRF_K } from "./ranking";
+import { cosineSimilarity, outcomeFactor, rankCandidates, recordTerms, RRF_K } from "./ranking";
 
 const record = (id: string, problem: string, extra: Partial<StrategyRecord> = {}): StrategyRecord => ({
   id,
@@ -17,13 +17,15 @@ const record = (id: string, problem: string, extra: Partial<StrategyRecord> = {}
   ...extra,
 });
 
+const lex = (r: StrategyRecord, score: number) => ({ record: r, score, terms: recordTerms(r) });
+
 describe("rankCandidates", () => {
   it("keeps the backend's lexical order when outcomes are equal", () => {
     const hits = rankCandidates(
       "flaky deploy timeout",
       [
-        { record: record("a", "flaky deploy timeout"), score: 9 },
-        { record: record("b", "deploy timeout"), score: 5 },
+        lex(record("a", "flaky deploy timeout"), 9),
+        lex(record("b", "deploy timeout"), 5),
       ],
       undefined,
       { k: 3 },
@@ -38,8 +40,8 @@ describe("rankCandidates", () => {
     const near = rankCandidates(
       "deploy timeout",
       [
-        { record: bad, score: 5 },
-        { record: good, score: 4.9 },
+        { record: bad, score: 5, terms: recordTerms(bad) },
+        { record: good, score: 4.9, terms: recordTerms(good) },
       ],
       undefined,
       { k: 2 },
@@ -49,8 +51,8 @@ describe("rankCandidates", () => {
     const far = rankCandidates(
       "deploy timeout",
       [
-        { record: record("match", "deploy timeout"), score: 10 },
-        { record: unrelatedButSuccessful, score: 1 },
+        lex(record("match", "deploy timeout"), 10),
+        { record: unrelatedButSuccessful, score: 1, terms: recordTerms(unrelatedButSuccessful) },
       ],
       undefined,
       { k: 2 },
@@ -63,10 +65,10 @@ describe("rankCandidates", () => {
     const both = record("b", "car engine");
     const hits = rankCandidates(
       "car engine",
-      [{ record: both, score: 3 }],
+      [{ record: both, score: 3, terms: recordTerms(both) }],
       [
-        { record: onlyVector, similarity: 0.95 },
-        { record: both, similarity: 0.9 },
+        { record: onlyVector, similarity: 0.95, terms: recordTerms(onlyVector) },
+        { record: both, similarity: 0.9, terms: recordTerms(both) },
       ],
       { k: 5 },
     );
@@ -78,7 +80,7 @@ describe("rankCandidates", () => {
   });
 
   it("applies k and minScore", () => {
-    const candidates = ["a", "b", "c", "d"].map((id, i) => ({ record: record(id, "deploy"), score: 10 - i * 3 }));
+    const candidates = ["a", "b", "c", "d"].map((id, i) => lex(record(id, "deploy"), 10 - i * 3));
     expect(rankCandidates("deploy", candidates, undefined, { k: 2 })).toHaveLength(2);
     const strict = rankCandidates("deploy", candidates, undefined, { k: 4, minScore: 0.9 });
     expect(strict.map((hit) => hit.record.id)).toEqual(["a"]);

@@ -1,4 +1,5 @@
-import type { StrategyHit, StrategyRecord } from "./record";
+import type { StrategyRecord } from "./record";
+import type { LexicalFields } from "./bm25f";
 import { tokenize } from "./tokenize";
 
 /** Reciprocal-rank-fusion constant from Cormack et al.; dampens the head of each list. */
@@ -9,16 +10,32 @@ export function candidatePoolSize(k: number): number {
   return Math.max(50, k * 5);
 }
 
-export interface LexicalCandidate {
-  record: StrategyRecord;
+/**
+ * What the final ranking reads of a record. A backend may rank a light form carrying only these
+ * (and its row) and read the full record for the `k` winners alone.
+ */
+export type RankedFields = Pick<StrategyRecord, "id" | "updatedAt" | "confidence" | "uses" | "successes">;
+
+export interface LexicalCandidate<R extends RankedFields = StrategyRecord> {
+  record: R;
   /** The backend's own relevance (BM25, ts_rank, ...): higher is better, any scale. */
   score: number;
+  /** The record's index terms ({@link recordTerms}): what query coverage is counted over. */
+  terms: ReadonlySet<string>;
 }
 
-export interface VectorCandidate {
-  record: StrategyRecord;
+export interface VectorCandidate<R extends RankedFields = StrategyRecord> {
+  record: R;
   /** Cosine similarity to the query embedding. */
   similarity: number;
+  /** As {@link LexicalCandidate.terms}. */
+  terms: ReadonlySet<string>;
+}
+
+/** A ranked candidate: the record (or its light form) and its final score. */
+export interface RankedHit<R extends RankedFields = StrategyRecord> {
+  record: R;
+  score: number;
 }
 
 export interface RankOptions {
@@ -39,21 +56,26 @@ export interface RankOptions {
  *              no history, so near-ties go to what worked without burying a far better match;
  *     confidence: 0.94 + 0.02 · confidence.
  */
-export function rankCandidates(
+export function rankCandidates<R extends RankedFields>(
   query: string,
-  lexical: readonly LexicalCandidate[],
-  vector: readonly VectorCandidate[] | undefined,
+  lexical: ReadonlyArray<LexicalCandidate<R>>,
+  vector: ReadonlyArray<VectorCandidate<R>> | undefined,
   options: RankOptions,
-): StrategyHit[] {
+): Array<RankedHit<R>> {
   const entries = new Map<
     string,
-    { record: StrategyRecord; lexical?: number; lexRank?: number; vecRank?: number; similarity?: number }
+    { record: R; terms: ReadonlySet<string>; lexical?: number; lexRank?: number; vecRank?: number; similarity?: number }
   >();
   lexical.forEach((candidate, rank) => {
-    entries.set(candidate.record.id, { record: candidate.record, lexical: candidate.score, lexRank: rank });
+    entries.set(candidate.record.id, {
+      record: candidate.record,
+      terms: candidate.terms,
+      lexical: candidate.score,
+      lexRank: rank,
+    });
   });
   vector?.forEach((candidate, rank) => {
-    const entry = entries.get(candidate.record.id) ?? { record: candidate.record };
+    const entry = entries.get(candidate.record.id) ?? { record: candidate.record, terms: candidate.terms };
     entry.vecRank = rank;
     entry.similarity = candidate.similarity;
     entries.set(candidate.record.id, entry);
@@ -68,10 +90,10 @@ export function rankCandidates(
   const best = Math.max(0, ...[...entries.values()].map(orderOf));
 
   const queryTokens = new Set(tokenize(query));
-  const hits: StrategyHit[] = [];
+  const hits: Array<RankedHit<R>> = [];
   for (const entry of entries.values()) {
     const order = best > 0 ? orderOf(entry) / best : 0;
-    const match = Math.max(coverage(queryTokens, entry.record), Math.max(0, entry.similarity ?? 0));
+    const match = Math.max(coverage(queryTokens, entry.terms), Math.max(0, entry.similarity ?? 0));
     const relevance = 0.5 * order + 0.5 * match;
     const score = relevance * outcomeFactor(entry.record) * (0.94 + 0.02 * entry.record.confidence);
     if (score > 0 && score >= (options.minScore ?? 0)) hits.push({ record: entry.record, score });
@@ -89,12 +111,19 @@ export function outcomeFactor(record: Pick<StrategyRecord, "uses" | "successes">
   return 0.8 + (0.4 * (record.successes + 1)) / (record.uses + 2);
 }
 
-function coverage(queryTokens: ReadonlySet<string>, record: StrategyRecord): number {
+function coverage(queryTokens: ReadonlySet<string>, recordTokens: ReadonlySet<string>): number {
   if (queryTokens.size === 0) return 0;
-  const recordTokens = new Set(tokenize(`${record.problem} ${record.strategy} ${record.tags.join(" ")}`));
   let found = 0;
   for (const token of queryTokens) if (recordTokens.has(token)) found++;
   return found / queryTokens.size;
+}
+
+/**
+ * The distinct tokens of a record's indexed fields, each field tokenised on its own (the terms
+ * {@link documentTerms} gives postings for), for a backend that holds the text rather than its terms.
+ */
+export function recordTerms(record: LexicalFields): Set<string> {
+  return new Set([...tokenize(record.problem), ...tokenize(record.strategy), ...tokenize(record.tags.join(" "))]);
 }
 
 export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { StrategyStoreError } from "./errors";
 import { StrategyRecordSchema, type StrategyRecord } from "./record";
+import type { RankedFields } from "./ranking";
 
 const count = z.coerce.number().pipe(z.number().int().min(0));
 const timestamp = z.union([z.date(), z.string()]).transform((value, ctx) => {
@@ -66,6 +67,30 @@ const StoredRowSchema = z
 export function recordFromRow(row: unknown): StrategyRecord {
   const parsed = StoredRowSchema.safeParse(row);
   if (parsed.success) return parsed.data;
-  const fields = parsed.error.issues.map((issue) => issue.path.join(".") || "row");
+  return malformedRow(parsed.error);
+}
+
+const RankedRowSchema = z
+  .object({ id: z.string(), confidence: z.coerce.number(), updated_at: timestamp, uses: count, successes: count })
+  .transform((row) => ({
+    id: row.id,
+    confidence: row.confidence,
+    updatedAt: row.updated_at,
+    uses: row.uses,
+    successes: row.successes,
+  }));
+
+/**
+ * Reads only what ranking needs of a stored row, so a search validates a whole row (with
+ * {@link recordFromRow}) only for the hits it returns, not for every candidate of its pool.
+ */
+export function rankedFieldsFromRow(row: unknown): RankedFields {
+  const parsed = RankedRowSchema.safeParse(row);
+  if (parsed.success) return parsed.data;
+  return malformedRow(parsed.error);
+}
+
+function malformedRow(error: z.ZodError): never {
+  const fields = error.issues.map((issue) => issue.path.join(".") || "row");
   throw new StrategyStoreError("backend", `a stored strategy row is malformed: ${fields.join(", ")}`, { fields });
 }

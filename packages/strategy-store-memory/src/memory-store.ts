@@ -18,6 +18,7 @@ import {
   prepareBatch,
   queryTerms,
   rankCandidates,
+  recordTerms,
 } from "@x/strategy-store-core";
 import type {
   EmbedFn,
@@ -90,7 +91,7 @@ export class MemoryStrategyStore implements StrategyStore {
     const pool = candidatePoolSize(parsed.k);
     const lexical: LexicalCandidate[] = data.index.search(queryTerms(parsed.query), pool).flatMap((result) => {
       const record = data.records.get(result.id);
-      return record ? [{ record, score: result.score }] : [];
+      return record ? [{ record, score: result.score, terms: result.terms }] : [];
     });
     const vector = queryVector ? nearest(data, queryVector, pool) : undefined;
     return rankCandidates(parsed.query, lexical, vector, parsed).map((hit) => ({
@@ -158,11 +159,14 @@ export class MemoryStrategyStore implements StrategyStore {
 }
 
 function nearest(data: ScopeData, queryVector: number[], pool: number): VectorCandidate[] {
-  const scored: VectorCandidate[] = [];
+  const scored: Array<{ record: StrategyRecord; similarity: number }> = [];
   for (const record of data.records.values()) {
     if (record.embedding?.length === queryVector.length) {
       scored.push({ record, similarity: cosineSimilarity(record.embedding, queryVector) });
     }
   }
-  return scored.sort((a, b) => b.similarity - a.similarity).slice(0, pool);
+  return scored
+    .sort((a, b) => b.similarity - a.similarity)
+    .slice(0, pool)
+    .map((hit) => ({ ...hit, terms: recordTerms(hit.record) }));
 }

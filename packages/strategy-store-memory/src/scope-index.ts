@@ -7,6 +7,8 @@ interface IndexedDoc {
   /** Insertion order: the tie-break among equal scores, as the SQL backends' row sequence is. */
   seq: number;
   lengths: FieldTriple;
+  /** Its distinct terms, which ranking counts query coverage over. */
+  terms: ReadonlySet<string>;
 }
 
 // Field counts are bounded by LIMITS (4,000 characters of text, 32 tags of 64), far below 2^16.
@@ -31,7 +33,8 @@ export class ScopeIndex {
   /** Indexes a record; an updated record passes the `seq` that `remove` returned, keeping its place among ties. */
   add(id: string, fields: LexicalFields, seq = this.nextSeq++): void {
     const analysed = documentTerms(fields);
-    const doc: IndexedDoc = { id, seq, lengths: analysed.lengths };
+    const terms = new Set(analysed.postings.map((posting) => posting.term));
+    const doc: IndexedDoc = { id, seq, lengths: analysed.lengths, terms };
     this.docs.set(id, doc);
     for (let f = 0; f < 3; f++) this.totals[f]! += analysed.lengths[f]!;
     for (const posting of analysed.postings) {
@@ -56,8 +59,8 @@ export class ScopeIndex {
     return doc.seq;
   }
 
-  /** The `pool` best record ids by BM25F for the query terms, with their scores. */
-  search(queryTerms: readonly string[], pool: number): Array<{ id: string; score: number }> {
+  /** The `pool` best record ids by BM25F for the query terms, with their scores and terms. */
+  search(queryTerms: readonly string[], pool: number): Array<{ id: string; score: number; terms: ReadonlySet<string> }> {
     const documents = this.docs.size;
     const norms = lengthNorms({ documents, lengths: this.totals });
     const limit = postingsPerTerm(queryTerms.length, pool);
@@ -74,6 +77,6 @@ export class ScopeIndex {
     return [...scores.entries()]
       .sort(([a, x], [b, y]) => y - x || a.seq - b.seq)
       .slice(0, pool)
-      .map(([doc, score]) => ({ id: doc.id, score }));
+      .map(([doc, score]) => ({ id: doc.id, score, terms: doc.terms }));
   }
 }

@@ -1,26 +1,10 @@
-import {
-  bm25fSql,
-  idfSql,
-  lengthNormSql,
-  postingsPerTerm,
-  queryTerms,
-  StrategyStoreError,
-} from "@x/strategy-store-core";
+import { bm25fSql, idfSql, lengthNormSql, postingsPerTerm, queryTerms, readIndexedForm } from "@x/strategy-store-core";
 import type { DocumentTerms, FieldTriple } from "@x/strategy-store-core";
 import type { Executor } from "./connection";
 import type { Tables } from "./migrations";
 import { RECORD_COLUMNS } from "./rows";
 import type { StrategyRow } from "./rows";
 
-/** What a row's postings hold, stored on the row (jsonb) so removing them needs no re-tokenising. */
-export interface IndexedForm {
-  lengths: FieldTriple;
-  terms: Array<[term: string, impact: number]>;
-}
-
-export function indexedForm(terms: DocumentTerms): IndexedForm {
-  return { lengths: terms.lengths, terms: terms.postings.map((p) => [p.term, p.impact]) };
-}
 
 /** A row to index: its scope, its `seq` and what tokenising it gave. */
 export interface IndexChange {
@@ -35,13 +19,6 @@ export interface IndexRemoval {
   indexed: unknown;
 }
 
-function readForm(value: unknown): IndexedForm {
-  const form = value as Partial<IndexedForm> | null;
-  if (!form || !Array.isArray(form.lengths) || form.lengths.length !== 3 || !Array.isArray(form.terms)) {
-    throw new StrategyStoreError("backend", "a stored strategy row has a malformed index entry");
-  }
-  return form as IndexedForm;
-}
 
 /**
  * Scope totals and per-term document counts, as sorted delta arrays: every writer upserts scopes,
@@ -115,14 +92,14 @@ export class PostgresLexicalIndex {
       )
       SELECT ${RECORD_COLUMNS.split(", ")
         .map((c) => `s.${c}`)
-        .join(", ")}, r.score AS lexical_score
+        .join(", ")}, s.terms, r.score AS lexical_score
       FROM r JOIN ${t.strategies} s ON s.seq = r.seq ORDER BY r.score DESC, r.seq`;
   }
 
   async search(db: Executor, scope: string, query: string, pool: number) {
     const terms = queryTerms(query);
     if (terms.length === 0) return [];
-    return db.query<StrategyRow & { lexical_score: number }>(this.searchSql, [
+    return db.query<StrategyRow & { terms: string; lexical_score: number }>(this.searchSql, [
       scope,
       terms,
       postingsPerTerm(terms.length, pool),
@@ -167,7 +144,7 @@ export class PostgresLexicalIndex {
   /** Takes out what `add` wrote for rows being deleted or rewritten. */
   async remove(tx: Executor, removals: readonly IndexRemoval[]): Promise<void> {
     if (removals.length === 0) return;
-    const forms = removals.map((r) => ({ r, form: readForm(r.indexed) }));
+    const forms = removals.map((r) => ({ r, form: readIndexedForm(r.indexed) }));
     const d = deltas(
       forms.map(({ r, form }) => ({
         scope: r.scope,

@@ -1,6 +1,6 @@
-import { documentTerms, StrategyStoreError } from "@x/strategy-store-core";
+import { documentTerms, indexedForm, StrategyStoreError } from "@x/strategy-store-core";
 import type { Executor } from "./connection";
-import { indexedForm, PostgresLexicalIndex } from "./lexical-index";
+import { PostgresLexicalIndex } from "./lexical-index";
 
 export interface Tables {
   schema: string;
@@ -117,6 +117,16 @@ const MIGRATIONS: readonly Migration[] = [
         INCLUDE (problem_count, strategy_count, tags_count, problem_length, strategy_length, tags_length)`,
     ],
     after: backfillIndex,
+  },
+  {
+    // Ranking counts query coverage over each candidate's terms: a plain column of them spares a
+    // search reading every candidate's text or JSON form.
+    version: 4,
+    sql: (t) => [
+      `ALTER TABLE ${t.strategies} ADD COLUMN terms text NOT NULL DEFAULT ''`,
+      `UPDATE ${t.strategies} SET terms = coalesce(
+         (SELECT string_agg(e.value ->> 0, ' ') FROM jsonb_array_elements(indexed -> 'terms') AS e(value)), '')`,
+    ],
   },
 ];
 

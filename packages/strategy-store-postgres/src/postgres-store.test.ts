@@ -83,6 +83,23 @@ describe("postgres (PGlite + pgvector) specifics", () => {
     await pglite.query(`DROP SCHEMA "${schema}" CASCADE`);
   });
 
+  it("migration 4 fills each row's terms from its index form: upgraded rows score as freshly written ones", async () => {
+    const schema = runSchema("terms");
+    const fresh = await PostgresStrategyStore.open({ client: pglite, schema });
+    await fresh.putMany([
+      { scope: "one", problem: "disk fills up", strategy: "rotate the logs", confidence: 1, source: "t", tags: ["ops"] },
+      { scope: "one", problem: "disk is slow", strategy: "check the raid", confidence: 1, source: "t" },
+    ]);
+    const before = await fresh.search({ scope: "one", query: "disk logs ops raid", k: 3 });
+    await fresh.close();
+    await pglite.query(`ALTER TABLE "${schema}".strategies DROP COLUMN terms`);
+    await pglite.query(`DELETE FROM "${schema}".strategy_schema_version WHERE version = 4`);
+    const upgraded = await PostgresStrategyStore.open({ client: pglite, schema });
+    expect(await upgraded.search({ scope: "one", query: "disk logs ops raid", k: 3 })).toEqual(before);
+    await upgraded.close();
+    await pglite.query(`DROP SCHEMA "${schema}" CASCADE`);
+  });
+
   it("refuses a database whose schema a newer release wrote", async () => {
     const schema = runSchema("newer");
     await (await PostgresStrategyStore.open({ client: pglite, schema })).close();

@@ -17,8 +17,12 @@ import {
   parseSuccess,
   prepareBatch,
   rankCandidates,
+  indexedForm,
+  rankedFieldsFromRow,
   recordFromRow,
   StrategyStoreError,
+  termsFromText,
+  termsText,
 } from "@x/strategy-store-core";
 import type {
   EmbedFn,
@@ -37,7 +41,7 @@ import { executorFor } from "./connection";
 import type { Executor, PgClient } from "./connection";
 import { migrate, tablesFor } from "./migrations";
 import type { Tables } from "./migrations";
-import { indexedForm, PostgresLexicalIndex } from "./lexical-index";
+import { PostgresLexicalIndex } from "./lexical-index";
 import { RECORD_COLUMNS, vectorLiteral } from "./rows";
 import type { StrategyRow } from "./rows";
 
@@ -137,13 +141,13 @@ export class PostgresStrategyStore implements StrategyStore {
     const vector = this.vectorSchema === undefined ? undefined : `"${this.vectorSchema}".vector`;
     const inserted = await tx.query<StrategyRow & { seq: string }>(
       `INSERT INTO ${t} (id, scope, strategy_key, problem, strategy, correction, next_step, confidence, source, tags,
-         embedding, created_at, updated_at, uses, successes, indexed${vector ? ", embedding_vec" : ""})
+         embedding, created_at, updated_at, uses, successes, indexed, terms${vector ? ", embedding_vec" : ""})
        SELECT u.id, u.scope, u.strategy_key, u.problem, u.strategy, u.correction, u.next_step, u.confidence, u.source,
-         ARRAY(SELECT jsonb_array_elements_text(u.tags)), ${jsonFloats("u.embedding")}, $12, $12, 0, 0, u.indexed
+         ARRAY(SELECT jsonb_array_elements_text(u.tags)), ${jsonFloats("u.embedding")}, $12, $12, 0, 0, u.indexed, u.terms
          ${vector ? `, (${jsonFloats("u.embedding")})::${vector}` : ""}
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[],
-         $9::text[], $10::jsonb[], $11::jsonb[], $13::jsonb[]) WITH ORDINALITY
-         AS u(id, scope, strategy_key, problem, strategy, correction, next_step, confidence, source, tags, embedding, indexed, ord)
+         $9::text[], $10::jsonb[], $11::jsonb[], $13::jsonb[], $14::text[]) WITH ORDINALITY
+         AS u(id, scope, strategy_key, problem, strategy, correction, next_step, confidence, source, tags, embedding, indexed, terms, ord)
        ORDER BY u.ord
        ON CONFLICT (scope, strategy_key) DO NOTHING RETURNING ${RECORD_COLUMNS}, seq`,
       [
@@ -160,6 +164,7 @@ export class PostgresStrategyStore implements StrategyStore {
         fresh.map((r) => (r.embedding ? JSON.stringify(r.embedding) : null)),
         now,
         terms.map((one) => JSON.stringify(indexedForm(one))),
+        terms.map((one) => termsText(one)),
       ],
     );
     const rowById = new Map(inserted.map((row) => [row.id, row]));
@@ -191,7 +196,7 @@ export class PostgresStrategyStore implements StrategyStore {
     // Counters are not written here: only recordOutcome's in-SQL increment moves them.
     const [updated] = await tx.query<StrategyRow>(
       `UPDATE ${t} SET problem = $2, strategy = $3, correction = $4, next_step = $5, confidence = $6, source = $7,
-         tags = $8, embedding = $9, updated_at = $10, indexed = $11${this.vectorSchema === undefined ? "" : `, embedding_vec = $12::"${this.vectorSchema}".vector`}
+         tags = $8, embedding = $9, updated_at = $10, indexed = $11, terms = $12${this.vectorSchema === undefined ? "" : `, embedding_vec = $13::"${this.vectorSchema}".vector`}
        WHERE id = $1 RETURNING ${RECORD_COLUMNS}`,
       [
         merged.id,
@@ -205,6 +210,7 @@ export class PostgresStrategyStore implements StrategyStore {
         merged.embedding ?? null,
         now,
         JSON.stringify(indexedForm(terms)),
+        termsText(terms),
         ...(this.vectorSchema === undefined ? [] : [merged.embedding ? vectorLiteral(merged.embedding) : null]),
       ],
     );
@@ -223,22 +229,26 @@ export class PostgresStrategyStore implements StrategyStore {
     this.assertOpen();
     const pool = candidatePoolSize(parsed.k);
     const t = this.tables.strategies;
+    // Candidates are ranked in a light form; only the winners' rows are read into records.
     const lexical = (await this.index.search(this.db, parsed.scope, parsed.query, pool)).map((row) => ({
-      record: recordFromRow(row),
+      ...lightCandidate(row),
       score: Number(row.lexical_score),
     }));
     const vector = queryVector
       ? (
-          await this.db.query<StrategyRow & { similarity: number }>(
-            `SELECT ${RECORD_COLUMNS}, 1 - (embedding_vec OPERATOR("${this.vectorSchema}".<=>) $2::"${this.vectorSchema}".vector) AS similarity
+          await this.db.query<StrategyRow & { terms: string; similarity: number }>(
+            `SELECT ${RECORD_COLUMNS}, terms, 1 - (embedding_vec OPERATOR("${this.vectorSchema}".<=>) $2::"${this.vectorSchema}".vector) AS similarity
              FROM ${t}
              WHERE scope = $1 AND embedding_vec IS NOT NULL AND "${this.vectorSchema}".vector_dims(embedding_vec) = $3
              ORDER BY embedding_vec OPERATOR("${this.vectorSchema}".<=>) $2::"${this.vectorSchema}".vector LIMIT $4`,
             [parsed.scope, vectorLiteral(queryVector), queryVector.length, pool],
           )
-        ).map((row) => ({ record: recordFromRow(row), similarity: Number(row.similarity) }))
+        ).map((row) => ({ ...lightCandidate(row), similarity: Number(row.similarity) }))
       : undefined;
-    return rankCandidates(parsed.query, lexical, vector, parsed);
+    return rankCandidates(parsed.query, lexical, vector, parsed).map((hit) => ({
+      record: recordFromRow(hit.record.row),
+      score: hit.score,
+    }));
   }
 
   async recordOutcome(scope: string, id: string, success: boolean): Promise<StrategyRecord> {
@@ -299,6 +309,11 @@ export class PostgresStrategyStore implements StrategyStore {
   private assertOpen(): void {
     if (this.closed) throw closedError();
   }
+}
+
+/** A search candidate: what ranking reads, its terms, and the row to read whole if it wins. */
+function lightCandidate(row: StrategyRow & { terms: string }) {
+  return { record: { ...rankedFieldsFromRow(row), row }, terms: termsFromText(row.terms) };
 }
 
 /** Marks a transaction that must run again from the start (see `putMany`). */

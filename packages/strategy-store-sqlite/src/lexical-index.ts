@@ -1,25 +1,32 @@
 import type Database from "better-sqlite3";
-import { bm25fSql, idf, lengthNorms, postingsPerTerm, queryTerms, StrategyStoreError } from "@x/strategy-store-core";
-import type { DocumentTerms, FieldTriple } from "@x/strategy-store-core";
+import {
+  bm25fSql,
+  idf,
+  indexedForm,
+  lengthNorms,
+  postingsPerTerm,
+  queryTerms,
+  rankedFieldsFromRow,
+  readIndexedForm,
+  termsFromText,
+} from "@x/strategy-store-core";
+import type { DocumentTerms, LexicalCandidate, RankedFields } from "@x/strategy-store-core";
 import type { StrategyRow } from "./rows";
 
-/** What a row's postings hold, kept on the row so removing them needs no re-tokenising. */
-interface IndexedForm {
-  lengths: FieldTriple;
-  terms: Array<[term: string, impact: number]>;
-}
-
+/** The row's index form as the `indexed` column keeps it (JSON text). */
 export function encodeIndexed(terms: DocumentTerms): string {
-  const form: IndexedForm = { lengths: terms.lengths, terms: terms.postings.map((p) => [p.term, p.impact]) };
-  return JSON.stringify(form);
+  return JSON.stringify(indexedForm(terms));
 }
 
-function decodeIndexed(text: string): IndexedForm {
-  try {
-    return JSON.parse(text) as IndexedForm;
-  } catch (cause) {
-    throw new StrategyStoreError("backend", "a stored strategy row has a malformed index entry", { cause });
-  }
+/** A candidate's light form: what ranking reads, and the row to read in full if it wins. */
+export type RankedRow = RankedFields & { seq: number };
+
+/** The columns a light candidate is read from. */
+export const RANKED_COLUMNS = "seq, id, confidence, updated_at, uses, successes, terms";
+
+/** A light candidate from a row holding {@link RANKED_COLUMNS}. */
+export function rankedRow(row: Pick<StrategyRow, "seq" | "terms">): { record: RankedRow; terms: Set<string> } {
+  return { record: { ...rankedFieldsFromRow(row), seq: row.seq }, terms: termsFromText(row.terms) };
 }
 
 const SCORE = bm25fSql({
@@ -91,7 +98,7 @@ export class SqliteLexicalIndex {
 
   /** Takes out what `add` wrote for the row; `indexed` is the row's stored form. */
   remove(scopeId: number, seq: number, indexed: string): void {
-    const form = decodeIndexed(indexed);
+    const form = readIndexedForm(indexed);
     for (const [term, impact] of form.terms) {
       this.statements.dropPosting.run(scopeId, term, impact, seq);
       this.statements.dropTerm.run(scopeId, term);
@@ -101,8 +108,8 @@ export class SqliteLexicalIndex {
     this.statements.adjustTotals.run(-1, -p, -s, -t, scopeId);
   }
 
-  /** The `pool` best rows of the scope for `query`, with their BM25F scores; run inside a read transaction. */
-  search(scope: string, query: string, pool: number): Array<{ row: StrategyRow; score: number }> {
+  /** The `pool` best rows of the scope for `query`, light, with their BM25F scores; run inside a read transaction. */
+  search(scope: string, query: string, pool: number): Array<LexicalCandidate<RankedRow>> {
     const totals = this.statements.totals.get(scope);
     if (!totals || totals.documents === 0) return [];
     const params: Record<string, number | string> = { scope: totals.scope_id, pool };
@@ -127,7 +134,7 @@ export class SqliteLexicalIndex {
       limit: postingsPerTerm(terms.length, pool),
     });
     const rows = this.searchStatement(present.length).all(params) as Array<StrategyRow & { lexical_score: number }>;
-    return rows.map((row) => ({ row, score: row.lexical_score }));
+    return rows.map((row) => ({ ...rankedRow(row), score: row.lexical_score }));
   }
 
   private searchStatement(terms: number): Database.Statement {
@@ -140,7 +147,9 @@ export class SqliteLexicalIndex {
              WHERE scope_id = @scope AND term = @t${i} ORDER BY impact DESC, seq LIMIT @limit)`,
       );
       statement = this.db.prepare(
-        `SELECT s.*, r.score AS lexical_score FROM (
+        `SELECT ${RANKED_COLUMNS.split(", ")
+          .map((column) => `s.${column}`)
+          .join(", ")}, r.score AS lexical_score FROM (
            SELECT seq, SUM(w) AS score FROM (${perTerm.join(" UNION ALL ")})
            GROUP BY seq ORDER BY score DESC, seq LIMIT @pool
          ) r JOIN strategies s ON s.seq = r.seq ORDER BY r.score DESC, r.seq`,

@@ -107,6 +107,17 @@ const MIGRATIONS: ReadonlyArray<{ version: number; run: (db: Database.Database) 
       }
     },
   },
+  {
+    // Ranking counts query coverage over each candidate's terms; a plain column of them spares a
+    // search parsing every candidate's JSON form (see lexical-index.ts).
+    version: 3,
+    run: (db) =>
+      db.exec(`
+        ALTER TABLE strategies ADD COLUMN terms TEXT NOT NULL DEFAULT '';
+        UPDATE strategies SET terms = coalesce(
+          (SELECT group_concat(json_extract(j.value, '$[0]'), ' ') FROM json_each(strategies.indexed, '$.terms') j), '');
+      `),
+  },
 ];
 
 function tagsOf(json: string): string[] {

@@ -19,6 +19,8 @@ export interface StrategyRow {
   successes: number;
   /** What the row's postings hold (see lexical-index.ts). */
   indexed: string;
+  /** The row's distinct index terms, space-separated. */
+  terms: string;
 }
 
 /** A stored row as a record: the blob embedding decoded here, everything else read by core's one row schema. */

@@ -51,6 +51,23 @@ describe("sqlite specifics", () => {
     await store.close();
   });
 
+  it("migration 3 fills each row's terms from its index form: upgraded rows score as freshly written ones", async () => {
+    const file = join(dir, "terms.db");
+    const fresh = new SqliteStrategyStore({ database: file });
+    await fresh.putMany([
+      { scope: "one", problem: "disk fills up", strategy: "rotate the logs", confidence: 1, source: "t", tags: ["ops"] },
+      { scope: "one", problem: "disk is slow", strategy: "check the raid", confidence: 1, source: "t" },
+    ]);
+    const before = await fresh.search({ scope: "one", query: "disk logs ops raid", k: 3 });
+    await fresh.close();
+    const db = new Database(file);
+    db.exec("ALTER TABLE strategies DROP COLUMN terms; DELETE FROM strategy_schema_version WHERE version = 3");
+    db.close();
+    const upgraded = new SqliteStrategyStore({ database: file });
+    expect(await upgraded.search({ scope: "one", query: "disk logs ops raid", k: 3 })).toEqual(before);
+    await upgraded.close();
+  });
+
   it("refuses a database whose schema a newer release wrote", async () => {
     const file = join(dir, "newer.db");
     await new SqliteStrategyStore({ database: file }).close();

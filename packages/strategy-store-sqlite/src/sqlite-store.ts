@@ -22,10 +22,10 @@ import {
   prepareBatch,
   rankCandidates,
   StrategyStoreError,
+  termsText,
 } from "@x/strategy-store-core";
 import type {
   EmbedFn,
-  LexicalCandidate,
   ListQuery,
   PreparedStrategy,
   SearchQuery,
@@ -38,9 +38,10 @@ import type {
   VectorCandidate,
 } from "@x/strategy-store-core";
 import { migrate } from "./migrations";
-import { encodeEmbedding, rowToRecord } from "./rows";
+import { decodeEmbedding, encodeEmbedding, rowToRecord } from "./rows";
 import type { StrategyRow } from "./rows";
-import { encodeIndexed, SqliteLexicalIndex } from "./lexical-index";
+import { encodeIndexed, RANKED_COLUMNS, rankedRow, SqliteLexicalIndex } from "./lexical-index";
+import type { RankedRow } from "./lexical-index";
 
 export interface SqliteStrategyStoreOptions extends StrategyStoreOptions {
   /** A database file path (":memory:" for a private in-memory database), or an open connection. */
@@ -58,6 +59,7 @@ export class SqliteStrategyStore implements StrategyStore {
   private readonly ownsDb: boolean;
   private readonly embed: EmbedFn | undefined;
   private readonly index: SqliteLexicalIndex;
+  private readonly statements: ReturnType<typeof prepareStatements>;
   private closed = false;
 
   constructor(options: SqliteStrategyStoreOptions) {
@@ -74,6 +76,7 @@ export class SqliteStrategyStore implements StrategyStore {
       this.db.pragma(`cache_size = -${Math.max(2048, Math.trunc(options.cacheKiB ?? 65_536))}`);
       migrate(this.db);
       this.index = new SqliteLexicalIndex(this.db);
+      this.statements = prepareStatements(this.db);
     } catch (error) {
       if (this.ownsDb) this.db.close();
       throw toStoreError(error);
@@ -94,20 +97,13 @@ export class SqliteStrategyStore implements StrategyStore {
   private write(prepared: PreparedStrategy): StrategyRecord {
     const now = new Date().toISOString();
     const scopeId = this.index.scopeForWrite(prepared.scope);
-    const row = this.db
-      .prepare("SELECT * FROM strategies WHERE scope = ? AND strategy_key = ?")
-      .get(prepared.scope, prepared.key) as StrategyRow | undefined;
+    const row = this.statements.byKey.get(prepared.scope, prepared.key);
     if (row) {
       const merged = mergeRecord(rowToRecord(row), prepared, now);
       const terms = documentTerms(merged);
       this.index.remove(scopeId, row.seq, row.indexed);
       // Counters are left out on purpose: they only move through recordOutcome's SQL increment.
-      this.db
-        .prepare(
-          `UPDATE strategies SET problem = ?, strategy = ?, correction = ?, next_step = ?, confidence = ?,
-             source = ?, tags = ?, embedding = ?, updated_at = ?, indexed = ? WHERE seq = ?`,
-        )
-        .run(
+      this.statements.rewrite.run(
           merged.problem,
           merged.strategy,
           merged.correction ?? null,
@@ -118,6 +114,7 @@ export class SqliteStrategyStore implements StrategyStore {
           encodeEmbedding(merged.embedding),
           merged.updatedAt,
           encodeIndexed(terms),
+          termsText(terms),
           row.seq,
         );
       this.index.add(scopeId, row.seq, terms);
@@ -125,13 +122,7 @@ export class SqliteStrategyStore implements StrategyStore {
     }
     const record = newRecord(prepared, newId(), now);
     const terms = documentTerms(record);
-    const { lastInsertRowid } = this.db
-      .prepare(
-        `INSERT INTO strategies (id, scope, strategy_key, problem, strategy, correction, next_step, confidence,
-           source, tags, embedding, created_at, updated_at, uses, successes, indexed)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?)`,
-      )
-      .run(
+    const { lastInsertRowid } = this.statements.insert.run(
         record.id,
         record.scope,
         prepared.key,
@@ -146,6 +137,7 @@ export class SqliteStrategyStore implements StrategyStore {
         record.createdAt,
         record.updatedAt,
         encodeIndexed(terms),
+        termsText(terms),
       );
     this.index.add(scopeId, Number(lastInsertRowid), terms);
     return record;
@@ -157,13 +149,17 @@ export class SqliteStrategyStore implements StrategyStore {
     const queryVector = this.embed && parsed.query.trim() !== "" ? await embedOne(this.embed, parsed.query) : undefined;
     return this.run(() => {
       const pool = candidatePoolSize(parsed.k);
-      // One read transaction: every statement below sees the same snapshot, whatever other processes write.
-      const read = this.db.transaction(() => ({
-        lexical: this.lexical(parsed.scope, parsed.query, pool),
-        vector: queryVector ? this.nearest(parsed.scope, queryVector, pool) : undefined,
-      }));
-      const { lexical, vector } = read.deferred();
-      return rankCandidates(parsed.query, lexical, vector, parsed);
+      // One read transaction: every statement below sees the same snapshot, whatever other processes
+      // write. Candidates are ranked in their light form; only the winners' rows are read whole.
+      const read = this.db.transaction(() => {
+        const lexical = this.index.search(parsed.scope, parsed.query, pool);
+        const vector = queryVector ? this.nearest(parsed.scope, queryVector, pool) : undefined;
+        return rankCandidates(parsed.query, lexical, vector, parsed).map((hit) => ({
+          record: rowToRecord(this.statements.bySeq.get(hit.record.seq)!),
+          score: hit.score,
+        }));
+      });
+      return read.deferred();
     });
   }
 
@@ -171,15 +167,7 @@ export class SqliteStrategyStore implements StrategyStore {
     this.assertOpen();
     const args = [parseSuccess(success) ? 1 : 0, new Date().toISOString(), parseScope(scope), parseId(id)] as const;
     const row = this.run(() => {
-      const bump = this.db.transaction(
-        () =>
-          this.db
-            .prepare(
-              `UPDATE strategies SET uses = uses + 1, successes = successes + ?, updated_at = ?
-               WHERE scope = ? AND id = ? RETURNING *`,
-            )
-            .get(...args) as StrategyRow | undefined,
-      );
+      const bump = this.db.transaction(() => this.statements.bump.get(...args));
       return bump.immediate();
     });
     if (!row) throw notFound();
@@ -189,10 +177,7 @@ export class SqliteStrategyStore implements StrategyStore {
   async get(scope: string, id: string): Promise<StrategyRecord | undefined> {
     this.assertOpen();
     const args = [parseScope(scope), parseId(id)] as const;
-    const row = this.run(
-      () =>
-        this.db.prepare("SELECT * FROM strategies WHERE scope = ? AND id = ?").get(...args) as StrategyRow | undefined,
-    );
+    const row = this.run(() => this.statements.byId.get(...args));
     return row ? rowToRecord(row) : undefined;
   }
 
@@ -201,12 +186,7 @@ export class SqliteStrategyStore implements StrategyStore {
     const parsed = parseList(query);
     const after = decodeCursor(parsed.cursor) ?? "";
     const limit = parsed.limit ?? DEFAULT_LIST_LIMIT;
-    const rows = this.run(
-      () =>
-        this.db
-          .prepare("SELECT * FROM strategies WHERE scope = ? AND id > ? ORDER BY id LIMIT ?")
-          .all(parsed.scope, after, limit + 1) as StrategyRow[],
-    );
+    const rows = this.run(() => this.statements.page.all(parsed.scope, after, limit + 1));
     const records = rows.slice(0, limit).map(rowToRecord);
     const last = records.at(-1);
     return rows.length > limit && last ? { records, nextCursor: encodeCursor(last.id) } : { records };
@@ -217,9 +197,7 @@ export class SqliteStrategyStore implements StrategyStore {
     const args = [parseScope(scope), parseId(id)] as const;
     return this.run(() => {
       const remove = this.db.transaction(() => {
-        const row = this.db
-          .prepare("DELETE FROM strategies WHERE scope = ? AND id = ? RETURNING seq, indexed")
-          .get(...args) as Pick<StrategyRow, "seq" | "indexed"> | undefined;
+        const row = this.statements.remove.get(...args);
         if (row) this.index.remove(this.index.scopeForWrite(args[0]), row.seq, row.indexed);
         return row !== undefined;
       });
@@ -233,22 +211,14 @@ export class SqliteStrategyStore implements StrategyStore {
     if (this.ownsDb) this.db.close();
   }
 
-  private lexical(scope: string, query: string, pool: number): LexicalCandidate[] {
-    return this.index.search(scope, query, pool).map(({ row, score }) => ({ record: rowToRecord(row), score }));
-  }
-
   // Brute force over the scope's vectors: SQLite has no vector index without an extension.
-  private nearest(scope: string, queryVector: number[], pool: number): VectorCandidate[] {
-    const rows = this.db
-      .prepare("SELECT * FROM strategies WHERE scope = ? AND length(embedding) = ?")
-      .all(scope, queryVector.length * 8) as StrategyRow[];
-    return rows
-      .map((row) => {
-        const record = rowToRecord(row);
-        return { record, similarity: cosineSimilarity(record.embedding!, queryVector) };
-      })
+  private nearest(scope: string, queryVector: number[], pool: number): Array<VectorCandidate<RankedRow>> {
+    return this.statements.vectors
+      .all(scope, queryVector.length * 8)
+      .map((row) => ({ row, similarity: cosineSimilarity(decodeEmbedding(row.embedding), queryVector) }))
       .sort((a, b) => b.similarity - a.similarity)
-      .slice(0, pool);
+      .slice(0, pool)
+      .map(({ row, similarity }) => ({ ...rankedRow(row), similarity }));
   }
 
   private run<T>(body: () => T): T {
@@ -263,6 +233,36 @@ export class SqliteStrategyStore implements StrategyStore {
   private assertOpen(): void {
     if (this.closed) throw closedError();
   }
+}
+
+function prepareStatements(db: Database.Database) {
+  return {
+    byKey: db.prepare<[string, string], StrategyRow>("SELECT * FROM strategies WHERE scope = ? AND strategy_key = ?"),
+    bySeq: db.prepare<[number], StrategyRow>("SELECT * FROM strategies WHERE seq = ?"),
+    byId: db.prepare<[string, string], StrategyRow>("SELECT * FROM strategies WHERE scope = ? AND id = ?"),
+    page: db.prepare<[string, string, number], StrategyRow>(
+      "SELECT * FROM strategies WHERE scope = ? AND id > ? ORDER BY id LIMIT ?",
+    ),
+    insert: db.prepare(
+      `INSERT INTO strategies (id, scope, strategy_key, problem, strategy, correction, next_step, confidence,
+         source, tags, embedding, created_at, updated_at, uses, successes, indexed, terms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?)`,
+    ),
+    rewrite: db.prepare(
+      `UPDATE strategies SET problem = ?, strategy = ?, correction = ?, next_step = ?, confidence = ?,
+         source = ?, tags = ?, embedding = ?, updated_at = ?, indexed = ?, terms = ? WHERE seq = ?`,
+    ),
+    bump: db.prepare<[number, string, string, string], StrategyRow>(
+      `UPDATE strategies SET uses = uses + 1, successes = successes + ?, updated_at = ?
+       WHERE scope = ? AND id = ? RETURNING *`,
+    ),
+    remove: db.prepare<[string, string], Pick<StrategyRow, "seq" | "indexed">>(
+      "DELETE FROM strategies WHERE scope = ? AND id = ? RETURNING seq, indexed",
+    ),
+    vectors: db.prepare<[string, number], StrategyRow & { embedding: Buffer }>(
+      `SELECT ${RANKED_COLUMNS}, embedding FROM strategies WHERE scope = ? AND length(embedding) = ?`,
+    ),
+  };
 }
 
 function openFile(path: string): Database.Database {

@@ -24,7 +24,7 @@ export function referenceSearch(records: readonly StrategyRecord[], query: strin
       score +=
         idf(records.length, df.get(posting.term)!) * saturate(weightedFrequency(posting.counts, terms.lengths, norms));
     }
-    if (score > 0) lexical.push({ record, score });
+    if (score > 0) lexical.push({ record, score, terms: new Set(terms.postings.map((p) => p.term)) });
   }
   lexical.sort((a, b) => b.score - a.score);
   return rankCandidates(query, lexical.slice(0, candidatePoolSize(k)), undefined, { k });
