@@ -1,4 +1,12 @@
-export { runStrategyStoreBench, formatBenchTable, DEFAULT_LAYOUTS, layoutsFromEnv } from "./bench/run";
+export {
+  runStrategyStoreBench,
+  formatBenchTable,
+  DEFAULT_LAYOUTS,
+  LOAD_BATCH,
+  BULK_BATCH,
+  layoutsFromEnv,
+  keptFolder,
+} from "./bench/run";
 export type { BenchTarget, BenchOptions, BenchRow, BenchLayout } from "./bench/run";
 export { syntheticCorpus, prng } from "./bench/synthetic";
 export type { SyntheticCorpus } from "./bench/synthetic";

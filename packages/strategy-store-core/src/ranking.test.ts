@@ -23,10 +23,7 @@ describe("rankCandidates", () => {
   it("keeps the backend's lexical order when outcomes are equal", () => {
     const hits = rankCandidates(
       "flaky deploy timeout",
-      [
-        lex(record("a", "flaky deploy timeout"), 9),
-        lex(record("b", "deploy timeout"), 5),
-      ],
+      [lex(record("a", "flaky deploy timeout"), 9), lex(record("b", "deploy timeout"), 5)],
       undefined,
       { k: 3 },
     );

@@ -60,7 +60,10 @@ export class ScopeIndex {
   }
 
   /** The `pool` best record ids by BM25F for the query terms, with their scores and terms. */
-  search(queryTerms: readonly string[], pool: number): Array<{ id: string; score: number; terms: ReadonlySet<string> }> {
+  search(
+    queryTerms: readonly string[],
+    pool: number,
+  ): Array<{ id: string; score: number; terms: ReadonlySet<string> }> {
     const documents = this.docs.size;
     const norms = lengthNorms({ documents, lengths: this.totals });
     const limit = postingsPerTerm(queryTerms.length, pool);

@@ -1,54 +1,71 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import pg from "pg";
-import { formatBenchTable, layoutsFromEnv, runStrategyStoreBench } from "@x/strategy-store-core/bench";
+import { formatBenchTable, keptFolder, layoutsFromEnv, runStrategyStoreBench } from "@x/strategy-store-core/bench";
 import type { BenchTarget } from "@x/strategy-store-core/bench";
 import { PostgresStrategyStore } from "../src/index";
 import type { PgQueryable } from "../src/index";
 
-/** A fresh schema per layout, dropped after it. */
-function target(
-  name: string,
-  db: PgQueryable,
-  connect: (schema: string) => Promise<PostgresStrategyStore>,
-  serverCpuNs?: () => number,
-): BenchTarget {
-  let schema = "";
-  let n = 0;
+// Kept databases live in a schema per dataset (PGlite: in a data folder under STRATEGY_BENCH_KEEP);
+// otherwise each run uses schemas of its own and drops them.
+const kept = keptFolder();
+const schemaOf = (dataset: string) =>
+  `strategy_bench_${kept === undefined ? `${process.pid}_` : ""}${dataset.replace(/[^a-z0-9]/g, "_")}`;
+
+/** A schema per dataset, with a one-row table saying how many background records it holds. */
+function target(name: string, db: PgQueryable, serverCpuNs?: () => number): BenchTarget {
   return {
     name,
-    open: () => {
-      schema = `strategy_bench_${process.pid}_${++n}`;
-      return connect(schema);
+    open: (dataset) => PostgresStrategyStore.open({ client: db, schema: schemaOf(dataset) }),
+    loaded: async (dataset) => {
+      // Asked first rather than caught: a failed query costs the pool its connection (and the CPU reading).
+      const table = `"${schemaOf(dataset)}".bench_loaded`;
+      const exists = await db.query<{ found: string | null }>("SELECT to_regclass($1)::text AS found", [table]);
+      if (exists.rows[0]?.found == null) return 0;
+      return (await db.query<{ records: number }>(`SELECT records FROM ${table}`)).rows[0]?.records ?? 0;
     },
-    cleanup: async () => {
-      await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    setLoaded: async (dataset, records) => {
+      const table = `"${schemaOf(dataset)}".bench_loaded`;
+      await db.query(`CREATE TABLE IF NOT EXISTS ${table} (records integer NOT NULL)`);
+      await db.query(`DELETE FROM ${table}`);
+      await db.query(`INSERT INTO ${table} (records) VALUES ($1)`, [records]);
+      // The planner needs statistics of the tables the load just filled.
+      await db.query(`ANALYZE "${schemaOf(dataset)}".strategy_postings`);
+      await db.query(`ANALYZE "${schemaOf(dataset)}".strategy_terms`);
+      await db.query(`ANALYZE "${schemaOf(dataset)}".strategies`);
+    },
+    release: async (dataset) => {
+      if (kept === undefined) await db.query(`DROP SCHEMA IF EXISTS "${schemaOf(dataset)}" CASCADE`);
     },
     ...(serverCpuNs ? { serverCpuNs } : {}),
   };
 }
 
-const pglite = await PGlite.create({ extensions: { vector } });
-const targets = [
-  target("postgres (PGlite)", pglite, (schema) => PostgresStrategyStore.open({ client: pglite, schema })),
-];
+const pgliteDir = kept === undefined ? undefined : join(kept, "pglite");
+if (pgliteDir !== undefined) mkdirSync(pgliteDir, { recursive: true });
+const pglite = await PGlite.create({
+  extensions: { vector },
+  ...(pgliteDir === undefined ? {} : { dataDir: pgliteDir }),
+});
+const only = process.env.STRATEGY_BENCH_PG?.split(",");
+const targets: BenchTarget[] = [];
 let pool: pg.Pool | undefined;
 const url = process.env.PG_URL;
 if (url === undefined) {
   console.warn("PG_URL not set: skipping the real PostgreSQL row");
-} else {
+} else if (!only || only.includes("server")) {
   // One connection, so one server backend does all the work and its CPU can be read per operation.
-  pool = new pg.Pool({ connectionString: url, max: 1 });
+  pool = new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 0 });
   const client = pool;
   const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
   const backend = rows[0]!.pid;
   // The first field of schedstat is the time the process has run, in nanoseconds.
   const serverCpuNs = () => Number(readFileSync(`/proc/${backend}/schedstat`, "utf8").split(" ")[0]);
-  targets.unshift(
-    target("postgres (real server)", client, (schema) => PostgresStrategyStore.open({ client, schema }), serverCpuNs),
-  );
+  targets.push(target("postgres (real server)", client, serverCpuNs));
 }
+if (!only || only.includes("pglite")) targets.push(target("postgres (PGlite)", pglite));
 try {
   const rows = await runStrategyStoreBench(targets, { layouts: layoutsFromEnv() });
   console.log(formatBenchTable(rows));

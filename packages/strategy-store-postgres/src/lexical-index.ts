@@ -5,7 +5,6 @@ import type { Tables } from "./migrations";
 import { RECORD_COLUMNS } from "./rows";
 import type { StrategyRow } from "./rows";
 
-
 /** A row to index: its scope, its `seq` and what tokenising it gave. */
 export interface IndexChange {
   scope: string;
@@ -18,7 +17,6 @@ export interface IndexRemoval {
   seq: string | number;
   indexed: unknown;
 }
-
 
 /**
  * Scope totals and per-term document counts, as sorted delta arrays: every writer upserts scopes,

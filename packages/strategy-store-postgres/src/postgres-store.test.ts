@@ -87,7 +87,14 @@ describe("postgres (PGlite + pgvector) specifics", () => {
     const schema = runSchema("terms");
     const fresh = await PostgresStrategyStore.open({ client: pglite, schema });
     await fresh.putMany([
-      { scope: "one", problem: "disk fills up", strategy: "rotate the logs", confidence: 1, source: "t", tags: ["ops"] },
+      {
+        scope: "one",
+        problem: "disk fills up",
+        strategy: "rotate the logs",
+        confidence: 1,
+        source: "t",
+        tags: ["ops"],
+      },
       { scope: "one", problem: "disk is slow", strategy: "check the raid", confidence: 1, source: "t" },
     ]);
     const before = await fresh.search({ scope: "one", query: "disk logs ops raid", k: 3 });

@@ -55,7 +55,14 @@ describe("sqlite specifics", () => {
     const file = join(dir, "terms.db");
     const fresh = new SqliteStrategyStore({ database: file });
     await fresh.putMany([
-      { scope: "one", problem: "disk fills up", strategy: "rotate the logs", confidence: 1, source: "t", tags: ["ops"] },
+      {
+        scope: "one",
+        problem: "disk fills up",
+        strategy: "rotate the logs",
+        confidence: 1,
+        source: "t",
+        tags: ["ops"],
+      },
       { scope: "one", problem: "disk is slow", strategy: "check the raid", confidence: 1, source: "t" },
     ]);
     const before = await fresh.search({ scope: "one", query: "disk logs ops raid", k: 3 });

@@ -104,41 +104,41 @@ export class SqliteStrategyStore implements StrategyStore {
       this.index.remove(scopeId, row.seq, row.indexed);
       // Counters are left out on purpose: they only move through recordOutcome's SQL increment.
       this.statements.rewrite.run(
-          merged.problem,
-          merged.strategy,
-          merged.correction ?? null,
-          merged.nextStep ?? null,
-          merged.confidence,
-          merged.source,
-          JSON.stringify(merged.tags),
-          encodeEmbedding(merged.embedding),
-          merged.updatedAt,
-          encodeIndexed(terms),
-          termsText(terms),
-          row.seq,
-        );
+        merged.problem,
+        merged.strategy,
+        merged.correction ?? null,
+        merged.nextStep ?? null,
+        merged.confidence,
+        merged.source,
+        JSON.stringify(merged.tags),
+        encodeEmbedding(merged.embedding),
+        merged.updatedAt,
+        encodeIndexed(terms),
+        termsText(terms),
+        row.seq,
+      );
       this.index.add(scopeId, row.seq, terms);
       return { ...merged, uses: row.uses, successes: row.successes };
     }
     const record = newRecord(prepared, newId(), now);
     const terms = documentTerms(record);
     const { lastInsertRowid } = this.statements.insert.run(
-        record.id,
-        record.scope,
-        prepared.key,
-        record.problem,
-        record.strategy,
-        record.correction ?? null,
-        record.nextStep ?? null,
-        record.confidence,
-        record.source,
-        JSON.stringify(record.tags),
-        encodeEmbedding(record.embedding),
-        record.createdAt,
-        record.updatedAt,
-        encodeIndexed(terms),
-        termsText(terms),
-      );
+      record.id,
+      record.scope,
+      prepared.key,
+      record.problem,
+      record.strategy,
+      record.correction ?? null,
+      record.nextStep ?? null,
+      record.confidence,
+      record.source,
+      JSON.stringify(record.tags),
+      encodeEmbedding(record.embedding),
+      record.createdAt,
+      record.updatedAt,
+      encodeIndexed(terms),
+      termsText(terms),
+    );
     this.index.add(scopeId, Number(lastInsertRowid), terms);
     return record;
   }

@@ -1,3 +1,4 @@
+import { loadavg } from "node:os";
 import type { StrategyInput } from "../record";
 import type { StrategyStore } from "../store";
 import { labelledSet } from "../conformance/labelled-set";
@@ -6,10 +7,20 @@ import { syntheticCorpus } from "./synthetic";
 export interface BenchTarget {
   /** Row label, e.g. "sqlite (file, WAL)". */
   name: string;
-  /** A store on a fresh, empty database. */
-  open(): Promise<StrategyStore>;
-  /** Called after the store for one size is closed (drop a schema, delete a file). */
-  cleanup?(): Promise<void>;
+  /**
+   * A store on the database kept for `dataset` (one per scope layout, e.g. "1-scope"), empty the
+   * first time. Cells of one dataset grow it: 1k, then 10k, then 100k records in the same scope.
+   */
+  open(dataset: string): Promise<StrategyStore>;
+  /**
+   * Background records `dataset`'s database already holds (loaded by an earlier cell, or by an
+   * earlier run when the target keeps its databases); 0 for a new one.
+   */
+  loaded(dataset: string): Promise<number>;
+  /** Notes that `dataset` now holds `records` background records. */
+  setLoaded(dataset: string, records: number): Promise<void>;
+  /** Called after a dataset's last cell, its store closed: drop it unless kept. */
+  release?(dataset: string): Promise<void>;
   /**
    * CPU nanoseconds a database server has spent for this target so far (for PostgreSQL: its one
    * backend process), added to the client's CPU per operation.
@@ -24,9 +35,14 @@ export interface BenchLayout {
 }
 
 export interface BenchOptions {
-  layouts?: BenchLayout[];
+  layouts?: readonly BenchLayout[];
   putSamples?: number;
   searchSamples?: number;
+  /**
+   * Seconds one cell may spend loading (default 1,800). Past it the load stops where it is (kept
+   * for the next run when the target keeps databases) and the cell is reported as not measured.
+   */
+  loadBudgetSeconds?: number;
   /** Progress lines go here (default stderr), keeping stdout for the table. */
   log?: (line: string) => void;
 }
@@ -35,8 +51,10 @@ export interface BenchRow {
   backend: string;
   records: number;
   scopes: number;
-  /** Background load through `putMany`, records per second. */
-  loadPerSecond: number;
+  /** Background load through `putMany`, records per second; undefined when the database was reused as built. */
+  loadPerSecond: number | undefined;
+  /** `putMany` of {@link BULK_BATCH} records per second, timed on the loaded database. */
+  putManyPerSecond: number;
   /** Single sequential `put`s per second. */
   putPerSecond: number;
   putP50: number;
@@ -50,6 +68,8 @@ export interface BenchRow {
   searchCpuP50: number;
   searchCpuP99: number;
   recallAt3: number;
+  /** 1-minute load average when the cell's searches ended (the machine is shared). */
+  loadAverage: number;
 }
 
 /** 1k, 10k and 100k in one scope, then 1M over 1,000 scopes (1,000 each). */
@@ -60,89 +80,143 @@ export const DEFAULT_LAYOUTS: readonly BenchLayout[] = [
   { records: 1_000_000, scopes: 1_000 },
 ];
 
-const SEED_BATCH = 1000;
+/** Records per `putMany` while loading. */
+export const LOAD_BATCH = 5_000;
+
+/** Records in the one timed `putMany` of a cell. */
+export const BULK_BATCH = 1_000;
+
+// Sampled records are numbered from here, apart from the background corpus, and deleted after
+// their cell, so a kept database returns to exactly what was loaded.
+const SAMPLE_BASE = 1_000_000_000;
+
+const datasetOf = (layout: BenchLayout) => `${layout.scopes}-scope${layout.scopes === 1 ? "" : "s"}`;
 
 /**
- * For each target and layout: bulk-load the background records (`putMany`, one transaction per
- * batch of 1,000), then time single puts and k=3 searches against them (searches go round the
- * scopes), and measure recall@3 of the labelled set stored in its own scope beside them. Prints
- * nothing itself; see `formatBenchTable`.
+ * For each target and layout: bulk-load the background records (`putMany` of {@link LOAD_BATCH},
+ * one transaction each) on top of what the dataset already holds, then time single puts, one bulk
+ * `putMany` and k=3 searches against them (searches go round the scopes), and measure recall@3 of
+ * the labelled set stored in its own scope beside them. What a cell adds besides the background is
+ * deleted again. Prints nothing itself; see `formatBenchTable`.
  */
 export async function runStrategyStoreBench(targets: BenchTarget[], options: BenchOptions = {}): Promise<BenchRow[]> {
-  const layouts = options.layouts ?? DEFAULT_LAYOUTS;
-  const putSamples = options.putSamples ?? 500;
-  const searchSamples = options.searchSamples ?? 500;
+  const layouts = [...(options.layouts ?? DEFAULT_LAYOUTS)].sort(
+    (a, b) => a.scopes - b.scopes || a.records - b.records,
+  );
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const corpus = syntheticCorpus();
   const rows: BenchRow[] = [];
   for (const target of targets) {
-    for (const layout of layouts) {
-      const scopeOf = (n: number) => `bench-${n % layout.scopes}`;
-      const label = `${target.name}: ${layout.records.toLocaleString("en-US")} records / ${layout.scopes} scope(s)`;
-      const store = await target.open();
-      try {
-        const started = performance.now();
-        for (let from = 0; from < layout.records; from += SEED_BATCH) {
-          const count = Math.min(SEED_BATCH, layout.records - from);
-          await store.putMany(Array.from({ length: count }, (_, i) => corpus.record(from + i, scopeOf(from + i))));
-        }
-        const loadSeconds = (performance.now() - started) / 1000;
-        log(`${label}: loaded in ${loadSeconds.toFixed(1)} s`);
-
-        const putTimes: number[] = [];
-        for (let i = 0; i < putSamples; i++) {
-          const n = layout.records + i;
-          const record = corpus.record(n, scopeOf(n));
-          const t0 = performance.now();
-          await store.put(record);
-          putTimes.push(performance.now() - t0);
-        }
-        const searchTimes: number[] = [];
-        const searchCpu: number[] = [];
-        for (let i = 0; i < searchSamples; i++) {
-          const query = corpus.query(i);
-          const server0 = target.serverCpuNs?.() ?? 0;
-          const c0 = process.cpuUsage();
-          const t0 = performance.now();
-          await store.search({ scope: scopeOf(i * 7), query, k: 3 });
-          searchTimes.push(performance.now() - t0);
-          const cpu = process.cpuUsage(c0);
-          const server = (target.serverCpuNs?.() ?? 0) - server0;
-          searchCpu.push((cpu.user + cpu.system) / 1000 + server / 1e6);
-        }
-
-        let found = 0;
-        const ids = (await store.putMany(labelledSet.map((entry) => labelledInput(entry)))).map((record) => record.id);
-        for (const [i, entry] of labelledSet.entries()) {
-          const hits = await store.search({ scope: "labelled", query: entry.query, k: 3 });
-          if (hits.some((hit) => hit.record.id === ids[i])) found++;
-        }
-        rows.push({
-          backend: target.name,
-          records: layout.records,
-          scopes: layout.scopes,
-          loadPerSecond: layout.records / loadSeconds,
-          putPerSecond: (putSamples * 1000) / putTimes.reduce((sum, t) => sum + t, 0),
-          putP50: percentile(putTimes, 0.5),
-          putP99: percentile(putTimes, 0.99),
-          searchP50: percentile(searchTimes, 0.5),
-          searchP99: percentile(searchTimes, 0.99),
-          searchCpuP50: percentile(searchCpu, 0.5),
-          searchCpuP99: percentile(searchCpu, 0.99),
-          recallAt3: found / labelledSet.length,
-        });
-        log(`${label}: measured`);
-      } finally {
-        await store.close();
-        await target.cleanup?.();
+    for (const dataset of new Set(layouts.map(datasetOf))) {
+      for (const layout of layouts.filter((one) => datasetOf(one) === dataset)) {
+        const row = await measureCell(target, layout, options, log);
+        if (row) rows.push(row);
       }
+      await target.release?.(dataset);
     }
   }
   return rows;
 }
 
-function labelledInput(entry: { problem: string; strategy: string }): StrategyInput {
-  return { scope: "labelled", problem: entry.problem, strategy: entry.strategy, confidence: 2, source: "bench" };
+async function measureCell(
+  target: BenchTarget,
+  layout: BenchLayout,
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<BenchRow | undefined> {
+  const putSamples = options.putSamples ?? 500;
+  const searchSamples = options.searchSamples ?? 500;
+  const budgetMs = (options.loadBudgetSeconds ?? 1_800) * 1000;
+  const corpus = syntheticCorpus();
+  const dataset = datasetOf(layout);
+  const scopeOf = (n: number) => `bench-${n % layout.scopes}`;
+  const label = `${target.name}: ${layout.records.toLocaleString("en-US")} records / ${layout.scopes} scope(s)`;
+  const already = await target.loaded(dataset);
+  if (already > layout.records) {
+    log(`${label}: skipped, the kept database already holds ${already.toLocaleString("en-US")} records`);
+    return undefined;
+  }
+  const store = await target.open(dataset);
+  try {
+    const started = performance.now();
+    let loaded = already;
+    while (loaded < layout.records && performance.now() - started < budgetMs) {
+      const count = Math.min(LOAD_BATCH, layout.records - loaded);
+      await store.putMany(Array.from({ length: count }, (_, i) => corpus.record(loaded + i, scopeOf(loaded + i))));
+      loaded += count;
+    }
+    const loadSeconds = (performance.now() - started) / 1000;
+    await target.setLoaded(dataset, loaded);
+    if (loaded < layout.records) {
+      log(
+        `${label}: NOT MEASURED, load budget spent at ${loaded.toLocaleString("en-US")} records (kept if the target keeps databases)`,
+      );
+      return undefined;
+    }
+    log(
+      `${label}: ${loaded > already ? `loaded ${(loaded - already).toLocaleString("en-US")} in ${loadSeconds.toFixed(1)} s` : "reused as built"}`,
+    );
+
+    const sampleIds: string[] = [];
+    const putTimes: number[] = [];
+    for (let i = 0; i < putSamples; i++) {
+      const record = corpus.record(SAMPLE_BASE + i, scopeOf(i));
+      const t0 = performance.now();
+      sampleIds.push((await store.put(record)).id);
+      putTimes.push(performance.now() - t0);
+    }
+    const bulk = Array.from({ length: BULK_BATCH }, (_, i) => corpus.record(SAMPLE_BASE + putSamples + i, scopeOf(i)));
+    const bulk0 = performance.now();
+    sampleIds.push(...(await store.putMany(bulk)).map((record) => record.id));
+    const bulkSeconds = (performance.now() - bulk0) / 1000;
+
+    const searchTimes: number[] = [];
+    const searchCpu: number[] = [];
+    for (let i = 0; i < searchSamples; i++) {
+      const query = corpus.query(i);
+      const server0 = target.serverCpuNs?.() ?? 0;
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      await store.search({ scope: scopeOf(i * 7), query, k: 3 });
+      searchTimes.push(performance.now() - t0);
+      const cpu = process.cpuUsage(c0);
+      const server = (target.serverCpuNs?.() ?? 0) - server0;
+      searchCpu.push((cpu.user + cpu.system) / 1000 + server / 1e6);
+    }
+    const loadAverage = loadavg()[0]!;
+
+    const labelled = `labelled-${layout.records}x${layout.scopes}`;
+    const ids = (await store.putMany(labelledSet.map((entry) => labelledInput(labelled, entry)))).map((r) => r.id);
+    let found = 0;
+    for (const [i, entry] of labelledSet.entries()) {
+      const hits = await store.search({ scope: labelled, query: entry.query, k: 3 });
+      if (hits.some((hit) => hit.record.id === ids[i])) found++;
+    }
+    for (const id of ids) await store.delete(labelled, id);
+    for (const [i, id] of sampleIds.entries()) await store.delete(scopeOf(i < putSamples ? i : i - putSamples), id);
+    log(`${label}: measured`);
+    return {
+      backend: target.name,
+      records: layout.records,
+      scopes: layout.scopes,
+      loadPerSecond: loaded > already ? (loaded - already) / loadSeconds : undefined,
+      putManyPerSecond: BULK_BATCH / bulkSeconds,
+      putPerSecond: (putSamples * 1000) / putTimes.reduce((sum, t) => sum + t, 0),
+      putP50: percentile(putTimes, 0.5),
+      putP99: percentile(putTimes, 0.99),
+      searchP50: percentile(searchTimes, 0.5),
+      searchP99: percentile(searchTimes, 0.99),
+      searchCpuP50: percentile(searchCpu, 0.5),
+      searchCpuP99: percentile(searchCpu, 0.99),
+      recallAt3: found / labelledSet.length,
+      loadAverage,
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+function labelledInput(scope: string, entry: { problem: string; strategy: string }): StrategyInput {
+  return { scope, problem: entry.problem, strategy: entry.strategy, confidence: 2, source: "bench" };
 }
 
 function percentile(samples: number[], p: number): number {
@@ -156,6 +230,7 @@ export function formatBenchTable(rows: readonly BenchRow[]): string {
     "records",
     "scopes",
     "load/s",
+    "putMany/s",
     "put/s",
     "put p50 ms",
     "put p99 ms",
@@ -164,13 +239,15 @@ export function formatBenchTable(rows: readonly BenchRow[]): string {
     "search cpu p50 ms",
     "search cpu p99 ms",
     "recall@3",
+    "load avg",
   ];
   const count = (n: number) => Math.round(n).toLocaleString("en-US");
   const body = rows.map((row) => [
     row.backend,
     count(row.records),
     count(row.scopes),
-    count(row.loadPerSecond),
+    row.loadPerSecond === undefined ? "reused" : count(row.loadPerSecond),
+    count(row.putManyPerSecond),
     count(row.putPerSecond),
     row.putP50.toFixed(3),
     row.putP99.toFixed(3),
@@ -179,6 +256,7 @@ export function formatBenchTable(rows: readonly BenchRow[]): string {
     row.searchCpuP50.toFixed(3),
     row.searchCpuP99.toFixed(3),
     `${(row.recallAt3 * 100).toFixed(1)}% (${Math.round(row.recallAt3 * labelledSet.length)}/${labelledSet.length})`,
+    row.loadAverage.toFixed(1),
   ]);
   const widths = header.map((title, col) => Math.max(title.length, ...body.map((cells) => cells[col]!.length)));
   const line = (cells: string[]) =>
@@ -197,4 +275,13 @@ export function layoutsFromEnv(value = process.env.STRATEGY_BENCH_LAYOUTS): read
     if (!match) throw new Error(`STRATEGY_BENCH_LAYOUTS: "${part}" is not <records>x<scopes>`);
     return { records: Number(match[1]), scopes: Number(match[2]) };
   });
+}
+
+/**
+ * Where a target keeps its built databases between runs: `STRATEGY_BENCH_KEEP` names a folder
+ * (loading 1M records takes minutes; a kept database is measured as built, after what the last
+ * run's cell added was deleted again). Unset: nothing is kept.
+ */
+export function keptFolder(value = process.env.STRATEGY_BENCH_KEEP): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
 }
