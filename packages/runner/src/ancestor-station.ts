@@ -1,17 +1,15 @@
-import type { Message, Model, ToolCall, ToolSpec, Tracer } from "@x/llm-types";
+import type { Message, Model, ToolCall, ToolSpec } from "@x/llm-types";
 import {
   CLASSIFIER_ARMING_NOTICES,
   classifierSeatModel,
-  classifierUnavailableSeat,
   createAutoModeDecider,
   type AutoModeDecider,
   type AutoModeOutcome,
   type AutoModeVerdict,
 } from "@x/classifier-ladder";
 import { runBudgetExceeded } from "./budget";
+import { noticeUnavailable, openClassification, stationTracer } from "./classification-report";
 import type { RunContext } from "./run-context";
-import { addClassifierUsage } from "./stats";
-import { SPAN_NAMES } from "./tracer";
 
 /**
  * An ancestor's classifier as it stood when a child started: the ancestor's seat, its own
@@ -46,20 +44,9 @@ export interface AncestorRuling {
 
 const ARMING_NOTICES = new Set(CLASSIFIER_ARMING_NOTICES);
 
-/** Trace frames from a decider say which station they come from (and, at `ancestor`, whose classifier). */
-export function stationTracer(
-  tracer: Tracer | undefined,
-  station: "leg" | "ancestor",
-  ancestorRunId?: string,
-): Tracer | undefined {
-  if (!tracer) return undefined;
-  const mark = ancestorRunId !== undefined ? { station, ancestorRunId } : { station };
-  return { frame: (frame) => tracer.frame({ ...frame, data: { ...frame.data, ...mark } }) };
-}
-
 function arm(ctx: RunContext, frame: AncestorFrame): AutoModeDecider {
   const options = ctx.deps.autoMode;
-  const tracer = stationTracer(ctx.deps.tracer, "ancestor", frame.runId);
+  const tracer = stationTracer(ctx.deps.tracer, { station: "ancestor", ancestorRunId: frame.runId });
   frame.decider ??= createAutoModeDecider({
     brainFor: (model) => ctx.deps.brains.get(model.api),
     seat: classifierSeatModel({ deps: ctx.deps.routing, main: frame.main }),
@@ -80,53 +67,6 @@ function arm(ctx: RunContext, frame: AncestorFrame): AutoModeDecider {
   return frame.decider;
 }
 
-/** What a classification cost, as its span reports it: the same fields on every station. */
-export function classificationCost(outcome: AutoModeOutcome) {
-  return {
-    calls: outcome.calls,
-    inputTokens: outcome.usage.input + outcome.usage.cacheRead + outcome.usage.cacheWrite,
-    outputTokens: outcome.usage.output,
-    costMicroUsd: outcome.usage.cost.total,
-    wallMs: outcome.wallMs,
-  };
-}
-
-function report(ctx: RunContext, call: ToolCall, frame: AncestorFrame, outcome: AutoModeOutcome, span: string): void {
-  addClassifierUsage(ctx.state.stats, outcome.usage, outcome.calls);
-  ctx.tracer.end(
-    span,
-    SPAN_NAMES.classification,
-    {
-      toolName: call.name,
-      toolCallId: call.id,
-      station: "ancestor",
-      ancestorRunId: frame.runId,
-      model: outcome.model,
-      verdict: outcome.verdict,
-      ...(outcome.verdict === "block" ? { reason: outcome.reason } : {}),
-      // The inherited chain's fallback record carries the form and no attribution.
-      ...(outcome.fallback ? { fallback: true } : {}),
-      ...classificationCost(outcome),
-    },
-    ctx.turnSpan,
-  );
-  ctx.emit({
-    type: "verdict",
-    toolCall: call,
-    outcome: {
-      verdict: outcome.verdict,
-      model: outcome.model,
-      wallMs: outcome.wallMs,
-      station: "ancestor",
-      ancestorRunId: frame.runId,
-      ...(outcome.verdict === "block" ? { reason: outcome.reason } : {}),
-      ...(outcome.verdict === "unavailable" ? { cause: outcome.cause } : {}),
-      ...(outcome.verdict === "parse_error" ? { form: outcome.form } : {}),
-      ...(outcome.fallback ? { fallback: true } : {}),
-    },
-  });
-}
-
 /**
  * A call that could not be ruled on at an ancestor station goes to that ancestor's frozen
  * approver. A live one is asked (its `unavailable` then parks the tree); with none, the call is
@@ -135,14 +75,8 @@ function report(ctx: RunContext, call: ToolCall, frame: AncestorFrame, outcome: 
 function cannotRule(ctx: RunContext, call: ToolCall, frame: AncestorFrame, outcome: AutoModeOutcome): AncestorRuling {
   const quiet = runBudgetExceeded(ctx) !== undefined || ctx.signal.aborted;
   if (outcome.verdict === "unavailable" && !quiet) {
-    classifierUnavailableSeat({
-      station: "ancestor",
-      approvalSeat: frame.approverLive,
-      budgetMs: frame.decider!.timeoutMs,
-      onNotice: (n) => ctx.notice(n),
-      runId: ctx.runId,
-      ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
-    }).fork({ toolName: call.name, toolCallId: call.id, cause: outcome.cause });
+    const seat = { station: "ancestor" as const, approvalSeat: frame.approverLive, budgetMs: frame.decider!.timeoutMs };
+    noticeUnavailable(ctx, call, seat, outcome.cause);
   }
   const verdict: AutoModeVerdict =
     outcome.verdict === "unavailable"
@@ -172,17 +106,7 @@ export async function judgeByAncestors(
   const ancestors = ctx.lineage?.ancestors ?? [];
   for (const frame of ancestors) {
     const decider = arm(ctx, frame);
-    const span = ctx.tracer.start(
-      SPAN_NAMES.classification,
-      {
-        toolName: call.name,
-        toolCallId: call.id,
-        model: decider.model.id,
-        station: "ancestor",
-        ancestorRunId: frame.runId,
-      },
-      ctx.turnSpan,
-    );
+    const report = openClassification(ctx, call, decider.model.id, { station: "ancestor", ancestorRunId: frame.runId });
     const spec = ctx.toolSpecs.find((tool) => tool.name === call.name);
     const outcome = await decider.decide({
       toolCall: call,
@@ -190,7 +114,7 @@ export async function judgeByAncestors(
       tools: spec ? [...frame.toolSpecs, spec] : frame.toolSpecs,
       signal,
     });
-    report(ctx, call, frame, outcome, span);
+    report(outcome);
     if (outcome.verdict === "allow") continue;
     if (outcome.verdict === "block") {
       const verdict: AutoModeVerdict = {

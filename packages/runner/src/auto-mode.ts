@@ -2,7 +2,6 @@ import type { Model, RouteJudgement, ToolCall } from "@x/llm-types";
 import {
   CLASSIFIER_ARMING_NOTICES,
   classifierSeatModel,
-  classifierUnavailableSeat,
   createAutoModeDecider,
   createDenialLimit,
   type AutoModeDecider,
@@ -11,10 +10,9 @@ import {
 } from "@x/classifier-ladder";
 import type { AutoModeGate } from "./permissions";
 import type { RunContext } from "./run-context";
-import { classificationCost, judgeByAncestors, stationTracer } from "./ancestor-station";
+import { judgeByAncestors } from "./ancestor-station";
 import { runBudgetExceeded } from "./budget";
-import { addClassifierUsage } from "./stats";
-import { SPAN_NAMES } from "./tracer";
+import { noticeUnavailable, openClassification, stationTracer } from "./classification-report";
 
 /**
  * The route pre-flight's judge: the brain that would carry the call judges its own route (a missing
@@ -68,7 +66,7 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
         if (quiet && ARMING_NOTICES.has(notice.code)) return;
         ctx.notice(notice);
       },
-      ...(ctx.deps.tracer ? { tracer: stationTracer(ctx.deps.tracer, "leg")! } : {}),
+      ...(ctx.deps.tracer ? { tracer: stationTracer(ctx.deps.tracer, { station: "leg" })! } : {}),
       // The budget is a hard stop before EVERY model call, the classifier's included: its calls are
       // billed to the run, and a refused call makes the classification unavailable, never an allow.
       admitCall: (spent) => runBudgetExceeded(ctx, spent)?.message,
@@ -92,63 +90,19 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
     },
     async decide(call: ToolCall, signal: AbortSignal): Promise<AutoModeVerdict> {
       const active = arm();
-      const span = ctx.tracer.start(
-        SPAN_NAMES.classification,
-        { toolName: call.name, toolCallId: call.id, model: active.model.id, station: "leg" },
-        ctx.turnSpan,
-      );
+      const report = openClassification(ctx, call, active.model.id, { station: "leg" });
       const outcome = await active.decide({
         toolCall: call,
         transcript: [...ctx.history, ...ctx.messages],
         tools: ctx.toolSpecs,
         signal,
       });
-      addClassifierUsage(ctx.state.stats, outcome.usage, outcome.calls);
-      ctx.tracer.end(
-        span,
-        SPAN_NAMES.classification,
-        {
-          toolName: call.name,
-          toolCallId: call.id,
-          station: "leg",
-          model: outcome.model,
-          verdict: outcome.verdict,
-          ...(outcome.verdict === "block" ? { reason: outcome.reason } : {}),
-          ...classificationCost(outcome),
-        },
-        ctx.turnSpan,
-      );
-      ctx.emit({
-        type: "verdict",
-        toolCall: call,
-        outcome: {
-          verdict: outcome.verdict,
-          model: outcome.model,
-          wallMs: outcome.wallMs,
-          station: "leg",
-          ...(outcome.verdict === "block" ? { reason: outcome.reason } : {}),
-          ...(outcome.verdict === "unavailable" ? { cause: outcome.cause } : {}),
-          ...(outcome.verdict === "parse_error" ? { form: outcome.form } : {}),
-          ...(outcome.fallback ? { fallback: true } : {}),
-        },
-      });
+      report(outcome);
       // A classification cut by the spent budget or an abort is not handed to anyone: the gate ends
-      // the run, so telling the user "a person decides" would be untrue.
-      if (outcome.verdict === "unavailable" && !runBudgetExceeded(ctx) && !signal.aborted) {
-        // Whoever answers the ask path is a person: a live approver, or the park.
-        classifierUnavailableSeat({
-          station: "leg",
-          approvalSeat: true,
-          budgetMs: active.timeoutMs,
-          onNotice: (n) => ctx.notice(n),
-          runId: ctx.runId,
-          ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
-        }).fork({
-          toolName: call.name,
-          toolCallId: call.id,
-          cause: outcome.cause,
-        });
-      }
+      // the run, so telling the user "a person decides" would be untrue. Whoever answers the ask
+      // path is a person: a live approver, or the park.
+      if (outcome.verdict === "unavailable" && !runBudgetExceeded(ctx) && !signal.aborted)
+        noticeUnavailable(ctx, call, { station: "leg", approvalSeat: true, budgetMs: active.timeoutMs }, outcome.cause);
       // A sub-run's call the leg allowed still needs every ancestor's frozen classifier.
       const inherited = outcome.verdict === "allow" ? await judgeByAncestors(ctx, call, signal) : undefined;
       limit().record(inherited?.record ?? outcome);
