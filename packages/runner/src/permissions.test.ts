@@ -45,7 +45,7 @@ describe("malformed or truncated arguments never run", () => {
     ["JSON that is not an object", fauxRawToolCall("shell", '["rm -rf /"]')],
     ["arguments off the schema", fauxToolCall("shell", { text: 7 })],
   ];
-  for (const permission of ["allow", "ask", "auto"] as const satisfies readonly Permission[]) {
+  for (const permission of ["allow", "ask", "auto", "deny"] as const satisfies readonly Permission[]) {
     for (const [name, call] of malformed) {
       it(`${name}, permission ${permission}: not run, and neither the classifier nor the approver is asked`, async () => {
         const { tool, calls } = recorder("shell");
@@ -244,5 +244,76 @@ describe("auto mode fails closed", () => {
     const result = await runner.runTask({ objective: "x", tools: [tool], defaultPermission: "auto" });
     expect(result.status).toBe("completed");
     expect(calls).toEqual([{ text: "a" }]);
+  });
+});
+
+describe("deny: a tool the host forbids", () => {
+  it("deny: the tool is not offered to the model; a call to it anyway never runs and is a forbidden error result, with no classifier or approver asked", async () => {
+    const drop = recorder("drop_table");
+    const look = recorder("look");
+    const asked: string[] = [];
+    const classifier = createFauxBrain([ALLOW], { api: "faux-cls" });
+    const { runner, brain } = gated(
+      [fauxToolCall("drop_table", { text: "users" }), fauxToolCall("look", { text: "users" }), fauxText("done")],
+      classifier,
+      {
+        approver: async (request) => {
+          asked.push(request.kind);
+          return { decision: "approve" };
+        },
+      },
+    );
+    const result = await runner.runTask({
+      objective: "x",
+      tools: [drop.tool, look.tool],
+      permissions: { drop_table: "deny" },
+      defaultPermission: "auto",
+    });
+    expect(brain.calls[0]!.context.tools?.map((tool) => tool.name)).toEqual(["look"]);
+    expect(drop.calls).toEqual([]);
+    expect(look.calls).toEqual([{ text: "users" }]);
+    expect(asked).toEqual([]);
+    // The one classification is the allowed tool's, not the forbidden one's.
+    expect(classifier.calls).toHaveLength(1);
+    expect(result.status).toBe("completed");
+    expect(result.messages[2]).toMatchObject({ role: "toolResult", isError: true, details: { error: "forbidden" } });
+    expect(JSON.stringify(result.messages[2])).toContain("the host forbids it");
+  });
+
+  it("deny: forbidden calls do not count toward auto mode's denial limit (no classifier judged them)", async () => {
+    const drop = recorder("drop_table");
+    const look = recorder("look");
+    const { runner } = gated(
+      [
+        fauxToolCall("drop_table", { text: "a" }),
+        fauxToolCall("drop_table", { text: "b" }),
+        fauxToolCall("drop_table", { text: "c" }),
+        fauxToolCall("look", { text: "d" }),
+        fauxText("done"),
+      ],
+      [ALLOW],
+      { autoMode: { maxConsecutiveDenials: 2, maxTotalDenials: 2 } },
+    );
+    const result = await runner.runTask({
+      objective: "x",
+      tools: [drop.tool, look.tool],
+      permissions: { drop_table: "deny", look: "auto" },
+    });
+    expect(result.status).toBe("completed");
+    expect(drop.calls).toEqual([]);
+    expect(look.calls).toEqual([{ text: "d" }]);
+  });
+
+  it("deny: a tool's own permission may be deny, and a spec's word for the tool overrides it", async () => {
+    const shut = defineTool({
+      name: "shutdown",
+      description: "",
+      input: z.object({}),
+      permission: "deny",
+      execute: () => "down",
+    });
+    expect(permissionFor({}, shut)).toBe("deny");
+    expect(permissionFor({ permissions: { shutdown: "ask" } }, shut)).toBe("ask");
+    expect(permissionFor({ defaultPermission: "deny" }, { name: "other" })).toBe("deny");
   });
 });

@@ -118,9 +118,23 @@ export function deniedResult(call: ToolCall, reason: string | undefined, now: nu
   );
 }
 
-/** Clears one checked call: allow, ask a person, or auto mode's classifier. */
+/**
+ * A call to a tool the host denies. Not a block the denial limit counts (no classifier judged it)
+ * and not a person's no: the tool is never available in this run, whatever the model argues.
+ */
+function forbiddenResult(call: ToolCall, now: number): ToolResultMessage {
+  return errorResult(
+    call,
+    `"${call.name}" is not available in this run: the host forbids it. It was not run; do not call it again.`,
+    { error: "forbidden" },
+    now,
+  );
+}
+
+/** Clears one checked call: allow, ask a person, auto mode's classifier, or refuse a denied tool. */
 export async function gateCall(ctx: RunContext, call: ToolCall, permission: Permission): Promise<GateOutcome> {
   if (permission === "allow") return { run: true };
+  if (permission === "deny") return { result: forbiddenResult(call, ctx.deps.clock.now()) };
   if (permission === "ask") return askPerson(ctx, call, "ask");
   const auto = ctx.autoMode;
   if (!auto) return askPerson(ctx, call, "auto_unavailable");

@@ -13,6 +13,7 @@ import { signParkedRun } from "./park";
 import type { ParkedRun, ParkedSpec, RunState } from "./park-schema";
 import { ModelResolutionError, resolveTaskModel } from "./resolve";
 import type { Lineage, ResolvedDeps, RunContext } from "./run-context";
+import { offeredToolSpecs } from "./sub-run-policy";
 import { resultStats, settleInParent } from "./sub-run-stats";
 import { emptyStats, toRunStats } from "./stats";
 import { RunTracer, SPAN_NAMES } from "./tracer";
@@ -55,7 +56,7 @@ export function buildContext(deps: ResolvedDeps, input: ContextInput): RunContex
     runId,
     signal: input.signal,
     tools: input.tools,
-    toolSpecs: input.tools.map((tool) => tool.spec),
+    toolSpecs: offeredToolSpecs({ spec, ...(input.lineage ? { lineage: input.lineage } : {}) }, input.tools),
     taskModel,
     chainIndex: 0,
     history: input.history,

@@ -1,5 +1,7 @@
 import { fauxError, fauxText, fauxToolCall } from "@x/brain-faux";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineSubRunTool } from "./sub-run-tool";
 import type { RunEvent } from "./events";
 import type { ApprovalRequest } from "./types";
 import { classifierAsked, delegate, spy, treeSetup } from "../test/sub-run-harness";
@@ -68,6 +70,76 @@ describe("sub-run gating", () => {
     expect(brains.cls.calls.length).toBe(3);
     expect(result.status).toBe("completed");
     expect(drop.calls).toEqual(["users"]);
+  });
+
+  it("policy only narrows: a tool the parent denies is denied in the child — not offered to the child's model, never run — even when the child and the tool say allow", async () => {
+    const drop = spy("drop_table", { permission: "allow" });
+    const look = spy("look", { permission: "allow" });
+    const { runner, brains } = treeSetup({
+      boss: [fauxToolCall("delegate", { task: "clean up" }), fauxText("ok")],
+      kid: [fauxToolCall("drop_table", { path: "users" }), fauxToolCall("look", { path: "users" }), fauxText("done")],
+    });
+    const child = defineSubRunTool({
+      name: "delegate",
+      description: "Hand a task to a helper",
+      input: z.object({ task: z.string() }),
+      task: ({ task }) => ({
+        objective: task,
+        model: "kid",
+        tools: [drop.tool, look.tool],
+        permissions: { drop_table: "allow" },
+      }),
+    });
+    const result = await runner.runTask({
+      objective: USER_WORDS,
+      tools: [child],
+      permissions: { drop_table: "deny" },
+    });
+    expect(result.status).toBe("completed");
+    expect(drop.calls).toEqual([]);
+    expect(look.calls).toEqual(["users"]);
+    expect(brains.kid.calls[0]!.context.tools?.map((tool) => tool.name)).toEqual(["look"]);
+    const kidResult = result.subRuns![0]!.result;
+    expect(kidResult.messages[2]).toMatchObject({ isError: true, details: { error: "forbidden" } });
+  });
+
+  it("policy only narrows: a grandparent's deny (its defaultPermission) holds two levels down for a tool only the grandchild has", async () => {
+    const drop = spy("drop_table", { permission: "allow" });
+    const { runner } = treeSetup({
+      boss: [fauxToolCall("outer", { task: "clean up" }), fauxText("ok")],
+      kid: (ctx) =>
+        ctx.context.tools?.some((tool) => tool.name === "inner")
+          ? ctx.context.messages.some((m) => m.role === "toolResult")
+            ? fauxText("delegated")
+            : fauxToolCall("inner", { task: "drop it" })
+          : ctx.context.messages.some((m) => m.role === "toolResult")
+            ? fauxText("tried")
+            : fauxToolCall("drop_table", { path: "users" }),
+    });
+    const inner = defineSubRunTool({
+      name: "inner",
+      description: "Hand a task down again",
+      input: z.object({ task: z.string() }),
+      task: ({ task }) => ({ objective: task, model: "kid", tools: [drop.tool], defaultPermission: "allow" }),
+    });
+    const outer = defineSubRunTool({
+      name: "outer",
+      description: "Hand a task to a helper",
+      input: z.object({ task: z.string() }),
+      permission: "allow",
+      task: ({ task }) => ({ objective: task, model: "kid", tools: [inner] }),
+    });
+    // The top names the delegating tools it allows; everything else it forbids, at every depth.
+    const result = await runner.runTask({
+      objective: USER_WORDS,
+      tools: [outer],
+      permissions: { inner: "allow" },
+      defaultPermission: "deny",
+    });
+    expect(result.status).toBe("completed");
+    expect(drop.calls).toEqual([]);
+    const grandchild = result.subRuns![0]!.result.subRuns![0]!.result;
+    expect(grandchild.messages[2]).toMatchObject({ isError: true, details: { error: "forbidden" } });
   });
 
   it("a child's auto call that its own classifier allows but the parent's frozen classifier blocks does not run", async () => {

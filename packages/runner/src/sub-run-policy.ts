@@ -1,11 +1,15 @@
+import type { ToolSpec } from "@x/llm-types";
 import type { Tool } from "./define-tool";
 import { permissionFor } from "./permissions";
 import type { RunContext } from "./run-context";
 import { findTool } from "./tools";
 import type { Permission } from "./types";
 
-/** Strictness, lowest first: a person deciding is stricter than a classifier, which is stricter than none. */
-const STRICTNESS: Readonly<Record<Permission, number>> = { allow: 0, auto: 1, ask: 2 };
+/**
+ * Strictness, lowest first: a person deciding is stricter than a classifier, which is stricter than
+ * none; a tool the host forbids is stricter than all of them, so a `deny` anywhere above holds below.
+ */
+const STRICTNESS: Readonly<Record<Permission, number>> = { allow: 0, auto: 1, ask: 2, deny: 3 };
 
 /**
  * The permission a call gets in this run: the run's own word for the tool, narrowed by every
@@ -13,11 +17,16 @@ const STRICTNESS: Readonly<Record<Permission, number>> = { allow: 0, auto: 1, as
  * entry or its `defaultPermission` (a new tool's own default cannot lift it above the ancestor's
  * floor). A child can make a call stricter, never looser.
  */
-export function effectivePermission(ctx: RunContext, tool: Tool): Permission {
+export function effectivePermission(ctx: Pick<RunContext, "spec" | "lineage">, tool: Tool): Permission {
   let permission = permissionFor(ctx.spec, tool);
   for (let at = ctx.lineage?.parent; at; at = at.lineage?.parent) {
     const theirs = permissionFor(at.spec, findTool(at.tools, tool.name) ?? { name: tool.name });
     if (STRICTNESS[theirs] > STRICTNESS[permission]) permission = theirs;
   }
   return permission;
+}
+
+/** The tools the model is offered: every tool but those denied here or by any ancestor. */
+export function offeredToolSpecs(ctx: Pick<RunContext, "spec" | "lineage">, tools: readonly Tool[]): ToolSpec[] {
+  return tools.filter((tool) => effectivePermission(ctx, tool) !== "deny").map((tool) => tool.spec);
 }

@@ -29,8 +29,12 @@ import type { ParkedRun } from "./park-schema";
 import type { TaskModel } from "./resolve";
 import type { ChildRunStats, SubRunLimits, SubRunRecord, TaskPathEntry } from "./sub-run-types";
 
-/** How a tool call is cleared: run it, ask a person, or let the auto-mode classifier judge it. */
-export const PERMISSIONS = ["allow", "ask", "auto"] as const;
+/**
+ * How a tool call is cleared: run it (`allow`), ask a person (`ask`), let the auto-mode classifier
+ * judge it (`auto`), or never run it (`deny`: the host forbids the tool outright — it is not offered
+ * to the model, and a call to it anyway is answered with a `forbidden` error result).
+ */
+export const PERMISSIONS = ["allow", "ask", "auto", "deny"] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /**

@@ -3,7 +3,7 @@ import { addUsage, emptyUsage, type Brain, type EngineNotice, type TraceFrame, t
 import { z } from "zod";
 import { createRunner, defineSubRunTool, defineTool } from "../src/index";
 import type { Tool } from "../src/define-tool";
-import type { RunnerDeps } from "../src/types";
+import type { Permission, RunnerDeps } from "../src/types";
 import { fakeClock } from "./harness";
 
 const price = { input: 1, output: 4, cacheRead: 0, cacheWrite: 0 };
@@ -63,7 +63,7 @@ export function treeSetup(
 }
 
 /** A tool that records what it was called with. */
-export function spy(name: string, options: { permission?: "allow" | "ask" | "auto" } = {}) {
+export function spy(name: string, options: { permission?: Permission } = {}) {
   const calls: string[] = [];
   const tool = defineTool({
     name,
