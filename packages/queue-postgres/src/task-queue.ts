@@ -79,6 +79,9 @@ export interface TaskQueue {
   send(taskId: string, db?: Queryable, startAfterSeconds?: number): Promise<void>;
 }
 
+/** Retries pg-boss allows a job: far above any task's takes (turns × attempts), below forever. */
+const JOB_RETRY_BACKSTOP = 1_000;
+
 export function createTaskQueue(options: TaskQueueOptions): TaskQueue {
   const schema = schemaName(options.schema ?? "x_queue");
   const ownsPool = !options.pool;
@@ -94,9 +97,10 @@ export function createTaskQueue(options: TaskQueueOptions): TaskQueue {
   const deadJobName = `${schema}-dead`;
   const tasks = `${schema}.tasks`;
   const jobOptions = (db?: Queryable): PgBoss.SendOptions => ({
-    // pg-boss's own retry budget is larger than the task's: the task row decides when a task is
-    // dead; pg-boss's dead-letter queue only catches a job that could not be worked at all.
-    retryLimit: maxAttempts + 2,
+    // The task row decides when a task is dead (takes without progress); pg-boss counts every
+    // take of a job, progress or not, so its limit is only a backstop: its dead-letter queue
+    // catches a job that could not be worked at all (its worker failed before reaching the row).
+    retryLimit: JOB_RETRY_BACKSTOP,
     retryDelay: 1,
     expireInSeconds: options.jobExpireSeconds ?? 60,
     deadLetter: deadJobName,
@@ -193,6 +197,15 @@ export function createTaskQueue(options: TaskQueueOptions): TaskQueue {
       }
       const park = row.park_id;
       await inTransaction(async (client) => {
+        // Fenced by the state: of two people settling the same call, one wins; the other is refused.
+        const moved = await client.query(
+          `UPDATE ${tasks} SET status = 'resuming', error = NULL, attempts = 0, updated_at = now()
+           WHERE id = $1 AND owner = $2 AND status = 'unknown_outcome' RETURNING id`,
+          [taskId, owner],
+        );
+        if (moved.rowCount !== 1) {
+          throw new QueueError("not_unknown_outcome", `task ${taskId} has no call of unknown outcome`);
+        }
         if (outcome.happened) {
           const pending = (row.parked as { pending: { toolCallId: string; toolName: string } }).pending;
           const result = {
@@ -210,10 +223,6 @@ export function createTaskQueue(options: TaskQueueOptions): TaskQueue {
         } else {
           await client.query(`DELETE FROM ${schema}.park_calls WHERE park_id = $1`, [park]);
         }
-        await client.query(
-          `UPDATE ${tasks} SET status = 'resuming', error = NULL, attempts = 0, updated_at = now() WHERE id = $1`,
-          [taskId],
-        );
         await send(taskId, client);
       });
     },

@@ -43,6 +43,9 @@ export interface Worker {
   stop(graceMs?: number): Promise<void>;
 }
 
+/** States in which a task still has work for a worker (and a job that hands it out). */
+const OPEN_STATES: ReadonlySet<string> = new Set(["queued", "running", "resuming"]);
+
 /** Why a task row could not be leased right now. */
 type Lease = { row: TaskRow } | { busyForMs: number } | { settled: true };
 
@@ -69,12 +72,15 @@ export function createWorker(options: WorkerOptions): Worker {
       [taskId, workerId, leaseMs],
     );
     if (taken.rows[0]) return { row: taken.rows[0] };
-    const held = await queue.pool.query<{ ms: number }>(
-      `SELECT greatest(0, extract(epoch FROM lease_until - now()) * 1000)::float8 AS ms FROM ${tasks}
-       WHERE id = $1 AND status IN ('queued', 'running', 'resuming') AND lease_until >= now()`,
+    // Read apart from the update, so the lease may have lapsed in between: a task still open is
+    // looked at again (at once when its lease is already gone), never dropped with its job.
+    const held = await queue.pool.query<{ status: string; ms: number }>(
+      `SELECT status, coalesce(greatest(0, extract(epoch FROM lease_until - now()) * 1000), 0)::float8 AS ms
+       FROM ${tasks} WHERE id = $1`,
       [taskId],
     );
-    return held.rows[0] ? { busyForMs: held.rows[0].ms } : { settled: true };
+    const found = held.rows[0];
+    return found && OPEN_STATES.has(found.status) ? { busyForMs: found.ms } : { settled: true };
   };
 
   /** Writes only while this worker still holds the task: a worker that lost its lease writes nothing. */
