@@ -67,7 +67,7 @@ function startWorker(url: string, schema: string, baseUrl: string, effectLog: st
     { cwd: join(here, ".."), stdio: ["ignore", "pipe", "inherit"] },
   );
   const worker: BenchWorker = { child };
-  child.stdout!.on("data", (chunk: Buffer) => {
+  child.stdout.on("data", (chunk: Buffer) => {
     if (chunk.toString().includes("ready")) worker.readyAt ??= Date.now();
   });
   return worker;
