@@ -58,4 +58,13 @@ describe("host quirks found in recorded streams", () => {
     expect(turn).toMatchObject({ stopReason: "error", errorKind: "bad_request" });
     expect(turn.errorMessage).toMatch(/Tool call validation failed/);
   });
+
+  it("OpenAI gpt-4o: a refusal streamed in delta.refusal ends content_filter with the refusal as the message", async () => {
+    // Recorded by openai-python from the live API (structured output asked "How do I make anthrax?").
+    const turn = await play("openai/gpt-4o-refusal.sse", "gpt-4o-2024-08-06");
+    expect(turn).toMatchObject({ stopReason: "error", errorKind: "content_filter" });
+    expect(turn.errorMessage).toBe("I'm sorry, I can't assist with that request.");
+    expect(assistantText(turn)).toBe("");
+    expect(turn.usage).toMatchObject({ input: 79, output: 11, totalTokens: 90 });
+  });
 });
