@@ -2,8 +2,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineModel } from "@x/llm-types";
 import {
+  isJsonObject,
+  jsonString,
   listRecordedStreams,
   observedTurn,
+  readRecordedStream,
   recordedPayloads,
   startRecordingReplay,
   type RecordedStream,
@@ -60,6 +63,15 @@ describe("recorded Chat Completions streams", () => {
         commit: expect.any(String),
         licence: expect.any(String),
       });
+  });
+
+  it("the corpus holds streams served by vLLM, known by the vllm-<version> fingerprint they carry", () => {
+    const servedByVllm = chat.filter((file) =>
+      recordedPayloads(readRecordedStream(join(ROOT, file))).some(
+        ({ payload }) => isJsonObject(payload) && jsonString(payload.system_fingerprint).startsWith("vllm-"),
+      ),
+    );
+    expect(servedByVllm).toContain("chat/crusoe/llama-3.3-70b-text.sse");
   });
 
   it.each(chat)("%s reads as the recording says", async (file) => {
