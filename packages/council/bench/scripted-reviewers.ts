@@ -4,6 +4,7 @@
 // disputes a wrong finding with `disputeWrong`. Every draw is a hash of (reviewer, file, line,
 // purpose), so a run is reproducible and a reviewer answers the same question the same way.
 import { fauxText, type FauxRequestContext, type FauxResponse } from "@x/brain-faux";
+import type { Finding } from "../src/index";
 import type { BugKind, Snippet } from "./snippets";
 
 export interface ReviewerProfile {
@@ -20,7 +21,7 @@ export const PROFILES: readonly ReviewerProfile[] = [
     name: "correctness",
     lens: "correctness",
     recall: { lens: 0.7, other: 0.35 },
-    falsePositives: 0.6,
+    falsePositives: 0.8,
     confirmReal: 0.8,
     disputeWrong: 0.7,
   },
@@ -28,7 +29,7 @@ export const PROFILES: readonly ReviewerProfile[] = [
     name: "security",
     lens: "security",
     recall: { lens: 0.7, other: 0.35 },
-    falsePositives: 0.6,
+    falsePositives: 0.8,
     confirmReal: 0.8,
     disputeWrong: 0.7,
   },
@@ -36,7 +37,7 @@ export const PROFILES: readonly ReviewerProfile[] = [
     name: "performance",
     lens: "performance",
     recall: { lens: 0.7, other: 0.35 },
-    falsePositives: 0.6,
+    falsePositives: 0.8,
     confirmReal: 0.8,
     disputeWrong: 0.7,
   },
@@ -58,8 +59,15 @@ function requestText(ctx: FauxRequestContext): string {
   return ctx.context.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
 }
 
-function review(profile: ReviewerProfile, snippet: Snippet): FauxResponse {
-  const findings = [];
+/** The lines where a wrong finding is wrong: not within one line of a planted bug (the bench would count it as a catch). */
+function bugFreeLines(snippet: Snippet): number[] {
+  const count = snippet.code.split("\n").length;
+  return Array.from({ length: count }, (_, i) => i + 1).filter((line) => !near(snippet, line));
+}
+
+/** What one reviewer reports on one snippet: the planted bugs it catches, then its wrong findings. */
+export function reviewFindings(profile: ReviewerProfile, snippet: Snippet): Finding[] {
+  const findings: Finding[] = [];
   for (const bug of snippet.bugs) {
     const p = bug.kind === profile.lens ? profile.recall.lens : profile.recall.other;
     if (draw(`${profile.name}|${snippet.file}|${bug.line}|find`) >= p) continue;
@@ -72,13 +80,13 @@ function review(profile: ReviewerProfile, snippet: Snippet): FauxResponse {
       confidence: Number(confidence.toFixed(2)),
     });
   }
-  const lines = snippet.code.split("\n").length;
+  const free = bugFreeLines(snippet);
   const wrong =
     Math.floor(profile.falsePositives) +
     (draw(`${profile.name}|${snippet.file}|fp`) < profile.falsePositives % 1 ? 1 : 0);
-  for (let k = 0; k < wrong; k++) {
-    const line = 1 + Math.floor(draw(`${profile.name}|${snippet.file}|fp${k}|line`) * lines);
-    if (near(snippet, line)) continue;
+  // A snippet whose every line is next to a planted bug gets no wrong finding: describeRates reports the rate this leaves.
+  for (let k = 0; k < wrong && free.length > 0; k++) {
+    const line = free[Math.floor(draw(`${profile.name}|${snippet.file}|fp${k}|line`) * free.length)]!;
     findings.push({
       location: { file: snippet.file, line },
       claim: `suspicious ${profile.lens} issue in this statement (${profile.name} #${k})`,
@@ -87,7 +95,30 @@ function review(profile: ReviewerProfile, snippet: Snippet): FauxResponse {
       confidence: Number((0.35 + 0.45 * draw(`${profile.name}|${snippet.file}|fp${k}|conf`)).toFixed(2)),
     });
   }
-  return fauxText(JSON.stringify({ findings }));
+  return findings;
+}
+
+/** Each profile's rates as realised on these snippets (the draws are fixed, so this is what the bench sees). */
+export function describeRates(snippets: readonly Snippet[]): string {
+  const lines = PROFILES.map((profile) => {
+    const seen = { lens: 0, lensCaught: 0, other: 0, otherCaught: 0, wrong: 0 };
+    for (const snippet of snippets) {
+      const findings = reviewFindings(profile, snippet);
+      for (const bug of snippet.bugs) {
+        const caught = findings.some((f) => f.location.line === bug.line);
+        if (bug.kind === profile.lens) ((seen.lens += 1), (seen.lensCaught += caught ? 1 : 0));
+        else ((seen.other += 1), (seen.otherCaught += caught ? 1 : 0));
+      }
+      seen.wrong += findings.filter((f) => !near(snippet, f.location.line)).length;
+    }
+    const rate = (n: number, d: number) => (d ? n / d : 0).toFixed(2);
+    return `  ${profile.name}: recall ${rate(seen.lensCaught, seen.lens)} on its lens (stated ${profile.recall.lens}), ${rate(seen.otherCaught, seen.other)} on others (stated ${profile.recall.other}); ${rate(seen.wrong, snippets.length)} wrong findings per snippet (stated ${profile.falsePositives}); as a critic confirms a real bug ${profile.confirmReal}, disputes a wrong finding ${profile.disputeWrong}`;
+  });
+  return ["realised reviewer rates:", ...lines].join("\n");
+}
+
+function review(profile: ReviewerProfile, snippet: Snippet): FauxResponse {
+  return fauxText(JSON.stringify({ findings: reviewFindings(profile, snippet) }));
 }
 
 function critique(profile: ReviewerProfile, snippet: Snippet, text: string): FauxResponse {

@@ -1,3 +1,4 @@
+import type { Budget } from "@x/runner";
 import { locationMatcher, type FindingMatcher } from "./matcher";
 import type { CouncilConfig, CouncilReviewer } from "./types";
 
@@ -19,6 +20,7 @@ export interface CouncilSettings {
   threshold: number;
   matcher: FindingMatcher;
   reviewerTimeoutMs: number;
+  budget?: Budget;
 }
 
 export function councilSettings(config: CouncilConfig): CouncilSettings {
@@ -40,5 +42,12 @@ export function councilSettings(config: CouncilConfig): CouncilSettings {
   const reviewerTimeoutMs = config.reviewerTimeoutMs ?? 120_000;
   if (!Number.isInteger(reviewerTimeoutMs) || reviewerTimeoutMs <= 0 || reviewerTimeoutMs > 2_147_483_647)
     throw new CouncilConfigError(`reviewerTimeoutMs must be a positive whole number of ms, got ${reviewerTimeoutMs}`);
-  return { reviewers, maxRounds, threshold, matcher: config.matcher ?? locationMatcher(), reviewerTimeoutMs };
+  return {
+    reviewers,
+    maxRounds,
+    threshold,
+    matcher: config.matcher ?? locationMatcher(),
+    reviewerTimeoutMs,
+    ...(config.budget ? { budget: config.budget } : {}),
+  };
 }

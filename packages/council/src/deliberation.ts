@@ -3,6 +3,7 @@ import type { CouncilSettings } from "./council-config";
 import { CritiqueSchema, ReviewSchema, type Critique } from "./findings";
 import { joinClusters, mergeFindings, type FindingCluster, type RawFinding } from "./merge";
 import { critiqueObjective, reviewObjective, type ShownFinding } from "./prompts";
+import { PhaseSpend } from "./phase-spend";
 import { runPass, type PassOutcome } from "./reviewer-run";
 import { scoreFinding, type Stance } from "./score";
 import type { CouncilReviewer, CouncilStop, CouncilTask, ReviewerReport } from "./types";
@@ -159,21 +160,39 @@ async function reviewPhase(
   return { raw, active, budgetHit: outcomes.some(isBudget) };
 }
 
-/** One critique round: every active reviewer with something to judge, at once. */
-async function critiqueRound(
-  context: ToolContext,
-  task: CouncilTask,
-  settings: CouncilSettings,
-  state: { clusters: FindingCluster[]; stances: Map<string, Stance[]>; reports: ReviewerReport[]; active: string[] },
-  round: number,
-): Promise<{ budgetHit: boolean }> {
-  const jobs = settings.reviewers
+interface CouncilState {
+  clusters: FindingCluster[];
+  stances: Map<string, Stance[]>;
+  reports: ReviewerReport[];
+  active: string[];
+}
+
+interface CritiqueJob {
+  reviewer: CouncilReviewer;
+  entry: ReviewerReport;
+  shown: ShownFinding[];
+}
+
+/** Who is asked in a round: every active reviewer with something to judge. */
+function critiqueJobs(settings: CouncilSettings, state: CouncilState, round: number): CritiqueJob[] {
+  return settings.reviewers
     .map((reviewer, index) => ({
       reviewer,
       entry: state.reports[index]!,
       shown: shownTo(reviewer.name, state.clusters, state.stances, round),
     }))
     .filter((job) => state.active.includes(job.reviewer.name) && job.shown.length > 0);
+}
+
+/** One critique round: its critics at once, then their duplicate votes counted together. */
+async function critiqueRound(
+  context: ToolContext,
+  task: CouncilTask,
+  settings: CouncilSettings,
+  state: CouncilState,
+  jobs: readonly CritiqueJob[],
+  round: number,
+): Promise<{ budgetHit: boolean }> {
   const outcomes = await Promise.all(
     jobs.map((job) =>
       runPass(
@@ -205,7 +224,7 @@ export async function deliberate(
 ): Promise<Deliberation> {
   const reports = settings.reviewers.map(report);
   const reviews = await reviewPhase(context, task, settings, reports);
-  const state = {
+  const state: CouncilState = {
     clusters: mergeFindings(reviews.raw, settings.matcher),
     stances: new Map<string, Stance[]>(),
     reports,
@@ -224,8 +243,12 @@ export async function deliberate(
   if (reviews.budgetHit) return done("budget", 0, true);
   if (state.clusters.length === 0) return done("no_findings", 0, false);
   if (unanimous(state.clusters, state.active)) return done("agreement", 0, false);
+  const spend = new PhaseSpend(reports);
   for (let round = 1; round <= settings.maxRounds; round++) {
-    const { budgetHit } = await critiqueRound(context, task, settings, state, round);
+    const jobs = critiqueJobs(settings, state, round);
+    if (!spend.affords(settings.budget, jobs.length)) return done("budget", round - 1, true);
+    spend.startPhase();
+    const { budgetHit } = await critiqueRound(context, task, settings, state, jobs, round);
     if (context.signal.aborted) return done("aborted", round, budgetHit);
     if (budgetHit) return done("budget", round, true);
     const open = state.clusters.some((cluster) => contested(cluster, state.stances.get(cluster.id) ?? []));

@@ -102,6 +102,34 @@ describe("runCouncil on scripted reviewers", () => {
     expect(rebuttal).toContain("said so far");
   });
 
+  it("in a rebuttal round a finder may withdraw its own finding: it no longer backs it", async () => {
+    const { runner, calls } = councilSetup({
+      ana: { findings: [WRONG], verdicts: { shadows: "dispute" } },
+      bo: { verdicts: { shadows: "dispute" } },
+      cy: { verdicts: {} },
+    });
+    const result = await runCouncil(runner, TASK, { reviewers: reviewers(), maxRounds: 2 });
+    // Round 1: bo disputes, cy confirms — contested, so round 2 asks everyone, the finder too.
+    expect(calls("ana")).toHaveLength(2);
+    const [wrong] = result.belowThreshold;
+    expect(wrong).toMatchObject({ foundBy: ["ana"], confirmedBy: ["cy"] });
+    expect(wrong!.disputedBy.map((d) => d.reviewer)).toEqual(["ana", "bo"]);
+    // Backed by cy's confirmation alone (0.6) against two disputes: a third of it.
+    expect(wrong!.score).toBe(20);
+    expect(result.findings).toEqual([]);
+  });
+
+  it("the host's signal aborts every reviewer at once; no critique round follows", async () => {
+    const slow = { reply: () => fauxDelay(30_000, fauxText('{"findings": []}')) };
+    const { runner, calls } = councilSetup({ ana: slow, bo: slow, cy: slow });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const result = await runCouncil(runner, TASK, { reviewers: reviewers(), signal: controller.signal });
+    expect(result).toMatchObject({ status: "aborted", stoppedBecause: "aborted", rounds: 0, findings: [] });
+    expect(result.reviewers.map((r) => r.status)).toEqual(["aborted", "aborted", "aborted"]);
+    expect(calls("ana").length + calls("bo").length + calls("cy").length).toBe(3);
+  });
+
   it("stops early when a round leaves nothing contested", async () => {
     const { runner, calls } = councilSetup({ ana: { findings: [OFF_BY_ONE] }, bo: {}, cy: {} });
     const result = await runCouncil(runner, TASK, { reviewers: reviewers(), maxRounds: 3 });
@@ -138,17 +166,31 @@ describe("runCouncil on scripted reviewers", () => {
     expect(result.reviewers[0]).toMatchObject({ status: "failed", code: "output_invalid" });
   });
 
-  it("the council's budget is a hard stop across every reviewer, spent as it goes", async () => {
-    const { runner } = councilSetup({
-      ana: { findings: [OFF_BY_ONE, WRONG] },
-      bo: { verdicts: {} },
-      cy: { verdicts: {} },
-    });
-    const result = await runCouncil(runner, TASK, { reviewers: reviewers(), budget: { tokens: 700 } });
-    expect(result.status).toBe("partial");
-    expect(result.stoppedBecause).toBe("budget");
-    // Each call is admitted only while the tree is under budget: at most one call in flight per reviewer over it.
-    expect(result.stats.tokens).toBeLessThan(700 + 3 * 400);
+  it("the council's budget is a hard stop across every reviewer: no critique round it cannot pay for is started", async () => {
+    const script = { ana: { findings: [OFF_BY_ONE, WRONG] }, bo: { verdicts: {} }, cy: { verdicts: {} } };
+    const reviewsOnly = await runCouncil(councilSetup(script).runner, TASK, { reviewers: reviewers(), maxRounds: 0 });
+    const spentOnReviews = reviewsOnly.stats.tokens;
+    const unbounded = await runCouncil(councilSetup(script).runner, TASK, { reviewers: reviewers() });
+    expect(unbounded.rounds).toBe(1);
+    expect(unbounded.stats.tokens).toBeGreaterThan(spentOnReviews + 100);
+
+    // Room for the three reviews and less than the round after them: the round is not started.
+    const { runner, calls } = councilSetup(script);
+    const tight = await runCouncil(runner, TASK, { reviewers: reviewers(), budget: { tokens: spentOnReviews + 100 } });
+    expect(tight).toMatchObject({ status: "partial", stoppedBecause: "budget", rounds: 0 });
+    expect(tight.stats.tokens).toBe(spentOnReviews);
+    expect(calls("bo")).toHaveLength(1);
+    // What the reviews found is still scored and reported, unchallenged, as with no critique round.
+    expect(tight.findings).toEqual(reviewsOnly.findings);
+    expect(tight.findings).toHaveLength(2);
+  });
+
+  it("a budget the parallel reviews already pass: every later call is refused, the council ends partial", async () => {
+    const { runner, calls } = councilSetup({ ana: { findings: [OFF_BY_ONE] }, bo: {}, cy: {} });
+    const result = await runCouncil(runner, TASK, { reviewers: reviewers(), budget: { tokens: 100 } });
+    expect(result).toMatchObject({ status: "partial", stoppedBecause: "budget", rounds: 0 });
+    // The three reviews were admitted at once, while the tree was under budget; nothing after them.
+    expect(calls("ana").length + calls("bo").length + calls("cy").length).toBe(3);
   });
 
   it("reviewers are sub-runs: the council's permissions are their floor", async () => {

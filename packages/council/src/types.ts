@@ -45,7 +45,9 @@ export interface CouncilConfig {
   permissions?: Readonly<Record<string, Permission>>;
   /** Default permission for the reviewers' tools. Default `allow`. */
   defaultPermission?: Permission;
+  /** Aborts every review and critique run at once; the result is then `aborted`. */
   signal?: AbortSignal;
+  /** The host's session, carried by the council's run and every reviewer's. */
   sessionId?: string;
 }
 
@@ -73,6 +75,7 @@ export interface CouncilFinding {
 
 /** How one reviewer fared. */
 export interface ReviewerReport {
+  /** The reviewer's `name` in the config. */
   name: string;
   /** `completed`, or why its review did not produce findings (`timeout`, `failed`, `budget_exhausted`, …). */
   status: string;
@@ -103,5 +106,6 @@ export interface CouncilResult {
   rounds: number;
   /** Every model call of the council (reviews, critiques, classifiers), as one run tree. */
   stats: RunStats;
+  /** The council's own run, the parent every reviewer's sub-run hangs under in traces. */
   runId: string;
 }

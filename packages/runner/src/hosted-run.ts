@@ -27,21 +27,28 @@ export interface HostedTaskSpec {
   name?: string;
   /** The model an ancestor station reads the seat from (the host makes no model call itself). */
   model?: TaskSpec["model"];
+  /** Or the role whose model that is. */
   role?: TaskSpec["role"];
   /** The budget of the whole tree: every child's spend counts against it as it is spent. */
   budget?: Budget;
   /** The floor for every child's permissions. */
   permissions?: Readonly<Record<string, Permission>>;
+  /** The permission floor for a child's tools the map does not name. */
   defaultPermission?: Permission;
+  /** The host's session, carried by the run and its children. */
   sessionId?: string;
+  /** This run's id. Default: a random UUID. */
   runId?: string;
 }
 
 export interface HostedResult<T> {
+  /** What `body` returned. */
   value: T;
+  /** The hosted run's id. */
   runId: string;
   /** Every child's spend, rolled up as for any parent. */
   stats: RunStats;
+  /** Every child started from `body`, with its full result. */
   subRuns: SubRunRecord[];
 }
 
