@@ -2,10 +2,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { transcriptWindow } from "./transcript-window";
 
-const sizes = (full: number[], pinned = -1) => ({
+const sizes = (full: number[], pinned: number[] = []) => ({
   full,
   condensed: full.map((size) => Math.min(size, 50)),
-  pinned,
+  pinned: new Set(pinned),
   high: 1_000,
   low: 400,
 });
@@ -20,9 +20,11 @@ describe("transcriptWindow", () => {
     expect(transcriptWindow(sizes([300, 300, 300, 300]))).toEqual({ start: 1, condensedUntil: 3 });
   });
 
-  it("never counts or drops the pinned entry", () => {
-    const window = transcriptWindow(sizes([5_000, 300, 300, 300, 300], 0));
+  it("never counts or drops the pinned entries", () => {
+    const window = transcriptWindow(sizes([5_000, 300, 300, 300, 300], [0]));
     expect(window.condensedUntil).toBe(4);
+    // Two big pinned entries anywhere in the history are left out of the count: no step at all.
+    expect(transcriptWindow(sizes([900, 300, 900, 300], [0, 2]))).toEqual({ start: 0, condensedUntil: 0 });
   });
 
   it("appending an entry never changes what was decided for the entries before it (a step aside)", () => {

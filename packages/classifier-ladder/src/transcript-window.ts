@@ -24,8 +24,8 @@ export interface WindowSizes {
   /** Rendered size of each entry in full and condensed. */
   full: readonly number[];
   condensed: readonly number[];
-  /** An entry always shown, in full, wherever the window starts (the task); -1 for none. */
-  pinned: number;
+  /** Entries always shown, in full, wherever the window starts (the user's words); not counted against the marks. */
+  pinned: ReadonlySet<number>;
   high: number;
   low: number;
 }
@@ -35,13 +35,13 @@ export function transcriptWindow(sizes: WindowSizes): TranscriptWindow {
   let start = 0;
   let condensedUntil = 0;
   let total = 0;
-  const shown = (index: number) => (index === pinned ? 0 : index < condensedUntil ? condensed[index]! : full[index]!);
+  const shown = (index: number) => (pinned.has(index) ? 0 : index < condensedUntil ? condensed[index]! : full[index]!);
   for (let index = 0; index < full.length; index++) {
     total += shown(index);
     if (total <= high) continue;
     // The step: condense what is shown in full (never the newest entry, the call being judged)...
     for (let before = Math.max(start, condensedUntil); before < index; before++)
-      if (before !== pinned) total -= full[before]! - condensed[before]!;
+      if (!pinned.has(before)) total -= full[before]! - condensed[before]!;
     condensedUntil = Math.max(condensedUntil, index);
     // ...then drop whole entries from the front until there is room again.
     while (total > low && start < index) {

@@ -16,6 +16,12 @@ export const CLASSIFIER_CONDENSED_CHARS = 240;
 export const CLASSIFIER_TRANSCRIPT_CHARS = 24_000;
 /** Where a step brings the shown history back down to. */
 export const CLASSIFIER_TRANSCRIPT_LOW_CHARS = 8_000;
+/**
+ * The user's words are shown wherever the window starts, outside its marks: the first user message
+ * (the task), and the newest ones up to this many characters — the request a gated call answers to
+ * may be a later message of the session, made long before the call.
+ */
+export const CLASSIFIER_PINNED_USER_CHARS = 12_000;
 
 /**
  * Filters the agent's full history down to what may inform the verdict: the user's own words and
@@ -34,11 +40,9 @@ export function classifierTranscript(messages: readonly Message[], skipCallId?: 
       break;
     }
     if (message.role === "user") {
-      const words = attributedUserText(message)
-        .filter((part) => part.source === "user")
-        .map((part) => part.text)
-        .join("");
-      if (words.trim() !== "") entries.push({ kind: "user", text: words });
+      // One entry per stretch of the user's words: a compaction summary quotes several messages.
+      for (const part of attributedUserText(message))
+        if (part.source === "user" && part.text.trim() !== "") entries.push({ kind: "user", text: part.text });
     } else {
       pushCalls(entries, message);
     }
@@ -88,13 +92,26 @@ function renderEntry(entry: ClassifierTranscriptEntry, condensed: boolean): stri
   return `<tool_call name="${escapeText(entry.name)}">${clip(entry.arguments, limit)}</tool_call>`;
 }
 
+/** The user entries always shown: the first, and the newest while they fit {@link CLASSIFIER_PINNED_USER_CHARS}. */
+function pinnedUsers(entries: readonly ClassifierTranscriptEntry[], full: readonly string[]): Set<number> {
+  const users = entries.flatMap((entry, index) => (entry.kind === "user" ? [index] : []));
+  const pinned = new Set(users.slice(0, 1));
+  let room = CLASSIFIER_PINNED_USER_CHARS;
+  for (const index of users.slice(1).reverse()) {
+    room -= full[index]!.length + 1;
+    if (room < 0) break;
+    pinned.add(index);
+  }
+  return pinned;
+}
+
 /**
- * The shown history: the first user message (usually the task itself) always, then the window of
+ * The shown history: the user's words (see {@link pinnedUsers}) always, then the window of
  * {@link transcriptWindow} — append-only between steps, so consecutive requests share their prefix.
  */
 function renderHistory(entries: readonly ClassifierTranscriptEntry[]): string {
-  const pinned = entries.findIndex((entry) => entry.kind === "user");
   const full = entries.map((entry) => renderEntry(entry, false));
+  const pinned = pinnedUsers(entries, full);
   const condensed = entries.map((entry) => renderEntry(entry, true));
   const { start, condensedUntil } = transcriptWindow({
     full: full.map((line) => line.length + 1),
@@ -103,12 +120,12 @@ function renderHistory(entries: readonly ClassifierTranscriptEntry[]): string {
     high: CLASSIFIER_TRANSCRIPT_CHARS,
     low: CLASSIFIER_TRANSCRIPT_LOW_CHARS,
   });
-  const lines: string[] = [];
-  if (pinned >= 0 && pinned < start) lines.push(full[pinned]!);
-  const hidden = start - (pinned >= 0 && pinned < start ? 1 : 0);
+  const before = [...pinned].filter((index) => index < start).sort((a, b) => a - b);
+  const lines = before.map((index) => full[index]!);
+  const hidden = start - before.length;
   if (hidden > 0) lines.push(`[${hidden} earlier entries not shown]`);
   for (let index = start; index < entries.length; index++)
-    lines.push(index < condensedUntil && index !== pinned ? condensed[index]! : full[index]!);
+    lines.push(index < condensedUntil && !pinned.has(index) ? condensed[index]! : full[index]!);
   return lines.join("\n");
 }
 

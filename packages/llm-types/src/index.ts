@@ -7,6 +7,7 @@ export {
   ProvenancePartSchema,
   MessageProvenanceSchema,
   attributedUserText,
+  joinAttributed,
   userMessageText,
   type AttributedText,
   type MessageProvenance,

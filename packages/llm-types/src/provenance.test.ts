@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UserMessageSchema } from "./messages";
-import { attributedUserText } from "./provenance";
+import { attributedUserText, joinAttributed } from "./provenance";
 
 describe("attributedUserText", () => {
   it("a message with no provenance is the user's; one source covers the whole text", () => {
@@ -42,5 +42,40 @@ describe("attributedUserText", () => {
     expect(
       UserMessageSchema.safeParse({ role: "user", content: "x", provenance: [{ source: "user", chars: -1 }] }).success,
     ).toBe(false);
+  });
+});
+
+describe("joinAttributed", () => {
+  it("is the inverse of attributedUserText: the same pieces come back, empty ones left out, one source collapsed", () => {
+    const pieces = [
+      { source: "compaction" as const, text: "[note] " },
+      { source: "user" as const, text: "fix it" },
+      { source: "compaction" as const, text: "" },
+      { source: "user" as const, text: ", then ship it" },
+      { source: "compaction" as const, text: " [summary]" },
+    ];
+    const { text, provenance } = joinAttributed(pieces);
+    expect(text).toBe("[note] fix it, then ship it [summary]");
+    expect(provenance).toEqual([
+      { source: "compaction", chars: 7 },
+      { source: "user", chars: 20 },
+      { source: "compaction", chars: 10 },
+    ]);
+    expect(attributedUserText({ content: text, provenance }).map((p) => p.text)).toEqual([
+      "[note] ",
+      "fix it, then ship it",
+      " [summary]",
+    ]);
+    expect(
+      joinAttributed([
+        { source: "teacher", text: "a" },
+        { source: "teacher", text: "b" },
+      ]),
+    ).toEqual({
+      text: "ab",
+      provenance: "teacher",
+    });
+    // Nothing written: no part can say who wrote it, and nothing is the user's.
+    expect(joinAttributed([{ source: "user", text: "" }])).toEqual({ text: "", provenance: "engine" });
   });
 });

@@ -61,3 +61,21 @@ export function attributedUserText(message: Pick<UserMessage, "content" | "prove
   }
   return pieces;
 }
+
+/**
+ * The inverse of {@link attributedUserText}: pieces joined into one text, with the provenance that
+ * says who wrote each. Empty pieces leave no part; neighbouring pieces of one source make one part;
+ * a text of one source has that source as its whole provenance.
+ */
+export function joinAttributed(pieces: readonly AttributedText[]): { text: string; provenance: MessageProvenance } {
+  const parts: ProvenancePart[] = [];
+  for (const { source, text } of pieces) {
+    if (text === "") continue;
+    const last = parts.at(-1);
+    if (last?.source === source) last.chars += text.length;
+    else parts.push({ source, chars: text.length });
+  }
+  const text = pieces.map((piece) => piece.text).join("");
+  if (parts.length === 0) return { text, provenance: "engine" };
+  return { text, provenance: parts.length === 1 ? parts[0]!.source : parts };
+}

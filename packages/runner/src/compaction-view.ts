@@ -1,4 +1,11 @@
-import type { Message, ToolResultMessage } from "@x/llm-types";
+import {
+  attributedUserText,
+  joinAttributed,
+  type AttributedText,
+  type Message,
+  type ToolResultMessage,
+  type UserMessage,
+} from "@x/llm-types";
 import type { ResolvedCompaction } from "./compaction-options";
 import type { CompactionState } from "./compaction-state";
 import { capToolResult } from "./tool-result-cap";
@@ -7,23 +14,42 @@ import { capToolResult } from "./tool-result-cap";
 export const COMPACTION_HEADER =
   "[Compaction note, written by the engine — not the user. Earlier turns of this task were folded into it.]";
 
-/** The user's own messages among `messages`, verbatim; engine notes are not the user's words. */
+/**
+ * The user's own words among `messages`, verbatim, one entry per stretch a message's provenance gives
+ * the user: engine notes, teacher guidance and recalled strategies are not the user's words, even
+ * when they share a message with them (strategies written ahead of the task).
+ */
 export function userWords(messages: readonly Message[]): string[] {
-  return messages.flatMap((m) => {
-    if (m.role !== "user" || ("provenance" in m && m.provenance !== undefined && m.provenance !== "user")) return [];
-    return [
-      typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "")).join(""),
-    ];
-  });
+  return messages.flatMap((message) =>
+    message.role === "user"
+      ? attributedUserText(message).flatMap((part) =>
+          part.source === "user" && part.text.trim() !== "" ? [part.text] : [],
+        )
+      : [],
+  );
 }
 
-/** The message standing for every folded turn: the user's words verbatim, then the summary. */
-export function summaryMessage(folded: readonly Message[], state: CompactionState): Message {
-  const words = userWords(folded)
-    .map((text) => `<user_message>\n${text}\n</user_message>`)
-    .join("\n");
-  const text = `${COMPACTION_HEADER}\n\nThe user's messages so far, verbatim:\n${words || "(none)"}\n\nSummary of the work so far:\n${state.summary}`;
-  return { role: "user", content: text, provenance: "compaction" };
+/**
+ * The message standing for every folded turn: the user's words verbatim, then the summary. Its
+ * provenance splits it: each of the user's words stays the user's, every character the engine wrote
+ * around them (the header, the frames, the summary itself) is `compaction` — so a classifier reading
+ * it hears the user, and never a summary that claims the user said something.
+ */
+export function summaryMessage(folded: readonly Message[], state: CompactionState): UserMessage {
+  const words = userWords(folded);
+  const pieces: AttributedText[] = [
+    { source: "compaction", text: `${COMPACTION_HEADER}\n\nThe user's messages so far, verbatim:\n` },
+  ];
+  if (words.length === 0) pieces.push({ source: "compaction", text: "(none)" });
+  for (const [i, text] of words.entries())
+    pieces.push(
+      { source: "compaction", text: `${i === 0 ? "" : "\n"}<user_message>\n` },
+      { source: "user", text },
+      { source: "compaction", text: "\n</user_message>" },
+    );
+  pieces.push({ source: "compaction", text: `\n\nSummary of the work so far:\n${state.summary}` });
+  const { text, provenance } = joinAttributed(pieces);
+  return { role: "user", content: text, provenance };
 }
 
 const capped = new WeakMap<ToolResultMessage, { max: number; view: ToolResultMessage }>();

@@ -75,7 +75,11 @@ describe("compaction", () => {
     const { runner, mainContexts } = longRunner(40, 9_000);
     await collect(runner, { objective: OBJECTIVE, tools: codingTools(), maxTurns: 60 });
     const compacted = mainContexts.at(-1)!.messages[0]!;
-    expect(compacted).toMatchObject({ role: "user", provenance: "compaction" });
+    // The engine's frame and summary are `compaction`; the objective quoted inside stays the user's.
+    expect(compacted).toMatchObject({
+      role: "user",
+      provenance: [{ source: "compaction" }, { source: "user", chars: OBJECTIVE.length }, { source: "compaction" }],
+    });
     expect(userText(compacted).startsWith(COMPACTION_HEADER)).toBe(true);
     expect(userText(compacted)).toContain(`<user_message>\n${OBJECTIVE}\n</user_message>`);
 

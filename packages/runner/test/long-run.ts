@@ -39,10 +39,21 @@ export function codingTools(resultChars = 1_200): Tool[] {
   ];
 }
 
+/** An edit's patch: a hunk header, then `chars` characters of code when the run writes big patches. */
+function patch(i: number, chars: number): string {
+  const header = `@@ -${i} +${i} @@`;
+  return chars === 0
+    ? header
+    : `${header}\n${`+const v${i} = compute(input); // changed line\n`.repeat(Math.ceil(chars / 44))}`;
+}
+
 const STEPS = [
   (i: number) => ({ name: "read_file", arguments: { path: `src/module-${i}.ts` } }),
   (i: number) => ({ name: "run_tests", arguments: { filter: `dates-${i}` } }),
-  (i: number) => ({ name: "edit_file", arguments: { path: `src/module-${i}.ts`, patch: `@@ -${i} +${i} @@` } }),
+  (i: number, chars: number) => ({
+    name: "edit_file",
+    arguments: { path: `src/module-${i}.ts`, patch: patch(i, chars) },
+  }),
 ];
 
 /** How many main-model requests the provider refused as too long. */
@@ -52,11 +63,17 @@ export interface LongRunBrains {
   mainContexts: Context[];
 }
 
+export interface LongRunOptions {
+  /** Main-model calls the provider refuses as too long, whatever their size. */
+  overflowAt?: number[];
+  /** One call of another tool in the middle of the script (a gated one, say), with its arguments. */
+  interject?: { callIndex: number; tool: string; arguments?: Record<string, unknown> };
+  /** Characters of code in each edit's patch (0: a bare hunk header). */
+  patchChars?: number;
+}
+
 /** The main brain plays `turns` tool turns then answers; the summary brain writes short summaries. */
-export function longRunBrains(
-  turns: number,
-  options: { overflowAt?: number[]; interject?: { callIndex: number; tool: string } } = {},
-): LongRunBrains {
+export function longRunBrains(turns: number, options: LongRunOptions = {}): LongRunBrains {
   let overflows = 0;
   const mainContexts: Context[] = [];
   let played = 0;
@@ -69,10 +86,10 @@ export function longRunBrains(
       return fauxError("context_overflow", `prompt is too long: ${input} tokens > ${model.contextWindow}`);
     }
     const usage = { input, output: 30 };
-    // One call of another tool in the middle of the script (a gated one, say).
-    if (options.interject?.callIndex === callIndex) return fauxToolCall(options.interject.tool, {}, { usage });
+    const { interject } = options;
+    if (interject?.callIndex === callIndex) return fauxToolCall(interject.tool, interject.arguments ?? {}, { usage });
     if (played >= turns) return fauxText("Fixed: the parser now accepts ISO dates; the API is unchanged.", { usage });
-    const step = STEPS[played % STEPS.length]!(played);
+    const step = STEPS[played % STEPS.length]!(played, options.patchChars ?? 0);
     played += 1;
     return {
       content: [
