@@ -29,10 +29,28 @@ function image(block: ImageContent, model: Model): ImageBlockParam | TextBlockPa
 }
 
 function userBlocks(message: UserMessage, model: Model): ContentBlockParam[] {
-  if (typeof message.content === "string") return [{ type: "text", text: message.content }];
+  if (typeof message.content === "string") return cacheSplit(message.content, message.cachePoints ?? []);
   return message.content.map((block) =>
     block.type === "text" ? { type: "text", text: block.text } : image(block, model),
   );
+}
+
+/**
+ * A user turn's text cut into blocks at its cache points (those strictly inside it and increasing;
+ * the rest are ignored), the block that ends at the last point marked: this request writes the
+ * cache there, and the next one — which repeats the text up to that point and puts a point there
+ * too — finds it at a block boundary, where Anthropic looks for cached prefixes.
+ */
+function cacheSplit(text: string, points: readonly number[]): TextBlockParam[] {
+  const cuts: number[] = [];
+  for (const point of points) if (point > (cuts.at(-1) ?? 0) && point < text.length) cuts.push(point);
+  if (cuts.length === 0) return [{ type: "text", text }];
+  const blocks: TextBlockParam[] = [...cuts, text.length].map((end, i) => ({
+    type: "text",
+    text: text.slice(i === 0 ? 0 : cuts[i - 1]!, end),
+  }));
+  blocks[cuts.length - 1]!.cache_control = EPHEMERAL;
+  return blocks;
 }
 
 /**
@@ -101,6 +119,11 @@ function markHistory(messages: MessageParam[]): void {
   for (let i = messages.length - 1; i >= 0 && marked < 2; i--) {
     const message = messages[i]!;
     if (message.role !== "user" || typeof message.content === "string") continue;
+    // A turn split at its cache points is marked where its author said the stable prefix ends.
+    if (message.content.some((block) => "cache_control" in block && block.cache_control)) {
+      marked++;
+      continue;
+    }
     // User turns we build hold text, image and tool_result blocks, all of which take cache_control.
     const last = message.content.at(-1) as { cache_control?: typeof EPHEMERAL } | undefined;
     if (!last) continue;

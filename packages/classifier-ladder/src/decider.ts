@@ -13,6 +13,7 @@ import {
   type ToolSpec,
   type Tracer,
   type Usage,
+  type UserMessage,
 } from "@x/llm-types";
 import { ClassifierConfigError, ClassifierLegError } from "./errors";
 import { classifierRoundObserver } from "./observer";
@@ -28,7 +29,7 @@ import type { AutoModeFallback, AutoModeOutcome, AutoModeVerdict } from "./outco
 import { CLASSIFIER_SYSTEM_PROMPT } from "./prompt";
 import type { ClassifierSeat } from "./seat";
 import { CLASSIFIER_ATTEMPT_SUFFIX } from "./suffix";
-import { renderClassifierRequest } from "./transcript";
+import { classifierRequest, type ClassifierRequest } from "./transcript";
 import { startRungBudget, type RungBudget } from "./rung-budget";
 import { readClassifierVerdict } from "./verdict";
 
@@ -129,12 +130,20 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
     model: Model,
     brain: Brain,
     seat: ClassifierSeatRequest,
-    text: string,
+    request: ClassifierRequest,
     budget: RungBudget,
   ): Promise<AssistantMessage> {
+    const { text, cachePoints } = request;
+    const asked: UserMessage = {
+      role: "user",
+      content: text,
+      cachePoints,
+      timestamp: Date.now(),
+      provenance: "engine",
+    };
     const stream = brain.stream(
       model,
-      { systemPrompt, messages: [{ role: "user", content: text, timestamp: Date.now(), provenance: "engine" }] },
+      { systemPrompt, messages: [asked] },
       {
         maxTokens: seat.maxTokens,
         reasoning: seat.reasoning,
@@ -182,7 +191,7 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
     const budget = startRungBudget(timeoutMs, input.signal);
     try {
       const attempt = async (seat: ClassifierSeatRequest, suffix: string) => {
-        const text = renderClassifierRequest({ ...input, suffix });
+        const text = classifierRequest({ ...input, suffix });
         const refused = admit(tally.usage);
         if (refused !== undefined) throw new ClassifierLegError("error", `the classifier was not asked: ${refused}`);
         tally.calls++;

@@ -5,6 +5,7 @@ import {
   CLASSIFIER_ENTRY_CHARS,
   CLASSIFIER_PINNED_USER_CHARS,
   CLASSIFIER_TRANSCRIPT_CHARS,
+  classifierRequest,
   classifierTranscript,
   renderClassifierRequest,
 } from "./transcript";
@@ -264,5 +265,32 @@ describe("the user's words through the window's steps", () => {
     const shown = [...text.matchAll(/<user>message (\d+):/g)].map((m) => Number(m[1]));
     const kept = Math.floor(CLASSIFIER_PINNED_USER_CHARS / (words(0).length + "<user></user>\n".length));
     expect(shown).toEqual([0, ...Array.from({ length: kept }, (_, k) => 12 - kept + k)]);
+  });
+});
+
+describe("cache points", () => {
+  it("between steps, each request repeats the previous one's text and cache points up to its judged call", () => {
+    const run: Message[] = [{ role: "user", content: "Write the modules." }];
+    const requests = [];
+    for (let i = 0; i < 60; i++) {
+      const judged = call(`w${i}`, "write_file", { path: `src/m${i}.ts`, content: "1".repeat(3_000 + (i % 7) * 500) });
+      run.push(assistant([judged]));
+      const args = { transcript: run, toolCall: judged, suffix: "\nSUFFIX" };
+      requests.push(classifierRequest(args));
+      expect(requests.at(-1)!.text).toBe(renderClassifierRequest(args));
+    }
+    let extended = 0;
+    for (const [i, now] of requests.entries()) {
+      // The last point ends the judged call: what follows is the question and the suffix alone.
+      expect(now.text.slice(now.cachePoints.at(-1))).toMatch(/^<\/transcript>\nDecide whether to block/);
+      const before = requests[i - 1];
+      if (!before) continue;
+      const mark = before.cachePoints.at(-1)!;
+      if (now.text.slice(0, mark) !== before.text.slice(0, mark)) continue;
+      extended++;
+      expect(now.cachePoints.slice(0, before.cachePoints.length)).toEqual(before.cachePoints);
+    }
+    // Every request but the first and the steps' extends the one before it.
+    expect(extended).toBeGreaterThan(requests.length * 0.6);
   });
 });

@@ -5,6 +5,10 @@ import { transcriptWindow } from "./transcript-window";
 export type ClassifierTranscriptEntry =
   { kind: "user"; text: string } | { kind: "tool_call"; name: string; arguments: string };
 
+/** The request's first line, ahead of the transcript. */
+const CLASSIFIER_REQUEST_OPENING =
+  "Here is what the user has said and what the agent has done so far. The LAST tool call below has not run yet: it is the one you judge.";
+
 /** Size limits of the rendered transcript, in characters. */
 /** A user message, shown in full up to this. */
 export const CLASSIFIER_ENTRY_CHARS = 4_000;
@@ -109,7 +113,7 @@ function pinnedUsers(entries: readonly ClassifierTranscriptEntry[], full: readon
  * The shown history: the user's words (see {@link pinnedUsers}) always, then the window of
  * {@link transcriptWindow} — append-only between steps, so consecutive requests share their prefix.
  */
-function renderHistory(entries: readonly ClassifierTranscriptEntry[]): string {
+function renderHistory(entries: readonly ClassifierTranscriptEntry[]): string[] {
   const full = entries.map((entry) => renderEntry(entry, false));
   const pinned = pinnedUsers(entries, full);
   const condensed = entries.map((entry) => renderEntry(entry, true));
@@ -126,21 +130,30 @@ function renderHistory(entries: readonly ClassifierTranscriptEntry[]): string {
   if (hidden > 0) lines.push(`[${hidden} earlier entries not shown]`);
   for (let index = start; index < entries.length; index++)
     lines.push(index < condensedUntil && !pinned.has(index) ? condensed[index]! : full[index]!);
-  return lines.join("\n");
+  return lines;
+}
+
+/** The classifier's user message, and where its stable prefixes end (`UserMessage.cachePoints`). */
+export interface ClassifierRequest {
+  text: string;
+  /** The end of the opening and of each history line, the judged call's last. */
+  cachePoints: number[];
 }
 
 /**
  * The classifier's user message: the filtered history ending with the call being judged — rendered
  * exactly as it will appear in the next request's history, so the prompt only grows — then the
  * judged tool's description when the host passed the tool list, the question, and the attempt's
- * suffix, last, where it is most reliably followed.
+ * suffix, last, where it is most reliably followed. A cache point ends the opening and each line:
+ * between two steps of the window the next request repeats this one's text and points up to the
+ * judged call, so a cache that matches at block boundaries finds this request's prefix there.
  */
-export function renderClassifierRequest(args: {
+export function classifierRequest(args: {
   transcript: readonly Message[];
   toolCall: ToolCall;
   tools?: readonly ToolSpec[];
   suffix: string;
-}): string {
+}): ClassifierRequest {
   const { toolCall, suffix } = args;
   const entries = classifierTranscript(args.transcript, toolCall.id);
   entries.push({ kind: "tool_call", name: toolCall.name, arguments: callArguments(toolCall) });
@@ -148,11 +161,18 @@ export function renderClassifierRequest(args: {
   const description = spec?.description
     ? `<tool_description>${clip(escapeText(spec.description), CLASSIFIER_ENTRY_CHARS)}</tool_description>\n`
     : "";
-  return (
-    [
-      "Here is what the user has said and what the agent has done so far. The LAST tool call below has not run yet: it is the one you judge.",
-      `<transcript>\n${renderHistory(entries)}\n</transcript>`,
-      `${description}Decide whether to block the last tool call above (${escapeText(toolCall.name)}).`,
-    ].join("\n") + suffix
-  );
+  const pieces = [
+    `${CLASSIFIER_REQUEST_OPENING}\n<transcript>\n`,
+    ...renderHistory(entries).map((line) => `${line}\n`),
+  ];
+  const cachePoints: number[] = [];
+  let at = 0;
+  for (const piece of pieces) cachePoints.push((at += piece.length));
+  const question = `</transcript>\n${description}Decide whether to block the last tool call above (${escapeText(toolCall.name)}).`;
+  return { text: pieces.join("") + question + suffix, cachePoints };
+}
+
+/** {@link classifierRequest}'s text. */
+export function renderClassifierRequest(args: Parameters<typeof classifierRequest>[0]): string {
+  return classifierRequest(args).text;
 }

@@ -52,6 +52,13 @@ export const UserMessageSchema = z.strictObject({
    * Never sent to a model: brains read `content` only, so the wire and its prompt cache are unchanged.
    */
   provenance: MessageProvenanceSchema.optional(),
+  /**
+   * Offsets into a string `content`, increasing: the text before each opens a later request
+   * unchanged. A brain whose prompt cache matches only at content-block boundaries (Anthropic's)
+   * ends a block at each and marks the last for caching; a cache that matches any token prefix
+   * needs nothing, so other brains ignore it. The text sent is the same either way.
+   */
+  cachePoints: z.array(z.int().positive()).optional(),
 });
 export type UserMessage = z.infer<typeof UserMessageSchema>;
 
