@@ -1,6 +1,6 @@
 import { createFauxBrain, fauxModel, fauxText, type FauxBrain } from "@x/brain-faux";
 import { classifierTranscript } from "@x/classifier-ladder";
-import { attributedUserText, emptyUsage, type Message, type MessageProvenance } from "@x/llm-types";
+import { attributedUserText, type Message, type MessageProvenance } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "./define-tool";
@@ -8,7 +8,7 @@ import { createMemoryParkLedger } from "./park-ledger";
 import { createRunner } from "./runner";
 import type { Compactor } from "./compaction-options";
 import type { RunnerDeps } from "./types";
-import { fakeClock } from "../test/harness";
+import { answered, fakeClock } from "../test/harness";
 import { OBJECTIVE, codingTools, longRunBrains, longRunModels, type LongRunOptions } from "../test/long-run";
 
 const REQUEST = "deploy the fix to staging once the tests pass";
@@ -116,16 +116,7 @@ describe("compaction keeps the user's words the user's", () => {
     );
     const earlier: Message[] = [
       { role: "user", content: "Look at the date parser in src/dates.ts, it fails on ISO dates." },
-      {
-        role: "assistant",
-        content: [{ type: "text", text: "I see the failure; tell me how far to go." }],
-        api: "faux",
-        provider: "faux",
-        model: "main",
-        usage: emptyUsage(),
-        stopReason: "stop",
-        timestamp: 0,
-      },
+      answered("I see the failure; tell me how far to go."),
     ];
     const later = `Fix it, then ${REQUEST}.`;
     const result = await runner.runTask({

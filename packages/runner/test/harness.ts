@@ -1,5 +1,5 @@
 import { createFauxBrain, fauxModel, type FauxResponder, type FauxScriptItem } from "@x/brain-faux";
-import type { EngineNotice, Message, TraceFrame } from "@x/llm-types";
+import { emptyUsage, type AssistantMessage, type EngineNotice, type Message, type TraceFrame } from "@x/llm-types";
 import { z } from "zod";
 import { createMemoryParkLedger, createRunner, defineTool } from "../src/index";
 import type { Clock, RunnerDeps } from "../src/types";
@@ -69,4 +69,18 @@ export function texts(messages: readonly Message[]): string[] {
     if (m.role === "toolResult") return m.content.map((c) => (c.type === "text" ? c.text : "")).join("");
     return m.content.map((c) => (c.type === "text" ? c.text : c.type === "toolCall" ? `call:${c.name}` : "")).join("");
   });
+}
+
+/** A finished assistant turn of plain text on the faux main model, for a host's history. */
+export function answered(text: string): AssistantMessage {
+  return {
+    role: "assistant",
+    content: [{ type: "text", text }],
+    api: "faux",
+    provider: "faux",
+    model: "main",
+    usage: emptyUsage(),
+    stopReason: "stop",
+    timestamp: 0,
+  };
 }
