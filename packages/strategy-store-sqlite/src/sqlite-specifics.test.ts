@@ -27,6 +27,20 @@ describe("sqlite specifics", () => {
     await store.close();
   });
 
+  it("maps the file for reads by default, as far as mmapMiB says (0: not at all)", async () => {
+    const conn = (mmapMiB?: number) => {
+      const db = new Database(join(dir, "mmap.db"));
+      const store = new SqliteStrategyStore({ database: db, ...(mmapMiB === undefined ? {} : { mmapMiB }) });
+      const size = db.pragma("mmap_size", { simple: true });
+      db.close();
+      void store.close();
+      return size;
+    };
+    expect(conn()).toBe(2047 * 1024 * 1024);
+    expect(conn(64)).toBe(64 * 1024 * 1024);
+    expect(conn(0)).toBe(0);
+  });
+
   it("migration 2 indexes the records a version-1 database holds, scope by scope", async () => {
     const file = join(dir, "upgrade.db");
     const old = new Database(file);

@@ -59,6 +59,8 @@ export interface BenchRow {
   putPerSecond: number;
   putP50: number;
   putP99: number;
+  /** CPU per single put, p50, counted as for searches: what a put costs when it need not wait for the disk. */
+  putCpuP50: number;
   searchP50: number;
   searchP99: number;
   /**
@@ -114,6 +116,7 @@ export async function runStrategyStoreBench(targets: BenchTarget[], options: Ben
         for (const layout of layouts.filter((one) => datasetOf(one) === dataset)) {
           const row = await measureCell(target, layout, options, log);
           if (row) rows.push(row);
+          if (row) log(formatBenchTable([row]).split("\n")[2]!);
         }
       } finally {
         await target.release?.(dataset);
@@ -168,11 +171,14 @@ async function measureCell(
 
     const sampleIds: string[] = [];
     const putTimes: number[] = [];
+    const putCpu: number[] = [];
     for (let i = 0; i < putSamples; i++) {
       const record = corpus.record(SAMPLE_BASE + i, scopeOf(i));
+      const cpu = cpuMeter(target);
       const t0 = performance.now();
       sampleIds.push((await store.put(record)).id);
       putTimes.push(performance.now() - t0);
+      putCpu.push(cpu());
     }
     const bulk = Array.from({ length: BULK_BATCH }, (_, i) => corpus.record(SAMPLE_BASE + putSamples + i, scopeOf(i)));
     const bulk0 = performance.now();
@@ -183,14 +189,11 @@ async function measureCell(
     const searchCpu: number[] = [];
     for (let i = 0; i < searchSamples; i++) {
       const query = corpus.query(i);
-      const server0 = target.serverCpuNs?.() ?? 0;
-      const c0 = process.cpuUsage();
+      const cpu = cpuMeter(target);
       const t0 = performance.now();
       await store.search({ scope: scopeOf(i * 7), query, k: 3 });
       searchTimes.push(performance.now() - t0);
-      const cpu = process.cpuUsage(c0);
-      const server = (target.serverCpuNs?.() ?? 0) - server0;
-      searchCpu.push((cpu.user + cpu.system) / 1000 + server / 1e6);
+      searchCpu.push(cpu());
     }
     const loadAverage = loadavg()[0]!;
 
@@ -213,6 +216,7 @@ async function measureCell(
       putPerSecond: (putSamples * 1000) / putTimes.reduce((sum, t) => sum + t, 0),
       putP50: percentile(putTimes, 0.5),
       putP99: percentile(putTimes, 0.99),
+      putCpuP50: percentile(putCpu, 0.5),
       searchP50: percentile(searchTimes, 0.5),
       searchP99: percentile(searchTimes, 0.99),
       searchCpuP50: percentile(searchCpu, 0.5),
@@ -223,6 +227,16 @@ async function measureCell(
   } finally {
     await store.close();
   }
+}
+
+/** Starts counting CPU milliseconds (this process plus the target's server); the returned function reads them. */
+function cpuMeter(target: BenchTarget): () => number {
+  const server0 = target.serverCpuNs?.() ?? 0;
+  const c0 = process.cpuUsage();
+  return () => {
+    const cpu = process.cpuUsage(c0);
+    return (cpu.user + cpu.system) / 1000 + ((target.serverCpuNs?.() ?? 0) - server0) / 1e6;
+  };
 }
 
 function labelledInput(scope: string, entry: { problem: string; strategy: string }): StrategyInput {
@@ -244,6 +258,7 @@ export function formatBenchTable(rows: readonly BenchRow[]): string {
     "put/s",
     "put p50 ms",
     "put p99 ms",
+    "put cpu p50 ms",
     "search p50 ms",
     "search p99 ms",
     "search cpu p50 ms",
@@ -261,6 +276,7 @@ export function formatBenchTable(rows: readonly BenchRow[]): string {
     count(row.putPerSecond),
     row.putP50.toFixed(3),
     row.putP99.toFixed(3),
+    row.putCpuP50.toFixed(3),
     row.searchP50.toFixed(3),
     row.searchP99.toFixed(3),
     row.searchCpuP50.toFixed(3),
