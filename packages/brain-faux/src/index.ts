@@ -1,3 +1,21 @@
-export * from "./brain";
-export * from "./response";
-export * from "./model";
+export { createFauxBrain, type FauxBrain, type FauxBrainOptions, type FauxCall } from "./brain";
+export {
+  type FauxBlock,
+  fauxDelay,
+  fauxDrop,
+  fauxEmptyAtCap,
+  type FauxEnding,
+  fauxError,
+  fauxLengthCut,
+  fauxLoop,
+  fauxRawToolCall,
+  type FauxRequestContext,
+  type FauxResponder,
+  type FauxResponse,
+  type FauxScriptItem,
+  fauxStall,
+  fauxText,
+  fauxThinking,
+  fauxToolCall,
+} from "./response";
+export { fauxModel } from "./model";

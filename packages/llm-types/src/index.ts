@@ -1,6 +1,90 @@
-export * from "./model";
-export * from "./usage";
-export * from "./messages";
+export {
+  type Api,
+  ApiSchema,
+  type InputKind,
+  InputKindSchema,
+  KNOWN_APIS,
+  type Model,
+  type ModelCost,
+  ModelCostSchema,
+  type ModelInput,
+  ModelSchema,
+  normalizeBaseUrl,
+  type RouteCarrier,
+  routeIdentity,
+  sameRoute,
+} from "./model";
+export {
+  addUsage,
+  computeCost,
+  type Cost,
+  CostSchema,
+  emptyUsage,
+  microToUsd,
+  type Usage,
+  usageFor,
+  UsageSchema,
+  ZERO_COST,
+} from "./usage";
+export {
+  type AssistantContent,
+  AssistantContentSchema,
+  type AssistantMessage,
+  AssistantMessageSchema,
+  assistantText,
+  assistantToolCalls,
+  ERROR_KINDS,
+  type ErrorKind,
+  ErrorKindSchema,
+  type ImageContent,
+  ImageContentSchema,
+  type Message,
+  MessageSchema,
+  type StopReason,
+  StopReasonSchema,
+  type TextContent,
+  TextContentSchema,
+  type ThinkingContent,
+  ThinkingContentSchema,
+  type ToolCall,
+  ToolCallSchema,
+  type ToolResultMessage,
+  ToolResultMessageSchema,
+  type UserMessage,
+  UserMessageSchema,
+} from "./messages";
+export { type ToolSpec, ToolSpecSchema } from "./tool";
+export { type Context } from "./context";
+export {
+  type Brain,
+  type BrainEvent,
+  type BrainRequest,
+  type BrainStream,
+  REASONING_LEVELS,
+  type ReasoningLevel,
+} from "./brain";
+export { EventStream } from "./event-stream";
+export { defineCatalog, defineModel, type ModelCatalog, type ModelRef, resolveModelRef } from "./catalog";
+export {
+  expandTierKeys,
+  type ModelRouting,
+  resolveRole,
+  ROLE_NAMES,
+  ROLE_TIER_TABLE,
+  type RoleName,
+  type RoleResolution,
+  type Roles,
+  type RoleSpec,
+  roleSpecModels,
+  roleSpecNamesModel,
+  roleSpecThinking,
+  type Tier,
+  type TierBindings,
+  TIERS,
+  tiersActive,
+} from "./roles";
+export { type EngineNotice, type NoticeSink, safeObserve, type TraceFrame, type Tracer } from "./notice";
+export { describeIssues, parseWith, SchemaValidationError } from "./parse";
 export {
   PROVENANCES,
   ProvenanceSchema,
@@ -14,12 +98,4 @@ export {
   type Provenance,
   type ProvenancePart,
 } from "./provenance";
-export * from "./tool";
-export * from "./context";
-export * from "./brain";
-export * from "./event-stream";
-export * from "./catalog";
-export * from "./roles";
-export * from "./notice";
-export * from "./parse";
 export { jsonBoundsProblem, TOOL_ARGUMENT_BOUNDS, type JsonBounds } from "./json-bounds";
