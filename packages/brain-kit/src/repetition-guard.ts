@@ -1,4 +1,5 @@
-import { Canonicalizer, type Segment } from "./canonical";
+import { withoutUndefined } from "@x/llm-types";
+import { Canonicalizer, type Segment } from "./canonical-text";
 
 /** Knobs of {@link createRepetitionGuard}. Every field has a default tuned for model output. */
 export interface RepetitionGuardOptions {
@@ -125,11 +126,11 @@ export function createRepetitionGuard(options: RepetitionGuardOptions = {}): Rep
  * guard only once text arrives: a guard allocates its buffers when made.
  */
 export function repetitionGuardMaker(options: RepetitionGuardOptions = {}): () => RepetitionGuard {
-  const o = { ...DEFAULT_REPETITION_GUARD_OPTIONS, ...stripUndefined(options) };
+  const o = { ...DEFAULT_REPETITION_GUARD_OPTIONS, ...withoutUndefined(options) };
   const rec =
     options.recurrence === false
       ? undefined
-      : { ...DEFAULT_RECURRENCE_OPTIONS, ...stripUndefined(options.recurrence ?? {}) };
+      : { ...DEFAULT_RECURRENCE_OPTIONS, ...withoutUndefined(options.recurrence ?? {}) };
   // The window must hold `minRepeats` copies of the longest block, or that block could never be cut.
   const window = Math.max(o.window, o.maxPeriod * o.minRepeats + o.checkEvery, PROBE * 4);
   return () => {
@@ -324,8 +325,4 @@ class RecurrenceTracker {
     const keep = this.ring.find((entry) => entry.index === run[1])!.origStart;
     return { keep, period: keep - firstStart };
   }
-}
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

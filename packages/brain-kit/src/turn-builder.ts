@@ -1,6 +1,7 @@
 import {
   emptyUsage,
   usageFor,
+  withoutUndefined,
   type AssistantMessage,
   type BrainEvent,
   type Context,
@@ -225,7 +226,7 @@ export class TurnBuilder {
   /** Records provider-reported counts; later calls override the fields they carry. */
   usage(counts: UsageCounts): FeedResult {
     if (this.ended) return "ended";
-    this.counts = { ...this.counts, ...definedOnly(counts) };
+    this.counts = { ...this.counts, ...withoutUndefined(counts) };
     return "ok";
   }
 
@@ -392,8 +393,4 @@ function estimateSafely(estimate: () => number): number {
   } catch {
     return 0;
   }
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,6 +1,7 @@
 import {
   AssistantMessageSchema,
   SchemaValidationError,
+  MAX_TIMER_MS,
   addUsage,
   describeIssues,
   emptyUsage,
@@ -52,8 +53,6 @@ export interface AutoModeDecider {
 }
 
 export const DEFAULT_CLASSIFIER_TIMEOUT_MS = 20_000;
-/** The largest delay a Node timer can hold (2^31 - 1 ms, about 24.8 days). */
-const MAX_TIMER_MS = 2_147_483_647;
 const DEFAULT_BLOCK_REASON = "the classifier blocked this call without stating a reason";
 
 export interface CreateAutoModeDeciderArgs {

@@ -2,9 +2,10 @@ import type { Context } from "./context";
 import type { AssistantMessage, ToolCall } from "./messages";
 import type { Model } from "./model";
 
-/** Reasoning effort. `off` asks the wire to disable thinking where it can spell that. */
-export type ReasoningLevel = "off" | "minimal" | "low" | "medium" | "high";
-export const REASONING_LEVELS: readonly ReasoningLevel[] = ["off", "minimal", "low", "medium", "high"];
+/** Reasoning efforts, weakest first. `off` asks the wire to disable thinking where it can spell that. */
+export const REASONING_LEVELS = ["off", "minimal", "low", "medium", "high"] as const;
+/** Reasoning effort: one of {@link REASONING_LEVELS}. */
+export type ReasoningLevel = (typeof REASONING_LEVELS)[number];
 
 /** The per-call knobs of a model request. */
 export interface BrainRequest {

@@ -63,6 +63,8 @@ export {
   REASONING_LEVELS,
   type ReasoningLevel,
 } from "./brain";
+export { MAX_TIMER_MS } from "./max-timer";
+export { withoutUndefined } from "./defined";
 export { EventStream } from "./event-stream";
 export { defineCatalog, defineModel, type ModelCatalog, type ModelRef, resolveModelRef } from "./catalog";
 export {

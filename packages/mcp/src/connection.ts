@@ -8,13 +8,14 @@ import {
   type CallToolResult,
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { MAX_TIMER_MS } from "@x/llm-types";
 import type { ToolProgress } from "@x/runner";
 import { McpCallError, McpError } from "./errors";
 import type { ResolvedServerConfig } from "./server-config";
 import { createTransport } from "./transport";
 
 /** The largest timer Node keeps: the SDK's own deadline is pushed out of the way of the runner's. */
-const NO_DEADLINE_MS = 2_147_483_647;
+const NO_DEADLINE_MS = MAX_TIMER_MS;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 /** Pages of `tools/list` read before a server is judged to be paging forever. */
 const MAX_TOOL_PAGES = 100;

@@ -1,3 +1,4 @@
+import { MAX_TIMER_MS } from "@x/llm-types";
 import { PERMISSIONS } from "@x/runner";
 import { z } from "zod";
 
@@ -66,9 +67,9 @@ export const McpServerConfigSchema = z.strictObject({
   /** Which permission each of its tools gets. */
   policy: McpPolicySchema.optional(),
   /** Per-call deadline of its tools. Default: the task's `toolTimeoutMs`. */
-  callTimeoutMs: z.int().min(1).max(2_147_483_647).optional(),
+  callTimeoutMs: z.int().min(1).max(MAX_TIMER_MS).optional(),
   /** Deadline for connecting and listing tools. Default 30 000 ms. */
-  connectTimeoutMs: z.int().min(1).max(2_147_483_647).optional(),
+  connectTimeoutMs: z.int().min(1).max(MAX_TIMER_MS).optional(),
 });
 export type McpServerConfig = z.input<typeof McpServerConfigSchema>;
 export type ResolvedServerConfig = z.output<typeof McpServerConfigSchema>;

@@ -3,7 +3,7 @@ import type { ToolResultMessage } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { recorder, setup } from "../test/harness";
-import { canonicalJson } from "./canonical";
+import { canonicalJson } from "./canonical-json";
 import { defineTool, type ToolContext } from "./define-tool";
 import { ParkedRunError } from "./park";
 import type { ParkClaim, ParkLedger } from "./park-ledger";

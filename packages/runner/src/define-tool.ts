@@ -1,7 +1,6 @@
-import type { ToolSpec } from "@x/llm-types";
+import { MAX_TIMER_MS, type ToolSpec } from "@x/llm-types";
 import { z } from "zod";
 import type * as z4 from "zod/v4/core";
-import { MAX_TIMER_MS } from "./schemas";
 import { PERMISSIONS, type Permission } from "./types";
 
 /** What a tool's `execute` receives besides its arguments. */

@@ -1,5 +1,5 @@
 import type { ToolCall } from "@x/llm-types";
-import { canonicalJson } from "./canonical";
+import { canonicalJson } from "./canonical-json";
 
 /** What the guard says about the call it was just shown. */
 export type LoopGuardVerdict = "ok" | "warn" | "stuck";

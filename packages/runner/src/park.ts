@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { describeIssues, jsonBoundsProblem, type JsonBounds, type Message } from "@x/llm-types";
-import { canonicalJson, sha256Hex } from "./canonical";
+import { canonicalJson, sha256Hex } from "./canonical-json";
 import { RunnerConfigError } from "./config-error";
 import { issuesLine } from "./issues";
 import {

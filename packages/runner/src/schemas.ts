@@ -3,6 +3,7 @@ import { z } from "zod";
 import type * as z4 from "zod/v4/core";
 import type { Tool } from "./define-tool";
 import { APPROVAL_KINDS, PERMISSIONS } from "./types";
+import { MAX_TIMER_MS, REASONING_LEVELS } from "@x/llm-types";
 
 export const PermissionSchema = z.enum(PERMISSIONS);
 export const ApprovalKindSchema = z.enum(APPROVAL_KINDS);
@@ -14,8 +15,6 @@ export const ApprovalDecisionSchema = z.strictObject({
 
 const ModelRefSchema = z.union([z.string().min(1), ModelSchema]);
 const positiveInt = z.number().int().positive();
-/** The largest delay a Node timer holds; past it a timer fires after 1 ms. */
-export const MAX_TIMER_MS = 2_147_483_647;
 const timerMs = positiveInt.max(MAX_TIMER_MS);
 
 /**
@@ -31,7 +30,7 @@ export const taskSpecFields = {
   defaultPermission: PermissionSchema.optional(),
   maxTurns: positiveInt.optional(),
   maxTokens: positiveInt.optional(),
-  reasoning: z.enum(["off", "minimal", "low", "medium", "high"]).optional(),
+  reasoning: z.enum(REASONING_LEVELS).optional(),
   budget: z
     .strictObject({ tokens: z.number().nonnegative().optional(), microUsd: z.number().int().nonnegative().optional() })
     .optional(),

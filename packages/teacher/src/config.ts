@@ -1,4 +1,4 @@
-import { describeIssues, type ModelRef } from "@x/llm-types";
+import { describeIssues, withoutUndefined, type ModelRef } from "@x/llm-types";
 import type { TaskResult, TaskSpec } from "@x/runner";
 import type { StrategyStore } from "@x/strategy-store-core";
 import { ignoredCombinations, TeacherConfigSchema, type TAKEOVER_BRIEFS } from "./config-schema";
@@ -162,8 +162,7 @@ export function resolveTeacherConfig(
   config: TeacherConfig = {},
   task: Pick<TaskSpec, "tools"> = {},
 ): ResolvedTeacherConfig {
-  // An option passed as `undefined` means "not given", so it must not overwrite its default.
-  const defined: Partial<TeacherConfig> = Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined));
+  const defined = withoutUndefined(config);
   const parsed = TeacherConfigSchema.safeParse(defined);
   const issues = parsed.success ? ignoredCombinations(parsed.data) : describeIssues(parsed.error);
   if (issues.length > 0) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "./canonical";
+import { canonicalJson } from "./canonical-json";
 
 describe("canonicalJson", () => {
   it("sorts keys at every depth and drops undefined values", () => {
