@@ -172,12 +172,17 @@ export function createRunner(deps: RunnerDeps): Runner {
     return { result, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
   };
   const runner: Runner = {
-    runTask: (spec, options = {}) => execute(resolved, spec, options, noListener),
-    streamTask: (spec, options = {}) => stream((emit) => execute(resolved, spec, options, emit)),
+    runTask: (spec, options = {}) => typed(execute(resolved, spec, options, noListener)),
+    streamTask: (spec, options = {}) => typedStream(stream((emit) => execute(resolved, spec, options, emit))),
     resolveModel: (spec) => resolveTaskModel(resolved.routing, spec),
-    resume: (parked, decision, options = {}) => resumeRun(resolved, parked, decision, options, noListener),
-    continueRun: (checkpoint, options = {}) => continueRun(resolved, checkpoint, options, noListener),
+    resume: (parked, decision, options = {}) => typed(resumeRun(resolved, parked, decision, options, noListener)),
+    continueRun: (checkpoint, options = {}) => typed(continueRun(resolved, checkpoint, options, noListener)),
   };
   registerRunner(runner, resolved);
   return runner;
 }
+
+// `structured` is only ever set to what the run's `output` schema returned from parsing the final
+// answer (loop.ts), so the result may carry that schema's output type.
+const typed = <T>(result: Promise<TaskResult>): Promise<TaskResult<T>> => result as Promise<TaskResult<T>>;
+const typedStream = <T>(stream: TaskStream): TaskStream<T> => stream as TaskStream<T>;

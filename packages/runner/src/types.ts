@@ -327,25 +327,42 @@ export interface ResumeOptions {
 export type ContinueOptions = ResumeOptions;
 
 /** A live run's events plus its result. */
-export interface TaskStream extends AsyncIterable<RunEvent> {
-  result: Promise<TaskResult>;
+export interface TaskStream<T = unknown> extends AsyncIterable<RunEvent> {
+  result: Promise<TaskResult<T>>;
 }
 
+/**
+ * The runner. With an `output` schema on the spec (or on a resume's options), the result's
+ * `structured` is typed as what that schema parses to; without one it is `unknown`.
+ */
 export interface Runner {
-  runTask(spec: TaskSpec, options?: RunOptions): Promise<TaskResult>;
-  streamTask(spec: TaskSpec, options?: RunOptions): TaskStream;
+  runTask<O extends z.ZodType = z.ZodType>(
+    spec: TaskSpec & { output?: O },
+    options?: RunOptions,
+  ): Promise<TaskResult<z.output<O>>>;
+  streamTask<O extends z.ZodType = z.ZodType>(
+    spec: TaskSpec & { output?: O },
+    options?: RunOptions,
+  ): TaskStream<z.output<O>>;
   /**
    * Which model a spec would run on, from this runner's catalog, roles and tiers — the same
    * resolver `runTask` uses (`resolveTaskModel`). Throws `ModelResolutionError` when none resolves.
    */
   resolveModel(spec: { model?: ModelRef | readonly ModelRef[]; role?: RoleName }): TaskModel;
   /** Continues a parked run. Throws `ParkedRunError` (and changes nothing) on a bad, replayed or expired park. */
-  resume(parked: unknown, decision: ResumeDecision, options?: ResumeOptions): Promise<TaskResult>;
+  resume<O extends z.ZodType = z.ZodType>(
+    parked: unknown,
+    decision: ResumeDecision,
+    options?: ResumeOptions & { output?: O },
+  ): Promise<TaskResult<z.output<O>>>;
   /**
    * Continues a run from a checkpoint (`RunOptions.onCheckpoint`), in any process with the same
    * park key. Throws `ParkedRunError` (`invalid_schema`, `bad_signature`) on a bad checkpoint.
    */
-  continueRun(checkpoint: unknown, options?: ContinueOptions): Promise<TaskResult>;
+  continueRun<O extends z.ZodType = z.ZodType>(
+    checkpoint: unknown,
+    options?: ContinueOptions & { output?: O },
+  ): Promise<TaskResult<z.output<O>>>;
 }
 
 export type { AssistantMessage };
