@@ -27,7 +27,7 @@ cat > "$dir/package.json" <<JSON
   "scripts": {
     "build": "tsup",
     "typecheck": "tsc --noEmit",
-    "lint": "eslint src && node ../../scripts/check-publish.mjs && node ../../scripts/api-report.mjs",
+    "lint": "eslint src && node ../../scripts/check-publish.mjs && node ../../scripts/api-report.mjs && node ../../scripts/line-width.mjs",
     "test": "vitest run"
   },
   "dependencies": {},

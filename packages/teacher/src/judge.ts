@@ -43,7 +43,8 @@ async function verifyInCode(
   }
   const parsed = VerdictSchema.safeParse(value);
   if (!parsed.success) {
-    record.error = `verify returned ${JSON.stringify(value) ?? typeof value}, not a boolean, { pass, reason? } or undefined`;
+    const got = JSON.stringify(value) ?? typeof value;
+    record.error = `verify returned ${got}, not a boolean, { pass, reason? } or undefined`;
     return record;
   }
   if (typeof parsed.data === "boolean") record.pass = parsed.data;

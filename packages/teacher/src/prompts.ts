@@ -4,8 +4,9 @@
  */
 
 /** Default teacher (advisor) instruction: advice as one JSON object, never the finished work. */
-export const TEACHER_PROMPT = `A cheaper "student" agent working on the task below has been flagged: it keeps failing at a step, or its
-answer did not pass a check. The evidence follows the task. Your reply is turned into a short note the student
+export const TEACHER_PROMPT =
+  'A cheaper "student" agent working on the task below has been flagged: it keeps failing at a step, or its\n' +
+  `answer did not pass a check. The evidence follows the task. Your reply is turned into a short note the student
 reads before it tries again, so write for the student and leave the work to it. If it cannot recover, say so
 with "takeover": true and you will be given the task to do yourself; do not start solving it here.
 
@@ -39,12 +40,18 @@ Answer with exactly one JSON object and nothing around it:
  * (`takeoverBrief` `full` or `short`). It never varies, so every takeover's prompt starts with the same
  * prefix (the host's instructions, then this); the brief on this failure comes after it.
  */
-export const TAKEOVER_PROMPT = `A cheaper "student" agent failed at the task in the user message (notes on its attempt below). Do it yourself now, with the same tools.`;
+export const TAKEOVER_PROMPT =
+  'A cheaper "student" agent failed at the task in the user message (notes on its attempt below). ' +
+  "Do it yourself now, with the same tools.";
 
 /**
  * Added when a takeover decided before the teacher is asked should leave advice (`takeoverAdvice`):
  * the same fields an advice ask returns, as a block the answer ends with. The block is cut from the
  * answer (`splitTrailingAdvice`) before the host sees it.
  */
-export const TAKEOVER_ADVICE_PROMPT = `End your final answer with a \`\`\`json block of advice for agents that meet tasks like this later (it is cut off before the answer is read):
-{"strategy": "<1-2 sentences: the approach that works for this kind of task>", "correction": "<what the student got wrong>", "nextStep": "<the first thing to do on such a task>", "takeover": true, "confidence": <integer 0 (unsure) to 3 (certain)>}`;
+export const TAKEOVER_ADVICE_PROMPT =
+  "End your final answer with a ```json block of advice for agents that meet tasks like this later " +
+  "(it is cut off before the answer is read):\n" +
+  '{"strategy": "<1-2 sentences: the approach that works for this kind of task>", ' +
+  '"correction": "<what the student got wrong>", "nextStep": "<the first thing to do on such a task>", ' +
+  '"takeover": true, "confidence": <integer 0 (unsure) to 3 (certain)>}';

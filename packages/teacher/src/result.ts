@@ -70,7 +70,10 @@ export interface StoredStrategy {
 export interface TeacherStrategies {
   /** Best first; empty when memory is off, `injectStrategies` is false, nothing matched or the store failed. */
   recalled: RecalledStrategy[];
-  /** Absent when nothing was stored: no success after an escalation, too little confidence, no memory, or a failed write. */
+  /**
+   * Absent when nothing was stored: no success after an escalation, too little confidence, no memory,
+   * or a failed write.
+   */
   stored?: StoredStrategy;
 }
 
