@@ -1,5 +1,10 @@
-export * from "./anthropic-brain";
-export * from "./request";
+export {
+  ANTHROPIC_MESSAGES_API,
+  type AnthropicBrainOptions,
+  createAnthropicBrain,
+  DEFAULT_ANTHROPIC_BASE_URL,
+} from "./anthropic-brain";
+export { type AnthropicRequestBody, buildAnthropicRequest, toAnthropicMessages } from "./request";
 export {
   answerRoom,
   defaultThinkingStyle,
@@ -8,4 +13,4 @@ export {
   THINKING_BUDGETS,
   type AnthropicThinkingStyle,
 } from "./thinking";
-export * from "./errors";
+export { classifyAnthropicError } from "./errors";

@@ -39,4 +39,36 @@ export { pendingApproval, type PendingApproval } from "./sub-run-park";
 export { DEFAULT_SUB_RUN_LIMITS } from "./sub-run-limits";
 export { runHosted, type HostedResult, type HostedTaskSpec } from "./hosted-run";
 export type { ChildRunStats, SubRunLimits, SubRunRecord, SubRunSpec, TaskPathEntry } from "./sub-run-types";
-export * from "./types";
+export {
+  APPROVAL_KINDS,
+  type ApprovalDecision,
+  type ApprovalKind,
+  type ApprovalRequest,
+  type Approver,
+  type AssistantMessage,
+  type AutoModeOptions,
+  type Budget,
+  type Clock,
+  type ContinueOptions,
+  type HumanReviewGate,
+  type ObserverStop,
+  type Permission,
+  PERMISSIONS,
+  type ResumeDecision,
+  type ResumeOptions,
+  type RetryOptions,
+  RUN_TERMINAL_CODES,
+  type Runner,
+  type RunnerDeps,
+  type RunOptions,
+  type RunStats,
+  type RunTerminalCode,
+  TASK_STATUSES,
+  type TaskResult,
+  type TaskSpec,
+  type TaskStatus,
+  type TaskStream,
+  type Terminal,
+  type TerminalCause,
+  type ToolResultInfo,
+} from "./types";
