@@ -61,6 +61,7 @@ export {
   type BrainRequest,
   type BrainStream,
   REASONING_LEVELS,
+  type RouteJudgement,
   type ReasoningLevel,
 } from "./brain";
 export { MAX_TIMER_MS } from "./max-timer";

@@ -336,33 +336,33 @@ export interface TaskStream<T = unknown> extends AsyncIterable<RunEvent> {
  * `structured` is typed as what that schema parses to; without one it is `unknown`.
  */
 export interface Runner {
-  runTask<O extends z.ZodType = z.ZodType>(
+  runTask<O extends z4.$ZodType = z4.$ZodType>(
     spec: TaskSpec & { output?: O },
     options?: RunOptions,
-  ): Promise<TaskResult<z.output<O>>>;
-  streamTask<O extends z.ZodType = z.ZodType>(
+  ): Promise<TaskResult<z4.output<O>>>;
+  streamTask<O extends z4.$ZodType = z4.$ZodType>(
     spec: TaskSpec & { output?: O },
     options?: RunOptions,
-  ): TaskStream<z.output<O>>;
+  ): TaskStream<z4.output<O>>;
   /**
    * Which model a spec would run on, from this runner's catalog, roles and tiers — the same
    * resolver `runTask` uses (`resolveTaskModel`). Throws `ModelResolutionError` when none resolves.
    */
   resolveModel(spec: { model?: ModelRef | readonly ModelRef[]; role?: RoleName }): TaskModel;
   /** Continues a parked run. Throws `ParkedRunError` (and changes nothing) on a bad, replayed or expired park. */
-  resume<O extends z.ZodType = z.ZodType>(
+  resume<O extends z4.$ZodType = z4.$ZodType>(
     parked: unknown,
     decision: ResumeDecision,
     options?: ResumeOptions & { output?: O },
-  ): Promise<TaskResult<z.output<O>>>;
+  ): Promise<TaskResult<z4.output<O>>>;
   /**
    * Continues a run from a checkpoint (`RunOptions.onCheckpoint`), in any process with the same
    * park key. Throws `ParkedRunError` (`invalid_schema`, `bad_signature`) on a bad checkpoint.
    */
-  continueRun<O extends z.ZodType = z.ZodType>(
+  continueRun<O extends z4.$ZodType = z4.$ZodType>(
     checkpoint: unknown,
     options?: ContinueOptions & { output?: O },
-  ): Promise<TaskResult<z.output<O>>>;
+  ): Promise<TaskResult<z4.output<O>>>;
 }
 
 export type { AssistantMessage };
