@@ -48,7 +48,7 @@ export function dependencyProblems(pkg: PublishablePackage): string[] {
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.(ts|tsx|mts|cts)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name))
+    .filter((entry) => entry.isFile() && /\.(ts|tsx|mts|cts)$/.test(entry.name) && !/\.test(-d)?\.ts$/.test(entry.name))
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
