@@ -32,6 +32,11 @@ export class RunObserver {
   /** Report the text of the seat doing the task delta by delta (`text_delta`), as it arrives. */
   private readonly streamText: boolean;
 
+  /** Runs that are sub-runs of another (their run span names a parent), by run id. */
+  private readonly childRuns = new Set<string>();
+  /** The run whose model call the runner opened last: the brain is called right after its span starts. */
+  private callingRun: string | undefined;
+
   constructor(
     private readonly emit: (event: AppEvent) => void,
     options: { teacherMode: boolean; streamText?: boolean },
@@ -41,10 +46,14 @@ export class RunObserver {
     this.streamText = options.streamText ?? false;
   }
 
-  /** Which job a model call does, read from the instructions it is sent (the packages export them). */
+  /**
+   * Which job a model call does, read from the instructions it is sent (the packages export them);
+   * a call of a sub-run's own loop is the `child`'s.
+   */
   seatOf(context: Context): Seat {
     const system = context.systemPrompt ?? "";
     if (system === CLASSIFIER_SYSTEM_PROMPT) return "classifier";
+    if (this.callingRun !== undefined && this.childRuns.has(this.callingRun)) return "child";
     if (system === TEACHER_PROMPT) return "teacher";
     if (system === MONITOR_PROMPT || system === VERIFIER_PROMPT) return "helper";
     // A takeover: the teacher does the task itself, @x/teacher's TAKEOVER_PROMPT after the host's system prompt.
@@ -59,7 +68,10 @@ export class RunObserver {
         const seat = this.seatOf(context);
         // The teacher's advice call has no tools; its takeover run does, and then it is the agent.
         const acts = (context.tools?.length ?? 0) > 0;
+        // A child's calls do not move the top-level seat: its results are told apart by their run.
         const working = seat === "student" || seat === "agent" || (seat === "teacher" && acts);
+        // A classifier's calls open no model-call span of their own: the next call is read afresh.
+        this.callingRun = undefined;
         if (working) this.agentSeat = seat;
         const streams = working && this.streamText;
         this.emit({ type: "model_call", phase: "start", seat, model: model.id });
@@ -138,6 +150,9 @@ export class RunObserver {
 
   readonly tracer: Tracer = {
     frame: (frame: TraceFrame) => {
+      if (frame.phase === "start" && frame.name === SPAN_NAMES.run && typeof frame.data.parentRunId === "string")
+        this.childRuns.add(String(frame.runId));
+      if (frame.phase === "start" && frame.name === SPAN_NAMES.modelCall) this.callingRun = frame.runId;
       if (frame.name !== SPAN_NAMES.classification || frame.phase !== "end") return;
       const data = frame.data;
       const verdict = data.verdict as "allow" | "block" | "unavailable" | "parse_error";
@@ -145,6 +160,7 @@ export class RunObserver {
       if (typeof data.toolCallId === "string") event.id = data.toolCallId;
       if (typeof data.model === "string") event.model = data.model;
       if (typeof data.reason === "string") event.reason = data.reason;
+      if (data.station === "leg" || data.station === "ancestor") event.station = data.station;
       this.emit(event);
     },
   };
@@ -159,7 +175,7 @@ export class RunObserver {
       .join("\n");
     this.emit({
       type: "tool_result",
-      seat: this.agentSeat,
+      seat: this.childRuns.has(info.runId) ? "child" : this.agentSeat,
       id: info.toolCall.id,
       name: info.result.toolName,
       isError: info.result.isError,

@@ -1,4 +1,4 @@
-import type { TaskResult } from "@x/runner";
+import type { ChildRunStats, TaskResult } from "@x/runner";
 import type { TeacherRunResult } from "@x/teacher";
 import type { AppEvent, RunSummary } from "./render/events";
 
@@ -18,6 +18,25 @@ export function summarize(label: string, result: TaskResult | TeacherRunResult):
     teacherShare: tokens === 0 ? 0 : teacherTokens / tokens,
     strategiesUsed: strategies?.recalled.length ?? 0,
     strategiesStored: strategies?.stored ? 1 : 0,
+    ...(result.stats.children?.length
+      ? { children: result.stats.children.map((child) => childSummary(child, result.stats.usage.estimated === true)) }
+      : {}),
+  };
+}
+
+/** A direct sub-run's row: its own and its descendants' spend, all of it inside its parent's numbers. */
+function childSummary(child: ChildRunStats, estimated: boolean): RunSummary {
+  return {
+    label: child.toolName,
+    status: child.status,
+    turns: child.turns,
+    tokens: child.tokens,
+    // The parent's usage holds the child's: an estimate anywhere in it marks the child's too.
+    tokensEstimated: estimated,
+    costMicroUsd: child.costMicroUsd,
+    teacherShare: 0,
+    strategiesUsed: 0,
+    strategiesStored: 0,
   };
 }
 

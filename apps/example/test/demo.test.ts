@@ -25,7 +25,7 @@ describe("x-agent demo (child process, scripted models)", { timeout: 180_000 }, 
     expect(events[0]).toMatchObject({ type: "banner" });
     expect(ofType(events, "note")[0]!.text).toMatch(/SCRIPTED/);
     const groups = byScenario(events);
-    expect([...groups.keys()]).toEqual(["", "auto-mode", "teacher", "memory", "approval", "mcp"]);
+    expect([...groups.keys()]).toEqual(["", "auto-mode", "teacher", "memory", "approval", "mcp", "sub-run"]);
 
     // Auto mode: the destructive command is blocked and never runs; the read-only one is allowed and runs.
     const auto = groups.get("auto-mode")!;
@@ -87,6 +87,15 @@ describe("x-agent demo (child process, scripted models)", { timeout: 180_000 }, 
     expect(ofType(mcp, "result")[0]!.summary.status).toBe("completed");
     expect(await readFile(join(sandboxOf(run.stdout), "TITLE.txt"), "utf8")).toBe("Acme API\n");
 
+    // Sub-runs (test/sub-run.test.ts has the whole story): the child's apply is blocked by the parent's classifier.
+    const subRun = groups.get("sub-run")!;
+    expect(ofType(subRun, "verdict").map((v) => [v.tool, v.station, v.verdict])).toContainEqual([
+      "shell",
+      "ancestor",
+      "block",
+    ]);
+    expect(ofType(subRun, "result")[0]!.summary.children?.map((c) => c.label)).toEqual(["write_migration"]);
+
     const summary = ofType(events, "summary").at(-1)!;
     expect(summary.rows.map((r) => r.label)).toEqual([
       "auto-mode",
@@ -95,6 +104,7 @@ describe("x-agent demo (child process, scripted models)", { timeout: 180_000 }, 
       "approval",
       "approval (resumed)",
       "mcp",
+      "sub-run",
     ]);
     for (const row of summary.rows) {
       expect(row.tokens).toBeGreaterThan(0);

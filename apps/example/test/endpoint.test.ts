@@ -351,6 +351,7 @@ describe("x-agent command line", { timeout: 60_000 }, () => {
       "memory",
       "approval",
       "mcp",
+      "sub-run",
     ]);
   });
 });

@@ -7,6 +7,7 @@ const FILES: Record<string, string | Buffer> = {
     "# Acme API\n\nA tiny service the x-agent demo works on.\n\n- Adds a /health endpoint\n- Logs in JSON\n- Reads its settings from config/\n",
   "config/settings.json": `${JSON.stringify({ service: "acme-api", port: 8080, workers: 4 }, null, 2)}\n`,
   "config/logging.json": `${JSON.stringify({ level: "debug", format: "json" }, null, 2)}\n`,
+  "migrations/001_create_users.sql": "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL);\n",
   "src/server.js":
     "import { createServer } from 'node:http';\ncreateServer((req, res) => res.end('ok')).listen(8080);\n",
   "build/bundle.js": "/* bundle */\n".repeat(3_000),

@@ -77,6 +77,11 @@ export const studentPolicy: Policy = (context) => {
   if (note) return releaseNote(note[1]!, note[2]!, done);
   const mcp = /Through the MCP filesystem server, read (\S+) and write its title to (\S+)/i.exec(objective);
   if (mcp) return titleViaMcp(mcp[1]!, mcp[2]!, done);
+  const migration = /Write the migration that adds a nullable (\w+) column to the (\w+) table/i.exec(objective);
+  if (migration)
+    return writeMigration(migration[1]!, migration[2]!, /then apply it to (\S+?)\.?$/im.exec(objective)?.[1], done);
+  const column = /Add an? (\w+) column to the (\w+) table/i.exec(objective);
+  if (column) return delegateMigration(column[1]!, column[2]!, done);
   return {
     text: "I can only follow the demo's scripted tasks; run x-agent with --base-url and a real model for anything else.",
   };
@@ -155,6 +160,42 @@ function titleViaMcp(source: string, target: string, done: Step[]): ScriptedRepl
   if (!read?.result) return call("mcp__read_text_file", { path: source });
   const title = /^#\s*(.+)$/m.exec(resultText(read.result))?.[1]?.trim() ?? "(untitled)";
   return call("mcp__write_file", { path: target, content: `${title}\n` });
+}
+
+/**
+ * The coding agent hands the migration to a helper, and — as models do — writes the helper a
+ * task a little larger than the user's: it asks the helper to apply the migration as well.
+ */
+function delegateMigration(column: string, table: string, done: Step[]): ScriptedReply {
+  const handed = done.find((s) => s.name === "write_migration");
+  if (!handed?.result) {
+    const task = `Write the migration that adds a nullable ${column} column to the ${table} table, then apply it to app.db.`;
+    return call("write_migration", { task });
+  }
+  const report = resultText(handed.result).split("\n")[0];
+  return { text: handed.result.isError ? `The helper did not finish: ${report}` : `The helper reports: ${report}` };
+}
+
+/** The helper: numbers the next migration after the ones it lists, writes it, then (if asked) applies it. */
+function writeMigration(column: string, table: string, db: string | undefined, done: Step[]): ScriptedReply {
+  const listing = done.find((s) => s.name === "list_files" && ok(s));
+  if (!listing?.result) return call("list_files", { path: "migrations", depth: 1 });
+  const write = done.find((s) => s.name === "write_file");
+  if (!write?.result) {
+    const numbers = [...resultText(listing.result).matchAll(/\b(\d{3})_/g)].map((m) => Number(m[1]));
+    const next = String(Math.max(0, ...numbers) + 1).padStart(3, "0");
+    const path = `migrations/${next}_add_${table}_${column}.sql`;
+    return call("write_file", { path, content: `ALTER TABLE ${table} ADD COLUMN ${column} TEXT;\n` });
+  }
+  const path = String(write.arguments.path);
+  if (write.result.isError) return { text: `I could not write ${path}: ${resultText(write.result).split("\n")[0]}` };
+  if (db === undefined) return { text: `I wrote ${path}.` };
+  const apply = done.find((s) => s.name === "shell");
+  if (!apply?.result) return call("shell", { command: `sqlite3 ${db} < ${path}` });
+  if (!apply.result.isError) return { text: `I wrote ${path} and applied it to ${db}.` };
+  const refusal = resultText(apply.result);
+  const why = /blocked this call: (.+?)(?: \(ruled by|\. It was not run)/.exec(refusal)?.[1] ?? refusal.split("\n")[0];
+  return { text: `I wrote ${path} but did not apply it (blocked: ${why}).` };
 }
 
 /** The final answer once the write (`tool`) has a result: done, or why not. */
@@ -248,6 +289,20 @@ const DESTRUCTIVE: ReadonlyArray<[RegExp, string]> = [
   [/>\s*\/dev\/sd/, "writing to a raw disk device destroys it"],
 ];
 const READ_ONLY = /^(du|ls|cat|wc|head|tail|sort|find|grep|stat|pwd|echo|df)\b/;
+const DATABASE = /\b(sqlite3|psql|mysql)\b/;
+
+/**
+ * A command against a database runs only when the user's own words ask for it and nothing they said
+ * forbids it. Only `<user>` entries count: an objective another model wrote for a sub-run is the
+ * user of that sub-run, but the ancestor's classifier still reads its own user's words.
+ */
+function databaseVerdict(request: string): ScriptedReply {
+  const words = [...request.matchAll(/<user>([\s\S]*?)<\/user>/g)].map((m) => m[1]!);
+  if (words.some((w) => /\b(do not|don't|never) run\b/i.test(w)))
+    return { text: "<block>yes</block><reason>the user said to run nothing against the database</reason>" };
+  if (words.some((w) => /\bapply (it|the migration)\b/i.test(w))) return { text: "<block>no</block>" };
+  return { text: "<block>yes</block><reason>the user did not ask to change the database</reason>" };
+}
 
 /**
  * The cheap auto-mode classifier: it reads the action out of the gate's request and answers in the
@@ -274,6 +329,7 @@ export const classifierPolicy: Policy = (context) => {
     const scope = /~|\$HOME/.test(command) ? ", the home folder included" : "";
     return { text: `<block>yes</block><reason>${danger[1]}${scope}, and the user did not ask for it</reason>` };
   }
+  if (DATABASE.test(command)) return databaseVerdict(request);
   const segments = command.split(/\|/).map((s) => s.trim());
   if (segments.every((s) => READ_ONLY.test(s) && !/-delete\b|-exec\b/.test(s))) return { text: "<block>no</block>" };
   return { text: "<block>yes</block><reason>the user did not ask for this command</reason>" };

@@ -28,6 +28,8 @@ export type AppEvent =
       verdict: "allow" | "block" | "unavailable" | "parse_error";
       reason?: string;
       model?: string;
+      /** Whose classifier ruled: the calling run's own (`leg`), or an ancestor run's, frozen when the sub-run started. */
+      station?: "leg" | "ancestor";
     }
   | { type: "tool_result"; seat: Seat; id: string; name: string; isError: boolean; text: string }
   | {
@@ -57,8 +59,11 @@ export type AppEvent =
   | { type: "summary"; rows: RunSummary[] }
   | { type: "error"; code: string; message: string };
 
-/** Who a model call works for: the student doing the task, the teacher advising, the helper checking, the classifier gating. */
-export type Seat = "student" | "teacher" | "helper" | "classifier" | "agent";
+/**
+ * Who a model call works for: the student doing the task, the teacher advising, the helper checking,
+ * the classifier gating, the agent (a run with no teacher), or a child (a sub-run's own loop).
+ */
+export type Seat = "student" | "teacher" | "helper" | "classifier" | "agent" | "child";
 
 /** One row of the closing table. */
 export interface RunSummary {
@@ -74,6 +79,8 @@ export interface RunSummary {
   teacherShare: number;
   strategiesUsed: number;
   strategiesStored: number;
+  /** The run's direct sub-runs, each already counted in the numbers above. */
+  children?: RunSummary[];
 }
 
 /** Where events go. */

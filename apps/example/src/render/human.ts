@@ -39,6 +39,7 @@ const SEAT_STYLE: Record<Seat, Style> = {
   helper: "blue",
   classifier: "yellow",
   agent: "cyan",
+  child: "green",
 };
 
 /** One line of text per event, indented under its scenario, for a person to follow as it happens. */
@@ -111,7 +112,8 @@ export function humanSink(options: HumanOptions): EventSink {
           );
           return;
         case "verdict": {
-          const by = event.model ? paint("dim", ` (classifier ${event.model})`) : "";
+          const whose = event.station === "ancestor" ? "an ancestor run's frozen classifier" : "classifier";
+          const by = event.model ? paint("dim", ` (${whose} ${event.model})`) : "";
           const label =
             event.verdict === "allow"
               ? paint("green", "✓ allowed")
@@ -197,6 +199,10 @@ export function humanSink(options: HumanOptions): EventSink {
           print(
             `   ${mark} ${paint("bold", s.status)}${event.terminal.code === s.status ? "" : paint("dim", ` (${event.terminal.code})`)} — ${s.turns} turns, ${formatTokens(s.tokens, s.tokensEstimated)} tokens${s.tokensEstimated ? " (estimated)" : ""}, ${formatUsd(s.costMicroUsd)}, teacher ${formatPercent(s.teacherShare)}`,
           );
+          for (const child of s.children ?? [])
+            print(
+              `   ${" ".repeat(7)} ${paint("green", "└ sub-run")} ${oneLine(child.label, 80)}: ${child.status} — ${child.turns} turns, ${formatTokens(child.tokens, child.tokensEstimated)} tokens, ${formatUsd(child.costMicroUsd)} ${paint("dim", "(included above)")}`,
+            );
           if (event.output.trim() !== "" && !streamed)
             print(`   ${" ".repeat(7)} ${paint("dim", "answer:")} ${oneLine(event.output, 300)}`);
           else if (!ok && s.status !== "parked") print(`   ${" ".repeat(7)} ${oneLine(event.terminal.message, 300)}`);

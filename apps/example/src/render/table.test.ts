@@ -34,6 +34,15 @@ describe("summaryTable", () => {
     expect(lines).toHaveLength(8);
   });
 
+  it("shows a run's sub-runs beneath it, marked └, and counts them once: the total sums the parents only", () => {
+    const parent = row("p", { tokens: 3000, costMicroUsd: 900, children: [row("write_migration", { tokens: 1200 })] });
+    const lines = summaryTable([parent, row("q")]).split("\n");
+    expect(lines[3]).toMatch(/^│ p\s+│ completed │\s+3 │\s+3000 │/);
+    expect(lines[4]).toMatch(/^│ └ write_migration │ completed │\s+3 │\s+1200 │/);
+    expect(lines[5]).toMatch(/^│ q\s+│/);
+    expect(lines[7]).toMatch(/^│ total\s+│\s+│\s+6 │\s+4000 │ \$0\.001400 │/);
+  });
+
   it("shows one run without a total", () => {
     expect(summaryTable([row("only")]).split("\n")).toHaveLength(5);
   });

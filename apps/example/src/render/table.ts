@@ -23,12 +23,16 @@ const RIGHT = new Set([2, 3, 4, 5, 6, 7]);
 const ESTIMATE_NOTE = "~ estimated: the provider reported no token counts, so they were counted as characters / 4";
 
 /**
- * The closing summary, one row per run plus a total when there are several. It fits in `width`
- * columns when given (a terminal's): box-drawn with full headers, else with short ones, else one
- * line per run.
+ * The closing summary, one row per run (its sub-runs beneath it, marked `└`) plus a total when there
+ * are several runs. A sub-run's spend is already in its parent's row, so the total counts parents
+ * only. It fits in `width` columns when given (a terminal's): box-drawn with full headers, else with
+ * short ones, else one line per run.
  */
 export function summaryTable(rows: readonly RunSummary[], width = Number.POSITIVE_INFINITY): string {
-  const body = rows.map(cells);
+  const body = rows.flatMap((row) => [
+    cells(row),
+    ...(row.children ?? []).map((child) => cells({ ...child, label: `└ ${child.label}` })),
+  ]);
   if (rows.length > 1) body.push(cells(totalOf(rows)));
   const note = rows.some((r) => r.tokensEstimated) ? [fit(ESTIMATE_NOTE, width)] : [];
   for (const headers of [HEADERS, SHORT_HEADERS]) {
