@@ -236,6 +236,41 @@ describe("sub-run gating", () => {
     ]);
   });
 
+  it("an ancestor classification its seat could not answer and the ancestor's main model did is marked fallback, in the same verdict and span form as the leg's", async () => {
+    const shell = spy("shell", { permission: "auto" });
+    const { runner, frames } = treeSetup(
+      {
+        // The boss model is the ancestor's main model: its frozen classifier's ladder falls back to it.
+        boss: [fauxToolCall("delegate", { task: "list the build folder" }), ALLOW, fauxText("ok")],
+        kid: [fauxToolCall("shell", { path: "ls build" }), fauxText("listed")],
+        cls: (ctx) => (classifierAsked(ctx).includes("never touch") ? fauxError("overloaded", "busy") : ALLOW),
+      },
+      { retry: { maxRetries: 0 } },
+    );
+    const stream = runner.streamTask({ objective: USER_WORDS, tools: [delegate([shell.tool])] });
+    const events = await collect(stream);
+    const result = await stream.result;
+    expect(result.status).toBe("completed");
+    expect(shell.calls).toEqual(["ls build"]);
+    const verdicts = childEvents(events).flatMap((e) => (e.type === "verdict" ? [e.outcome] : []));
+    expect(verdicts.map((v) => [v.station, v.verdict, v.model, v.fallback ?? false])).toEqual([
+      ["leg", "allow", "cls", false],
+      ["ancestor", "allow", "boss", true],
+    ]);
+    // One piece reports both stations: the same fields but the ancestor's run id and the fallback mark.
+    const fields = (o: object) =>
+      Object.keys(o)
+        .filter((k) => k !== "ancestorRunId" && k !== "fallback")
+        .sort();
+    expect(fields(verdicts[1]!)).toEqual(fields(verdicts[0]!));
+    const ends = frames.filter((f) => f.name === "classification" && f.phase === "end");
+    expect(ends.map((f) => [f.data.station, f.data.fallback ?? false])).toEqual([
+      ["leg", false],
+      ["ancestor", true],
+    ]);
+    expect(fields(ends[1]!.data)).toEqual(fields(ends[0]!.data));
+  });
+
   it("blocks in a child count toward the child's denial limit, not the parent's", async () => {
     const shell = spy("shell", { permission: "auto" });
     const { runner, brains } = treeSetup(
