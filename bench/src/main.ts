@@ -177,6 +177,7 @@ const meta = {
   versions: versions(),
 };
 process.stdout.write(renderReport(rows, meta));
+if (!args.has("no-scaling")) process.stdout.write(`\n${await scalingTable()}`);
 if (profiles.length > 0) {
   process.stdout.write("\n### Where the time goes (CPU profile of one measured pass, in its own child)\n\n");
   for (const p of profiles)
@@ -187,6 +188,18 @@ if (profiles.length > 0) {
 }
 writeFileSync(join(resultsDir, "latest.json"), `${JSON.stringify({ meta, rows, profiles }, null, 2)}\n`);
 process.stdout.write(`\nJSON: ${join("bench", "results", "latest.json")}\n`);
+
+/** The history/tools scaling table (src/scaling.ts), measured in its own process. */
+async function scalingTable(): Promise<string> {
+  const proc = fork(join(here, "scaling.ts"), [], {
+    execArgv: execArgv(),
+    stdio: ["ignore", "pipe", "inherit", "ipc"],
+  });
+  let out = "";
+  proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((resolve) => proc.once("exit", resolve));
+  return code === 0 ? out : `### History and tools scaling: failed (exit ${code})\n`;
+}
 
 function versions(): Record<string, string> {
   const out: Record<string, string> = {};

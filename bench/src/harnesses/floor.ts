@@ -19,7 +19,7 @@ import {
 } from "../workload";
 import type { Harness, TaskFn } from "./types";
 
-const tools: ChatCompletionTool[] = [
+export const tools: ChatCompletionTool[] = [
   {
     type: "function",
     function: {
@@ -35,9 +35,9 @@ const tools: ChatCompletionTool[] = [
   },
 ];
 
-type ChunkSource = (messages: ChatCompletionMessageParam[]) => Promise<AsyncIterable<ChatCompletionChunk>>;
+export type ChunkSource = (messages: ChatCompletionMessageParam[]) => Promise<AsyncIterable<ChatCompletionChunk>>;
 
-function handLoop(next: ChunkSource): TaskFn {
+export function handLoop(next: ChunkSource): TaskFn {
   return async (task) => {
     const messages: ChatCompletionMessageParam[] = [
       { role: "system", content: SYSTEM_PROMPT },

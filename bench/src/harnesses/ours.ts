@@ -51,7 +51,7 @@ function oursWith({ guard }: { guard: boolean }): Harness {
       const api = inproc ? "faux" : "openai-completions";
       const off = guard ? {} : { guard: false as const };
       const brain: Brain = inproc
-        ? createFauxBrain(fauxResponder, off)
+        ? createFauxBrain(fauxResponder, { ...off, recordCalls: false })
         : createOpenAIBrain({ apiKey: API_KEY, ...off });
       const runner = createRunner({
         brains: { [api]: brain },

@@ -3,6 +3,7 @@ import type { Harness } from "./types";
 // Loaded lazily so each child process imports one library only: its RSS and heap are that library's.
 export const harnesses: Record<string, () => Promise<Harness>> = {
   floor: async () => (await import("./floor")).floor,
+  limit: async () => (await import("./limit")).limit,
   ours: async () => (await import("./ours")).ours,
   pi: async () => (await import("./pi")).pi,
   "ai-generate": async () => (await import("./ai")).aiGenerate,
@@ -14,4 +15,4 @@ export const harnesses: Record<string, () => Promise<Harness>> = {
 };
 
 /** Rows of a default run; other keys are diagnostics to ask for with `--only`. */
-export const harnessOrder = ["floor", "ours", "pi", "ai-generate", "ai-stream", "agents"];
+export const harnessOrder = ["floor", "limit", "ours", "pi", "ai-generate", "ai-stream", "agents"];

@@ -280,6 +280,19 @@ describe("faux brain script and recording", () => {
     expect(brain.calls[1]!.context.messages).toHaveLength(2);
   });
 
+  it("recordCalls bounds what calls keeps (a number keeps the latest), or keeps nothing with false", async () => {
+    const bounded = createFauxBrain(() => fauxText("ok"), { recordCalls: 2 });
+    for (let i = 0; i < 5; i++)
+      await bounded.stream(model, { messages: [{ role: "user", content: `m${i}` }] }).result();
+    expect(bounded.calls.map((call) => call.callIndex)).toEqual([3, 4]);
+    expect(bounded.calls[1]!.context.messages).toEqual([{ role: "user", content: "m4" }]);
+    const none = createFauxBrain(() => fauxText("ok"), { recordCalls: false });
+    const first = await none.stream(model, context).result();
+    const second = await none.stream(model, context).result();
+    expect([assistantText(first), assistantText(second)]).toEqual(["ok", "ok"]);
+    expect(none.calls).toEqual([]);
+  });
+
   it("an exhausted queue is a typed provider error, never a hang", async () => {
     const brain = createFauxBrain([fauxText("only one")]);
     await brain.stream(model, context).result();

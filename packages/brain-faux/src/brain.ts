@@ -21,6 +21,12 @@ export interface FauxBrainOptions {
   stallTimeoutMs?: number;
   /** Repetition guard options for the TurnBuilder; `false` turns it off. */
   guard?: RepetitionGuardOptions | false;
+  /**
+   * Which calls `calls` keeps: `true` (default) every one, a number the most recent that many,
+   * `false` none. Each kept call holds a deep copy of its context, so a long benchmark or soak run
+   * would otherwise grow without bound.
+   */
+  recordCalls?: boolean | number;
 }
 
 /** One call the brain received, as it was asked. */
@@ -41,7 +47,7 @@ export interface FauxCall {
 
 export interface FauxBrain extends Brain {
   readonly api: string;
-  /** Every call so far, in order. */
+  /** The calls so far, in order (only the most recent ones, or none, per `recordCalls`). */
   readonly calls: readonly FauxCall[];
   /** Scripted replies still queued. */
   readonly pending: number;
@@ -66,6 +72,8 @@ export function createFauxBrain(
 class FauxBrainImpl implements FauxBrain {
   readonly api: string;
   readonly calls: FauxCall[] = [];
+  private callCount = 0;
+  private readonly keep: number;
   private readonly queue: FauxScriptItem[];
   private readonly fallback: FauxResponder | undefined;
 
@@ -74,6 +82,8 @@ class FauxBrainImpl implements FauxBrain {
     private readonly options: FauxBrainOptions,
   ) {
     this.api = options.api ?? "faux";
+    const record = options.recordCalls ?? true;
+    this.keep = record === true ? Infinity : record === false ? 0 : Math.max(0, Math.trunc(record));
     this.queue = typeof script === "function" ? [] : [...script];
     this.fallback = typeof script === "function" ? script : undefined;
   }
@@ -93,10 +103,17 @@ class FauxBrainImpl implements FauxBrain {
     );
   }
 
+  /** Keeps a call per `recordCalls`; the copy is only made when it is kept. */
+  private record(call: () => FauxCall): void {
+    if (this.keep === 0) return;
+    this.calls.push(call());
+    if (this.calls.length > this.keep) this.calls.splice(0, this.calls.length - this.keep);
+  }
+
   private async run(turn: TurnBuilder, model: Model, context: Context, request: BrainRequest): Promise<void> {
-    const callIndex = this.calls.length;
+    const callIndex = this.callCount++;
     const maxTokens = request.maxTokens ?? model.maxTokens;
-    this.calls.push({
+    this.record(() => ({
       callIndex,
       model,
       context: snapshot(context),
@@ -107,7 +124,7 @@ class FauxBrainImpl implements FauxBrain {
       stallTimeoutMs: request.stallTimeoutMs,
       headers: request.headers ? { ...request.headers } : undefined,
       stop: request.stop ? [...request.stop] : undefined,
-    });
+    }));
     const item = this.queue.shift() ?? this.fallback;
     const interrupt = new Interrupt();
     const onAbort = () => interrupt.abort();

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { assistantText, safeObserve, type Message } from "@x/llm-types";
 import { ClassifierConfigError } from "@x/classifier-ladder";
 import { createAutoModeGate } from "./auto-mode";
+import { markKnown } from "./known-messages";
 import type { CheckpointSink } from "./checkpoint";
 import { closeUnanswered } from "./calls";
 import type { RunEvent } from "./events";
@@ -94,6 +95,7 @@ function lastAssistantText(messages: readonly Message[]): string {
 }
 
 function finish(ctx: RunContext, end: LoopEnd): TaskResult {
+  markKnown(ctx.messages);
   const result: TaskResult = {
     status: end.status,
     terminal: end.terminal,
@@ -168,6 +170,7 @@ export function failedBeforeStart(
   emit: (e: RunEvent) => void,
   parked?: ParkedRun,
 ): TaskResult {
+  markKnown(messages);
   const result: TaskResult = {
     status: "failed",
     terminal,

@@ -7,6 +7,7 @@ import { systemClock } from "./clock";
 import { RunnerConfigError } from "./config-error";
 import { EventChannel, type RunEvent } from "./events";
 import { issuesLine } from "./issues";
+import { checkHistory } from "./known-messages";
 import { runTurns } from "./loop";
 import { checkParkKey, randomParkKey } from "./park";
 import { createMemoryParkLedger } from "./park-ledger";
@@ -123,6 +124,7 @@ export async function execute(
   lineage?: Lineage,
 ): Promise<TaskResult> {
   parseWith(TaskSpecSchema, rawSpec, "task spec");
+  checkHistory(rawSpec.history ?? [], "task spec");
   const runId = rawSpec.runId ?? randomUUID();
   const spec = parkedSpecOf(rawSpec, runId, lineage);
   const messages: Message[] = [

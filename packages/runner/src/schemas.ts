@@ -1,4 +1,4 @@
-import { MessageProvenanceSchema, MessageSchema, ModelSchema, ROLE_NAMES } from "@x/llm-types";
+import { MessageProvenanceSchema, ModelSchema, ROLE_NAMES } from "@x/llm-types";
 import { z } from "zod";
 import type * as z4 from "zod/v4/core";
 import type { Tool } from "./define-tool";
@@ -66,7 +66,11 @@ export const TaskSpecSchema = z
     ...taskSpecFields,
     model: TaskModelRefSchema.optional(),
     tools: z.array(ToolSchema).optional(),
-    history: z.array(MessageSchema).optional(),
+    // Only "an array" here, so zod neither walks nor copies it; `checkHistory` then checks the
+    // entries it has not seen before.
+    history: z
+      .custom<readonly unknown[]>((value) => Array.isArray(value), { message: "expected an array of messages" })
+      .optional(),
     // By shape, not instanceof: a schema from zod/mini or from another copy of zod 4 is a schema too.
     output: z
       .custom<z4.$ZodType>((value) => typeof value === "object" && value !== null && "_zod" in value, {
