@@ -35,7 +35,8 @@ function rowOf(rows: Row[], harness: string, r: Row) {
   const f = rows.find((x) => x.harness === harness && x.mode === r.mode && x.concurrency === r.concurrency);
   return f?.result.status === "ok" ? f.result : undefined;
 }
-const floorOf = (rows: Row[], r: Row) => rowOf(rows, "floor", r);
+/** A row's SDK loop: the Anthropic wire's rows compare with the `@anthropic-ai/sdk` loop. */
+const floorOf = (rows: Row[], r: Row) => rowOf(rows, r.harness.includes("anthropic") ? "anthropic-floor" : "floor", r);
 const limitOf = (rows: Row[], r: Row) => rowOf(rows, "limit", r);
 
 function table(rows: Row[], mode: Mode): string {
@@ -64,7 +65,8 @@ function table(rows: Row[], mode: Mode): string {
   return out.join("\n");
 }
 
-const BARS = new Set(["floor", "limit"]);
+/** Rows that are bars or another wire, not peers of ours on the OpenAI wire. */
+const BARS = new Set(["floor", "limit", "anthropic-floor", "ours-anthropic"]);
 
 /** Per concurrency over HTTP: ours by CPU against the SDK loop, then against every peer by CPU and peak RSS. */
 function verdict(rows: Row[]): string {
@@ -89,6 +91,14 @@ function verdict(rows: Row[]): string {
         `${l ? `, ${(mine.cpuMsPerTurn / l.cpuMsPerTurn).toFixed(2)}× the node:http limit` : ""}; ` +
         `${behindCpu.length === 0 ? "below every peer by CPU" : `NOT below by CPU: ${names(behindCpu)}`}; ` +
         `${behindRss.length === 0 ? "below every peer by peak RSS" : `NOT below by peak RSS: ${names(behindRss)}`}`,
+    );
+  }
+  for (const r of http.filter((x) => x.harness === "ours-anthropic")) {
+    const f = floorOf(rows, r);
+    if (r.result.status !== "ok" || !f) continue;
+    const c = r.result.cpuMsPerTurn / f.cpuMsPerTurn;
+    lines.push(
+      `- Anthropic wire, c=${r.concurrency}: CPU ${c.toFixed(2)}× the @anthropic-ai/sdk loop (${c <= TARGET ? "met" : `MISSED by ${((c - TARGET) * 100).toFixed(0)} %`})`,
     );
   }
   return lines.join("\n");

@@ -3,6 +3,7 @@
 // and any number of concurrent conversations can share it.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { anthropicStream } from "./anthropic-script";
 import { completionObject, streamChunks } from "./script";
 import { TURNS, keyFor, lookupValue } from "./workload";
 
@@ -59,6 +60,26 @@ function turnOf(req: ChatRequest): { k: number } | { error: string } {
   return { k: tools + 1 };
 }
 
+interface AnthropicRequest {
+  messages?: Array<{ role: string; content?: unknown }>;
+}
+
+/** The Messages-wire twin of `turnOf`: the turn is the count of tool_result blocks. */
+function anthropicTurnOf(req: AnthropicRequest): { k: number } | { error: string } {
+  const results: unknown[] = [];
+  for (const m of req.messages ?? []) {
+    if (m.role !== "user" || !Array.isArray(m.content)) continue;
+    for (const block of m.content as Array<{ type?: string; content?: unknown }>)
+      if (block.type === "tool_result") results.push(block.content);
+  }
+  const tools = results.length;
+  if (tools > 0 && !contentText(results[tools - 1]).includes(lookupValue(keyFor(tools)))) {
+    return { error: `tool result ${tools} should contain ${lookupValue(keyFor(tools))}` };
+  }
+  if (tools >= TURNS) return { error: `too many tool results (${tools})` };
+  return { k: tools + 1 };
+}
+
 function reject(res: ServerResponse, status: number, message: string) {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify({ error: { message, type: "invalid_request_error", code: null } }));
@@ -74,7 +95,8 @@ export function createScriptedServer(): { server: Server; stats: ServerStats } {
       res.end(JSON.stringify(stats));
       return;
     }
-    if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
+    const anthropic = req.url?.endsWith("/v1/messages") === true;
+    if (req.method !== "POST" || (!anthropic && !req.url?.endsWith("/chat/completions"))) {
       reject(res, 404, `no route ${req.method} ${req.url}`);
       return;
     }
@@ -90,13 +112,17 @@ export function createScriptedServer(): { server: Server; stats: ServerStats } {
         reject(res, 400, "body is not JSON");
         return;
       }
-      const turn = turnOf(body);
+      const turn = anthropic ? anthropicTurnOf(body as AnthropicRequest) : turnOf(body);
       if ("error" in turn) {
         stats.rejected++;
         reject(res, 400, turn.error);
         return;
       }
-      if (body.stream) {
+      if (anthropic) {
+        stats.streamed++;
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+        res.end(cached(`a${turn.k}`, () => anthropicStream(turn.k)));
+      } else if (body.stream) {
         stats.streamed++;
         const usage = body.stream_options?.include_usage === true;
         res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });

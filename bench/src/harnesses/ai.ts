@@ -110,8 +110,16 @@ export const aiStream: Harness = {
         prompt: objectiveFor(i),
         onError: ({ error }) => void (failure = error),
       });
-      const text = await r.text;
-      if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
+      // When the stream fails, `r.text` rejects with a generic "no output" error before the line
+      // after it runs: the cause `onError` saw is what the report must show.
+      const cause = () => (failure instanceof Error ? failure : new Error(String(failure)));
+      let text: string;
+      try {
+        text = await r.text;
+      } catch (error) {
+        throw failure === undefined ? error : cause();
+      }
+      if (failure !== undefined) throw cause();
       return text;
     };
     return task;

@@ -9,10 +9,22 @@ export const harnesses: Record<string, () => Promise<Harness>> = {
   "ai-generate": async () => (await import("./ai")).aiGenerate,
   "ai-stream": async () => (await import("./ai")).aiStream,
   agents: async () => (await import("./agents")).agents,
+  "anthropic-floor": async () => (await import("./anthropic")).anthropicFloor,
+  "ours-anthropic": async () => (await import("./anthropic")).oursAnthropic,
   "ours-noguard": async () => (await import("./ours")).oursNoGuard,
   "floor-signal": async () => (await import("./floor")).floorSignal,
   "floor-json": async () => (await import("./floor")).floorJson,
 };
 
 /** Rows of a default run; other keys are diagnostics to ask for with `--only`. */
-export const harnessOrder = ["floor", "limit", "ours", "pi", "ai-generate", "ai-stream", "agents"];
+export const harnessOrder = [
+  "floor",
+  "limit",
+  "ours",
+  "pi",
+  "ai-generate",
+  "ai-stream",
+  "agents",
+  "anthropic-floor",
+  "ours-anthropic",
+];
