@@ -21,7 +21,7 @@ export function runStrategyStoreConformance(harness: ConformanceHarness): void {
 }
 
 export type { ConformanceHarness } from "./conformance/harness";
-export { uniqueScope, listAll, expectStoreError } from "./conformance/harness";
+export { uniqueScope, listAll, expectStoreError, upgradeSample } from "./conformance/harness";
 export { labelledSet } from "./conformance/labelled-set";
 export type { LabelledStrategy } from "./conformance/labelled-set";
 export { putLabelledSet, conceptEmbed } from "./conformance/ranking";

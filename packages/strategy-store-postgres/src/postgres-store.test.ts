@@ -1,7 +1,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { conceptEmbed, runStrategyStoreConformance } from "@x/strategy-store-core/conformance";
+import { conceptEmbed, runStrategyStoreConformance, upgradeSample } from "@x/strategy-store-core/conformance";
 import { executorFor } from "./connection";
 import { PostgresStrategyStore, SCHEMA_VERSION } from "./index";
 import { migrate, tablesFor } from "./migrations";
@@ -86,23 +86,13 @@ describe("postgres (PGlite + pgvector) specifics", () => {
   it("migration 4 fills each row's terms from its index form: upgraded rows score as freshly written ones", async () => {
     const schema = runSchema("terms");
     const fresh = await PostgresStrategyStore.open({ client: pglite, schema });
-    await fresh.putMany([
-      {
-        scope: "one",
-        problem: "disk fills up",
-        strategy: "rotate the logs",
-        confidence: 1,
-        source: "t",
-        tags: ["ops"],
-      },
-      { scope: "one", problem: "disk is slow", strategy: "check the raid", confidence: 1, source: "t" },
-    ]);
-    const before = await fresh.search({ scope: "one", query: "disk logs ops raid", k: 3 });
+    await fresh.putMany(upgradeSample.inputs);
+    const before = await fresh.search(upgradeSample.search);
     await fresh.close();
     await pglite.query(`ALTER TABLE "${schema}".strategies DROP COLUMN terms`);
     await pglite.query(`DELETE FROM "${schema}".strategy_schema_version WHERE version = 4`);
     const upgraded = await PostgresStrategyStore.open({ client: pglite, schema });
-    expect(await upgraded.search({ scope: "one", query: "disk logs ops raid", k: 3 })).toEqual(before);
+    expect(await upgraded.search(upgradeSample.search)).toEqual(before);
     await upgraded.close();
     await pglite.query(`DROP SCHEMA "${schema}" CASCADE`);
   });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { expectStoreError, listAll } from "@x/strategy-store-core/conformance";
+import { expectStoreError, listAll, upgradeSample } from "@x/strategy-store-core/conformance";
 import { SCHEMA_VERSION, SqliteStrategyStore } from "./index";
 import { migrate } from "./migrations";
 
@@ -68,24 +68,14 @@ describe("sqlite specifics", () => {
   it("migration 3 fills each row's terms from its index form: upgraded rows score as freshly written ones", async () => {
     const file = join(dir, "terms.db");
     const fresh = new SqliteStrategyStore({ database: file });
-    await fresh.putMany([
-      {
-        scope: "one",
-        problem: "disk fills up",
-        strategy: "rotate the logs",
-        confidence: 1,
-        source: "t",
-        tags: ["ops"],
-      },
-      { scope: "one", problem: "disk is slow", strategy: "check the raid", confidence: 1, source: "t" },
-    ]);
-    const before = await fresh.search({ scope: "one", query: "disk logs ops raid", k: 3 });
+    await fresh.putMany(upgradeSample.inputs);
+    const before = await fresh.search(upgradeSample.search);
     await fresh.close();
     const db = new Database(file);
     db.exec("ALTER TABLE strategies DROP COLUMN terms; DELETE FROM strategy_schema_version WHERE version = 3");
     db.close();
     const upgraded = new SqliteStrategyStore({ database: file });
-    expect(await upgraded.search({ scope: "one", query: "disk logs ops raid", k: 3 })).toEqual(before);
+    expect(await upgraded.search(upgradeSample.search)).toEqual(before);
     await upgraded.close();
   });
 

@@ -35,6 +35,18 @@ export function sample(scope: string, n: number, extra: Partial<StrategyInput> =
   };
 }
 
+/**
+ * Two records of one scope sharing a word, with a query touching problem, strategy and tag words of
+ * both: what an upgrade test writes before rewinding a migration, then searches for again.
+ */
+export const upgradeSample = {
+  inputs: [
+    { scope: "one", problem: "disk fills up", strategy: "rotate the logs", confidence: 1, source: "t", tags: ["ops"] },
+    { scope: "one", problem: "disk is slow", strategy: "check the raid", confidence: 1, source: "t" },
+  ],
+  search: { scope: "one", query: "disk logs ops raid", k: 3 },
+} satisfies { inputs: StrategyInput[]; search: { scope: string; query: string; k: number } };
+
 /** Runs `body` with a freshly opened store and always closes it. */
 export async function withStore<T>(
   harness: ConformanceHarness,
