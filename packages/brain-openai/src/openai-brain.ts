@@ -28,6 +28,11 @@ export interface OpenAIBrainOptions extends HttpBrainOptions {
 export const OPENAI_COMPLETIONS_API = "openai-completions";
 export const DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1";
 
+/** The URL a call goes to: the model's own `baseUrl` when it is one, else the brain's, else OpenAI's. */
+export function openAIEndpoint(model: Model, brainBaseUrl: string | undefined): string {
+  return /^https?:\/\//i.test(model.baseUrl) ? model.baseUrl : (brainBaseUrl ?? DEFAULT_OPENAI_BASE_URL);
+}
+
 /**
  * A {@link Brain} for OpenAI Chat Completions and OpenAI-compatible gateways (vLLM, Ollama,
  * OpenRouter, LiteLLM), on the official `openai` SDK. Streams every call; never throws — HTTP
@@ -52,7 +57,7 @@ export function createOpenAIBrain(options: OpenAIBrainOptions = {}): Brain {
   };
 
   function endpointOf(model: Model): string {
-    return /^https?:\/\//i.test(model.baseUrl) ? model.baseUrl : (options.baseUrl ?? DEFAULT_OPENAI_BASE_URL);
+    return openAIEndpoint(model, options.baseUrl);
   }
 
   async function run(model: Model, context: Context, request: BrainRequest, turn: TurnBuilder): Promise<void> {

@@ -12,7 +12,7 @@ import {
 import { ClientCache } from "./clients";
 import { knownHost } from "./compat";
 import { classifyOpenAIError, streamErrorKind } from "./errors";
-import { DEFAULT_OPENAI_BASE_URL, type OpenAIBrainOptions } from "./openai-brain";
+import { openAIEndpoint, type OpenAIBrainOptions } from "./openai-brain";
 import { ResponsesEventReader, type ResponsesEnding } from "./responses-events";
 import {
   buildResponsesRequest,
@@ -48,7 +48,7 @@ export function createOpenAIResponsesBrain(options: OpenAIResponsesBrainOptions 
   };
 
   async function run(model: Model, context: Context, request: BrainRequest, turn: TurnBuilder): Promise<void> {
-    const baseUrl = /^https?:\/\//i.test(model.baseUrl) ? model.baseUrl : (options.baseUrl ?? DEFAULT_OPENAI_BASE_URL);
+    const baseUrl = openAIEndpoint(model, options.baseUrl);
     let body: ResponsesRequestBody;
     try {
       body = buildResponsesRequest(model, context, request, {
