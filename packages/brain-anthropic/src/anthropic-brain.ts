@@ -1,19 +1,9 @@
 import type { Brain, BrainRequest, Context, Model } from "@x/llm-types";
-import {
-  CallControl,
-  DEFAULT_STALL_TIMEOUT_MS,
-  describeError,
-  headerLines,
-  pumpCall,
-  settleCall,
-  startTurn,
-  type HttpBrainOptions,
-  type TurnBuilder,
-} from "@x/brain-kit";
+import { runStreamedCall, sdkTurnOptions, startTurn, type HttpBrainOptions, type TurnBuilder } from "@x/brain-kit";
 import { ClientCache } from "./clients";
 import { classifyAnthropicError } from "./errors";
 import { EventReader } from "./events";
-import { buildAnthropicRequest, type AnthropicRequestBody } from "./request";
+import { buildAnthropicRequest } from "./request";
 import { defaultThinkingStyle, type AnthropicThinkingStyle } from "./thinking";
 
 export interface AnthropicBrainOptions extends HttpBrainOptions {
@@ -46,13 +36,7 @@ function sdkBaseUrl(url: string): string {
 export function createAnthropicBrain(options: AnthropicBrainOptions = {}): Brain {
   const clients = new ClientCache();
   const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY;
-  // The SDK adds the headers in ANTHROPIC_CUSTOM_HEADERS to every request: scrub their credentials too.
-  const settings = {
-    api: ANTHROPIC_MESSAGES_API,
-    apiKey,
-    headers: { ...headerLines(process.env.ANTHROPIC_CUSTOM_HEADERS), ...options.headers },
-    guard: options.guard,
-  };
+  const settings = sdkTurnOptions(ANTHROPIC_MESSAGES_API, apiKey, process.env.ANTHROPIC_CUSTOM_HEADERS, options);
   return {
     api: ANTHROPIC_MESSAGES_API,
     stream: (model, context, request) =>
@@ -66,41 +50,31 @@ export function createAnthropicBrain(options: AnthropicBrainOptions = {}): Brain
       turn.fail("auth", "no Anthropic API key: pass `apiKey` to createAnthropicBrain or set ANTHROPIC_API_KEY");
       return;
     }
-    let body: AnthropicRequestBody;
-    try {
-      const style =
-        typeof options.thinkingStyle === "function"
-          ? options.thinkingStyle(model)
-          : (options.thinkingStyle ?? model.thinkingStyle ?? defaultThinkingStyle(model.id));
-      body = buildAnthropicRequest(model, context, request, style);
-    } catch (error) {
-      turn.fail("bad_request", `could not build the request: ${describeError(error)}`);
-      return;
-    }
-    const control = new CallControl(
-      request.signal,
-      request.timeoutMs,
-      request.stallTimeoutMs ?? options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
-    );
     const reader = new EventReader(turn);
     const baseUrl = sdkBaseUrl(
       /^https?:\/\//i.test(model.baseUrl) ? model.baseUrl : (options.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL),
     );
-    const outcome = await pumpCall(
-      control,
-      (signal) =>
+    await runStreamedCall(turn, request, options.stallTimeoutMs, {
+      build: () => buildAnthropicRequest(model, context, request, thinkingStyleOf(model)),
+      open: (body, signal) =>
         clients
           .get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch })
           .messages.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 }),
-      (event) => reader.read(event),
-    );
-    const stopReason = reader.stopReason;
-    // A stop reason means the model finished: a stall or drop before `message_stop` loses nothing.
-    settleCall(turn, control, {
-      ...outcome,
-      finish: stopReason ? () => finish(turn, stopReason) : undefined,
+      read: (event) => reader.read(event),
+      // A stop reason means the model finished: a stall or drop before `message_stop` loses nothing.
+      finish: () => {
+        const stopReason = reader.stopReason;
+        return stopReason ? () => finish(turn, stopReason) : undefined;
+      },
       classify: classifyAnthropicError,
     });
+  }
+
+  function thinkingStyleOf(model: Model): AnthropicThinkingStyle {
+    const style = options.thinkingStyle;
+    return typeof style === "function"
+      ? style(model)
+      : (style ?? model.thinkingStyle ?? defaultThinkingStyle(model.id));
   }
 }
 

@@ -32,7 +32,7 @@ function byType(type: string | null, text: string): ErrorKind | undefined {
 
 /**
  * Reads an error the SDK raised (or a malformed stream event) as a typed failure. Undefined for
- * anything else — a dropped connection or a bug — which `settleCall` tells apart by shape.
+ * anything else — a dropped connection or a bug — which `runStreamedCall` tells apart by shape.
  */
 export function classifyAnthropicError(error: unknown): ClassifiedError | undefined {
   if (error instanceof APIUserAbortError) return { kind: "aborted", message: error.message };

@@ -6,15 +6,9 @@ export {
   type UsageCounts,
 } from "./turn-builder";
 export { isBuiltTurn } from "./built-turn";
-export { startTurn, type HttpBrainOptions, type StartTurnOptions } from "./start-turn";
-export {
-  CallControl,
-  DEFAULT_STALL_TIMEOUT_MS,
-  pumpCall,
-  settleCall,
-  type CallOutcome,
-  type CutReason,
-} from "./call-control";
+export { sdkTurnOptions, startTurn, type HttpBrainOptions, type StartTurnOptions } from "./start-turn";
+export { DEFAULT_STALL_TIMEOUT_MS } from "./call-control";
+export { runStreamedCall, type StreamedCall } from "./streamed-call";
 export {
   describeError,
   isContextOverflowText,
@@ -25,7 +19,7 @@ export {
   type ClassifiedError,
 } from "./provider-errors";
 export { estimateContextTokens, estimateOutputTokens, estimateTokens } from "./estimate";
-export { credentialsIn, headerLines, redactSecrets } from "./redact";
+export { redactSecrets } from "./redact";
 export {
   createRepetitionGuard,
   DEFAULT_RECURRENCE_OPTIONS,

@@ -8,7 +8,7 @@ import {
   type Model,
 } from "@x/llm-types";
 import { describeError } from "./provider-errors";
-import { credentialsIn, redactSecrets } from "./redact";
+import { credentialsIn, headerLines, redactSecrets } from "./redact";
 import type { RepetitionGuardOptions } from "./repetition-guard";
 import { TurnBuilder } from "./turn-builder";
 
@@ -37,6 +37,20 @@ export interface StartTurnOptions {
   headers?: Record<string, string>;
   /** Repetition guard for the turn; `false` turns it off. */
   guard?: RepetitionGuardOptions | false;
+}
+
+/**
+ * The {@link StartTurnOptions} of a brain on an official SDK: its wire, key and guard, and its own
+ * headers together with those the SDK adds on every request from `sdkHeaderLines` (the text of, e.g.,
+ * `OPENAI_CUSTOM_HEADERS`; no SDK option turns them off), so their credentials are scrubbed too.
+ */
+export function sdkTurnOptions(
+  api: string,
+  apiKey: string | undefined,
+  sdkHeaderLines: string | undefined,
+  options: HttpBrainOptions,
+): StartTurnOptions {
+  return { api, apiKey, headers: { ...headerLines(sdkHeaderLines), ...options.headers }, guard: options.guard };
 }
 
 /**

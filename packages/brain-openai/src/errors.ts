@@ -31,7 +31,7 @@ export function streamErrorKind(text: string): ErrorKind {
 
 /**
  * Reads an error the SDK raised (or a malformed stream event) as a typed failure. Undefined for
- * anything else — a dropped connection or a bug — which `settleCall` tells apart by shape.
+ * anything else — a dropped connection or a bug — which `runStreamedCall` tells apart by shape.
  */
 export function classifyOpenAIError(error: unknown): ClassifiedError | undefined {
   if (error instanceof APIUserAbortError) return { kind: "aborted", message: error.message };

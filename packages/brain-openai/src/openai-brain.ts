@@ -1,20 +1,10 @@
-import type { Brain, BrainRequest, Context, Model } from "@x/llm-types";
-import {
-  CallControl,
-  DEFAULT_STALL_TIMEOUT_MS,
-  describeError,
-  headerLines,
-  pumpCall,
-  settleCall,
-  startTurn,
-  type HttpBrainOptions,
-  type TurnBuilder,
-} from "@x/brain-kit";
+import type { Brain, BrainRequest, Context, Model, RouteJudgement } from "@x/llm-types";
+import { runStreamedCall, sdkTurnOptions, startTurn, type HttpBrainOptions, type TurnBuilder } from "@x/brain-kit";
 import { ChunkReader } from "./chunks";
 import { ClientCache } from "./clients";
 import { resolveCompat, type OpenAICompatOption } from "./compat";
 import { classifyOpenAIError } from "./errors";
-import { buildOpenAIRequest, type OpenAIRequestBody } from "./request";
+import { buildOpenAIRequest } from "./request";
 
 export interface OpenAIBrainOptions extends HttpBrainOptions {
   /** API key. Default: `OPENAI_API_KEY`. Without one, no Authorization header is sent (local gateways). */
@@ -41,52 +31,26 @@ export function openAIEndpoint(model: Model, brainBaseUrl: string | undefined): 
 export function createOpenAIBrain(options: OpenAIBrainOptions = {}): Brain {
   const clients = new ClientCache();
   const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
-  // The SDK adds the headers in OPENAI_CUSTOM_HEADERS to every request: scrub their credentials too.
-  const settings = {
-    api: OPENAI_COMPLETIONS_API,
-    apiKey,
-    headers: { ...headerLines(process.env.OPENAI_CUSTOM_HEADERS), ...options.headers },
-    guard: options.guard,
-  };
+  const settings = sdkTurnOptions(OPENAI_COMPLETIONS_API, apiKey, process.env.OPENAI_CUSTOM_HEADERS, options);
   return {
     api: OPENAI_COMPLETIONS_API,
     stream: (model, context, request) =>
       startTurn(model, context, request, settings, (turn, call) => run(model, context, call, turn)),
-    judgeRoute: (model) =>
-      !apiKey && isOpenAIHost(endpointOf(model)) ? { broken: true, cause: "missing_api_key" } : { broken: false },
+    judgeRoute: (model) => judgeOpenAIRoute(apiKey, openAIEndpoint(model, options.baseUrl)),
   };
 
-  function endpointOf(model: Model): string {
-    return openAIEndpoint(model, options.baseUrl);
-  }
-
   async function run(model: Model, context: Context, request: BrainRequest, turn: TurnBuilder): Promise<void> {
-    const baseUrl = endpointOf(model);
-    let body: OpenAIRequestBody;
-    try {
-      body = buildOpenAIRequest(model, context, request, resolveCompat(model, baseUrl, options.compat));
-    } catch (error) {
-      turn.fail("bad_request", `could not build the request: ${describeError(error)}`);
-      return;
-    }
-    const control = new CallControl(
-      request.signal,
-      request.timeoutMs,
-      request.stallTimeoutMs ?? options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
-    );
+    const baseUrl = openAIEndpoint(model, options.baseUrl);
     const reader = new ChunkReader(turn);
-    const outcome = await pumpCall(
-      control,
-      (signal) =>
+    await runStreamedCall(turn, request, options.stallTimeoutMs, {
+      build: () => buildOpenAIRequest(model, context, request, resolveCompat(model, baseUrl, options.compat)),
+      open: (body, signal) =>
         clients
           .get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch })
           .chat.completions.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 }),
-      (chunk) => reader.read(chunk),
-    );
-    // A finish reason means the provider finished: a stall or drop before the usage chunk loses nothing.
-    settleCall(turn, control, {
-      ...outcome,
-      finish: reader.finishReason ? () => finish(turn, reader) : undefined,
+      read: (chunk) => reader.read(chunk),
+      // A finish reason means the provider finished: a stall or drop before the usage chunk loses nothing.
+      finish: () => (reader.finishReason ? () => finish(turn, reader) : undefined),
       classify: classifyOpenAIError,
     });
   }
@@ -94,8 +58,12 @@ export function createOpenAIBrain(options: OpenAIBrainOptions = {}): Brain {
 
 /**
  * OpenAI's own API refuses a call without a key, so a keyless route there is broken before any call.
- * A gateway (vLLM, Ollama, LiteLLM) may need no key at all: no opinion there.
+ * A gateway (vLLM, Ollama, LiteLLM) may need no key at all: no opinion there. Both OpenAI brains judge so.
  */
+export function judgeOpenAIRoute(apiKey: string | undefined, endpoint: string): RouteJudgement {
+  return !apiKey && isOpenAIHost(endpoint) ? { broken: true, cause: "missing_api_key" } : { broken: false };
+}
+
 function isOpenAIHost(baseUrl: string): boolean {
   try {
     return new URL(baseUrl).hostname.toLowerCase() === "api.openai.com";

@@ -1,25 +1,11 @@
 import type { Brain, BrainRequest, Context, Model } from "@x/llm-types";
-import {
-  CallControl,
-  DEFAULT_STALL_TIMEOUT_MS,
-  describeError,
-  headerLines,
-  pumpCall,
-  settleCall,
-  startTurn,
-  type TurnBuilder,
-} from "@x/brain-kit";
+import { runStreamedCall, sdkTurnOptions, startTurn, type TurnBuilder } from "@x/brain-kit";
 import { ClientCache } from "./clients";
 import { knownHost } from "./compat";
 import { classifyOpenAIError, streamErrorKind } from "./errors";
-import { openAIEndpoint, type OpenAIBrainOptions } from "./openai-brain";
+import { judgeOpenAIRoute, openAIEndpoint, type OpenAIBrainOptions } from "./openai-brain";
 import { ResponsesEventReader, type ResponsesEnding } from "./responses-events";
-import {
-  buildResponsesRequest,
-  OPENAI_RESPONSES_API,
-  type ResponsesRequestBody,
-  type ResponsesRequestOptions,
-} from "./responses-request";
+import { buildResponsesRequest, OPENAI_RESPONSES_API, type ResponsesRequestOptions } from "./responses-request";
 
 export interface OpenAIResponsesBrainOptions extends Omit<OpenAIBrainOptions, "compat"> {
   /** Reasoning summaries to ask reasoning models for: `auto` (default), `concise`, `detailed`, or `off`. */
@@ -35,48 +21,32 @@ export interface OpenAIResponsesBrainOptions extends Omit<OpenAIBrainOptions, "c
 export function createOpenAIResponsesBrain(options: OpenAIResponsesBrainOptions = {}): Brain {
   const clients = new ClientCache();
   const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
-  const settings = {
-    api: OPENAI_RESPONSES_API,
-    apiKey,
-    headers: { ...headerLines(process.env.OPENAI_CUSTOM_HEADERS), ...options.headers },
-    guard: options.guard,
-  };
+  const settings = sdkTurnOptions(OPENAI_RESPONSES_API, apiKey, process.env.OPENAI_CUSTOM_HEADERS, options);
   return {
     api: OPENAI_RESPONSES_API,
     stream: (model, context, request) =>
       startTurn(model, context, request, settings, (turn, call) => run(model, context, call, turn)),
+    judgeRoute: (model) => judgeOpenAIRoute(apiKey, openAIEndpoint(model, options.baseUrl)),
   };
 
   async function run(model: Model, context: Context, request: BrainRequest, turn: TurnBuilder): Promise<void> {
     const baseUrl = openAIEndpoint(model, options.baseUrl);
-    let body: ResponsesRequestBody;
-    try {
-      body = buildResponsesRequest(model, context, request, {
-        reasoningSummary: options.reasoningSummary ?? "auto",
-        promptCacheKey: knownHost(baseUrl)?.name === "openai",
-      });
-    } catch (error) {
-      turn.fail("bad_request", `could not build the request: ${describeError(error)}`);
-      return;
-    }
-    const control = new CallControl(
-      request.signal,
-      request.timeoutMs,
-      request.stallTimeoutMs ?? options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
-    );
     const reader = new ResponsesEventReader(turn);
-    const outcome = await pumpCall(
-      control,
-      (signal) =>
+    await runStreamedCall(turn, request, options.stallTimeoutMs, {
+      build: () =>
+        buildResponsesRequest(model, context, request, {
+          reasoningSummary: options.reasoningSummary ?? "auto",
+          promptCacheKey: knownHost(baseUrl)?.name === "openai",
+        }),
+      open: (body, signal) =>
         clients
           .get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch })
           .responses.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 }),
-      (event) => reader.read(event),
-    );
-    const ending = reader.ending;
-    settleCall(turn, control, {
-      ...outcome,
-      finish: ending ? () => finish(turn, ending, reader.refusal) : undefined,
+      read: (event) => reader.read(event),
+      finish: () => {
+        const ending = reader.ending;
+        return ending ? () => finish(turn, ending, reader.refusal) : undefined;
+      },
       classify: classifyOpenAIError,
     });
   }

@@ -1,6 +1,7 @@
-import { defineModel } from "@x/llm-types";
+import { defineModel, type Brain } from "@x/llm-types";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createOpenAIBrain } from "./openai-brain";
+import { createOpenAIBrain, type OpenAIBrainOptions } from "./openai-brain";
+import { createOpenAIResponsesBrain } from "./responses-brain";
 
 const at = (baseUrl: string) =>
   defineModel({
@@ -14,18 +15,23 @@ const at = (baseUrl: string) =>
 
 afterEach(() => vi.unstubAllEnvs());
 
-describe("judgeRoute", () => {
+const brains: [string, (options?: OpenAIBrainOptions) => Brain][] = [
+  ["chat completions", createOpenAIBrain],
+  ["responses", createOpenAIResponsesBrain],
+];
+
+describe.each(brains)("judgeRoute (%s brain)", (_name, createBrain) => {
   it("a keyless route to OpenAI's own API is broken before any call", () => {
     vi.stubEnv("OPENAI_API_KEY", "");
-    const brain = createOpenAIBrain();
+    const brain = createBrain();
     expect(brain.judgeRoute?.(at("https://api.openai.com/v1"))).toEqual({ broken: true, cause: "missing_api_key" });
     expect(brain.judgeRoute?.(at("faux://not-a-url"))).toEqual({ broken: true, cause: "missing_api_key" });
   });
 
   it("has no opinion on a gateway that may need no key, or when there is a key", () => {
     vi.stubEnv("OPENAI_API_KEY", "");
-    expect(createOpenAIBrain().judgeRoute?.(at("http://127.0.0.1:11434/v1"))).toEqual({ broken: false });
-    expect(createOpenAIBrain({ apiKey: "sk-test" }).judgeRoute?.(at("https://api.openai.com/v1"))).toEqual({
+    expect(createBrain().judgeRoute?.(at("http://127.0.0.1:11434/v1"))).toEqual({ broken: false });
+    expect(createBrain({ apiKey: "sk-test" }).judgeRoute?.(at("https://api.openai.com/v1"))).toEqual({
       broken: false,
     });
   });
