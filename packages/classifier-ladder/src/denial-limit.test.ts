@@ -80,6 +80,25 @@ describe("createDenialLimit", () => {
     ).toBe("ask");
   });
 
+  it("keeps its state in the host's holder, screened on the way in, and replaces it on every step", () => {
+    const run = { denials: JSON.parse('{"consecutiveBlocks":1,"totalBlocks":4,"consecutiveUnavailable":0}') };
+    const limit = createDenialLimit({ maxConsecutive: 2, holder: run });
+    const before = run.denials;
+    limit.record(block);
+    expect(run.denials).toBe(limit.state);
+    expect(run.denials).toEqual({
+      consecutiveBlocks: 2,
+      totalBlocks: 5,
+      consecutiveUnavailable: 0,
+      tripped: "consecutive_blocks",
+    });
+    expect(before).toEqual({ consecutiveBlocks: 1, totalBlocks: 4, consecutiveUnavailable: 0 });
+    limit.personDecided();
+    expect(run.denials).toEqual({ consecutiveBlocks: 0, totalBlocks: 5, consecutiveUnavailable: 0 });
+    const forged = { denials: { consecutiveBlocks: 3, totalBlocks: 1, consecutiveUnavailable: 0 } };
+    expect(() => createDenialLimit({ holder: forged })).toThrow(ClassifierConfigError);
+  });
+
   it("refuses a stored state that cannot be real", () => {
     const bad = [
       { consecutiveBlocks: -1, totalBlocks: 0, consecutiveUnavailable: 0 },

@@ -10,6 +10,16 @@ export interface DenialLimitOptions {
   maxConsecutiveUnavailable?: number;
   /** Resume from a stored state (a parked run coming back), exactly as it was. */
   state?: DenialState;
+  /**
+   * Keep the state in the host's own holder (a run's parkable state) rather than a private one, so it
+   * lives in one place and nothing copies it back. Its current value is screened like `state`.
+   */
+  holder?: DenialStateHolder;
+}
+
+/** Where a limit keeps its state: `denials` is replaced (never changed in place) on every step. */
+export interface DenialStateHolder {
+  denials: DenialState;
 }
 
 export const DEFAULT_DENIAL_LIMIT = Object.freeze({ maxConsecutive: 3, maxTotal: 20, maxConsecutiveUnavailable: 3 });
@@ -31,7 +41,7 @@ export type DenialLimitRoute = "classify" | "ask" | "stop";
 
 export interface DenialLimit {
   readonly state: DenialState;
-  readonly limits: Readonly<Required<Omit<DenialLimitOptions, "state">>>;
+  readonly limits: Readonly<Required<Omit<DenialLimitOptions, "state" | "holder">>>;
   /** Records one classification's verdict and returns the new state. */
   record(outcome: Pick<AutoModeVerdict, "verdict">): DenialState;
   /**
@@ -74,11 +84,13 @@ export function createDenialLimit(options: DenialLimitOptions = {}): DenialLimit
     ),
   });
   const initial: DenialState = Object.freeze({ consecutiveBlocks: 0, totalBlocks: 0, consecutiveUnavailable: 0 });
-  let state = options.state === undefined ? initial : restore(options.state);
+  const stored = options.state ?? options.holder?.denials;
+  const cell: DenialStateHolder = options.holder ?? { denials: initial };
+  cell.denials = stored === undefined ? initial : restore(stored);
 
   const trip = (next: Omit<DenialState, "tripped">): DenialState => {
     const tripped: DenialLimitReason | undefined =
-      state.tripped ??
+      cell.denials.tripped ??
       (next.totalBlocks >= limits.maxTotal
         ? "total_blocks"
         : next.consecutiveBlocks >= limits.maxConsecutive
@@ -91,46 +103,50 @@ export function createDenialLimit(options: DenialLimitOptions = {}): DenialLimit
 
   return {
     get state() {
-      return state;
+      return cell.denials;
     },
     limits,
     record(outcome) {
       switch (outcome.verdict) {
         case "block":
-          state = trip({
-            consecutiveBlocks: state.consecutiveBlocks + 1,
-            totalBlocks: state.totalBlocks + 1,
+          cell.denials = trip({
+            consecutiveBlocks: cell.denials.consecutiveBlocks + 1,
+            totalBlocks: cell.denials.totalBlocks + 1,
             consecutiveUnavailable: 0,
           });
           break;
         case "allow":
-          state = trip({ consecutiveBlocks: 0, totalBlocks: state.totalBlocks, consecutiveUnavailable: 0 });
+          cell.denials = trip({
+            consecutiveBlocks: 0,
+            totalBlocks: cell.denials.totalBlocks,
+            consecutiveUnavailable: 0,
+          });
           break;
         default:
-          state = trip({
-            consecutiveBlocks: state.consecutiveBlocks,
-            totalBlocks: state.totalBlocks,
-            consecutiveUnavailable: state.consecutiveUnavailable + 1,
+          cell.denials = trip({
+            consecutiveBlocks: cell.denials.consecutiveBlocks,
+            totalBlocks: cell.denials.totalBlocks,
+            consecutiveUnavailable: cell.denials.consecutiveUnavailable + 1,
           });
       }
-      return state;
+      return cell.denials;
     },
     personDecided() {
-      const keep = state.tripped === "total_blocks" ? { tripped: state.tripped } : {};
-      state = Object.freeze({
+      const keep = cell.denials.tripped === "total_blocks" ? { tripped: cell.denials.tripped } : {};
+      cell.denials = Object.freeze({
         consecutiveBlocks: 0,
-        totalBlocks: state.totalBlocks,
+        totalBlocks: cell.denials.totalBlocks,
         consecutiveUnavailable: 0,
         ...keep,
       });
-      return state;
+      return cell.denials;
     },
     reset() {
-      state = initial;
-      return state;
+      cell.denials = initial;
+      return cell.denials;
     },
     route(approvalSeat) {
-      if (!state.tripped) return "classify";
+      if (!cell.denials.tripped) return "classify";
       return approvalSeat ? "ask" : "stop";
     },
   };

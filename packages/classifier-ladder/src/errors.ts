@@ -1,19 +1,26 @@
+import { CodedError } from "@x/llm-types";
+
+/** The settings a {@link ClassifierConfigError} can name: a closed set a host can branch on. */
+export const CLASSIFIER_CONFIG_ERROR_CODES = [
+  "config.auto_mode_classifier_fallback_invalid",
+  "config.auto_mode_classifier_timeout_invalid",
+  "config.denial_limit_invalid",
+] as const;
+export type ClassifierConfigErrorCode = (typeof CLASSIFIER_CONFIG_ERROR_CODES)[number];
+
 /**
  * A classifier setting outside its closed set. Thrown while a run is being armed, never during a
  * classification, so a deployment finds its typo before any gated call depends on it.
  */
-export class ClassifierConfigError extends Error {
+export class ClassifierConfigError extends CodedError<ClassifierConfigErrorCode> {
+  override readonly name = "ClassifierConfigError";
   constructor(
-    readonly code:
-      | "config.auto_mode_classifier_fallback_invalid"
-      | "config.auto_mode_classifier_timeout_invalid"
-      | "config.denial_limit_invalid",
+    code: ClassifierConfigErrorCode,
     message: string,
     /** The offending value, as received. */
     readonly value: unknown,
   ) {
-    super(message);
-    this.name = "ClassifierConfigError";
+    super(code, message);
   }
 }
 
@@ -22,8 +29,8 @@ export class ClassifierConfigError extends Error {
  * the request was cancelled, the brain was missing or broke its contract, or the budget ran out.
  * The decider turns it into the next rung, or into `unavailable`.
  */
-export class ClassifierLegError extends Error {
-  readonly code = "classifier.leg_failed";
+export class ClassifierLegError extends CodedError<"classifier.leg_failed"> {
+  override readonly name = "ClassifierLegError";
   constructor(
     /** `timeout` when the budget (or the provider's own deadline) ran out; `error` otherwise. */
     readonly failure: "timeout" | "error",
@@ -31,7 +38,6 @@ export class ClassifierLegError extends Error {
     /** The brain's typed cause, when the failure came back as a message. */
     readonly errorKind?: string,
   ) {
-    super(message);
-    this.name = "ClassifierLegError";
+    super("classifier.leg_failed", message);
   }
 }

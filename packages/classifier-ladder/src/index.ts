@@ -1,4 +1,9 @@
-export { ClassifierConfigError, ClassifierLegError } from "./errors";
+export {
+  CLASSIFIER_CONFIG_ERROR_CODES,
+  ClassifierConfigError,
+  type ClassifierConfigErrorCode,
+  ClassifierLegError,
+} from "./errors";
 export {
   announceClassifierRoleDefaulted,
   CLASSIFIER_ROLE_DEFAULT_REASONS,
@@ -82,4 +87,5 @@ export {
   type DenialLimitReason,
   type DenialLimitRoute,
   type DenialState,
+  type DenialStateHolder,
 } from "./denial-limit";

@@ -1,13 +1,13 @@
+import { CodedError } from "@x/llm-types";
 import type { Budget } from "@x/runner";
 import { locationMatcher, type FindingMatcher } from "./matcher";
 import type { CouncilConfig, CouncilReviewer } from "./types";
 
 /** A council that cannot work as configured: refused before any model is called. */
-export class CouncilConfigError extends Error {
-  readonly code = "council_config_invalid";
+export class CouncilConfigError extends CodedError<"council_config_invalid"> {
+  override readonly name = "CouncilConfigError";
   constructor(message: string) {
-    super(message);
-    this.name = "CouncilConfigError";
+    super("council_config_invalid", message);
   }
 }
 

@@ -1,4 +1,5 @@
-import { runSubTask, SubRunError, type TaskResult, type ToolContext } from "@x/runner";
+import { isCodedError } from "@x/llm-types";
+import { runSubTask, SUB_RUN_ERROR_CODES, type TaskResult, type ToolContext } from "@x/runner";
 import type { z } from "zod";
 import { REVIEWER_SYSTEM_PROMPT } from "./prompts";
 import type { CouncilReviewer } from "./types";
@@ -38,7 +39,7 @@ export async function runPass<T>(
       { signal: deadline },
     );
   } catch (error) {
-    if (error instanceof SubRunError) return { ok: false, status: "refused", code: error.code };
+    if (isCodedError(error, SUB_RUN_ERROR_CODES)) return { ok: false, status: "refused", code: error.code };
     throw error;
   }
   if (result.status === "completed") return { ok: true, value: result.structured as T, result };

@@ -64,6 +64,7 @@ export {
   type RouteJudgement,
   type ReasoningLevel,
 } from "./brain";
+export { CodedError, isCodedError } from "./coded-error";
 export { MAX_TIMER_MS } from "./max-timer";
 export { withoutUndefined } from "./defined";
 export { EventStream } from "./event-stream";

@@ -1,16 +1,19 @@
 import { z } from "zod";
 import type * as z4 from "zod/v4/core";
+import { CodedError } from "./coded-error";
 
 /** Outside data that failed its schema. `issues` name each field by path. */
-export class SchemaValidationError extends Error {
-  readonly code = "schema_invalid";
+export class SchemaValidationError extends CodedError<"schema_invalid"> {
+  override readonly name = "SchemaValidationError";
   constructor(
     /** What was being read: `model`, `parked run`, `tool arguments`, ... */
     readonly subject: string,
     readonly issues: ReadonlyArray<{ path: string; message: string }>,
   ) {
-    super(`invalid ${subject}: ${issues.map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; ")}`);
-    this.name = "SchemaValidationError";
+    super(
+      "schema_invalid",
+      `invalid ${subject}: ${issues.map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; ")}`,
+    );
   }
 }
 

@@ -1,3 +1,5 @@
+import { CodedError } from "@x/llm-types";
+
 /** Why a server could not be used at all: bad config, or connecting/listing failed. */
 export const MCP_ERROR_CODES = [
   "config_invalid",
@@ -9,15 +11,15 @@ export const MCP_ERROR_CODES = [
 export type McpErrorCode = (typeof MCP_ERROR_CODES)[number];
 
 /** Thrown by `connectMcp` and a toolset's methods; a tool call never throws it (it becomes an error result). */
-export class McpError extends Error {
+export class McpError extends CodedError<McpErrorCode> {
+  override readonly name = "McpError";
   constructor(
-    readonly code: McpErrorCode,
+    code: McpErrorCode,
     message: string,
     /** The server it concerns. */
     readonly server?: string,
   ) {
-    super(message);
-    this.name = "McpError";
+    super(code, message);
   }
 }
 
@@ -30,14 +32,14 @@ export class McpError extends Error {
 export const MCP_CALL_ERRORS = ["server_disconnected", "server_error", "timeout", "aborted"] as const;
 export type McpCallErrorCode = (typeof MCP_CALL_ERRORS)[number];
 
-export class McpCallError extends Error {
+export class McpCallError extends CodedError<McpCallErrorCode> {
+  override readonly name = "McpCallError";
   constructor(
-    readonly code: McpCallErrorCode,
+    code: McpCallErrorCode,
     message: string,
     /** The JSON-RPC error code, when the server sent one. */
     readonly rpcCode?: number,
   ) {
-    super(message);
-    this.name = "McpCallError";
+    super(code, message);
   }
 }

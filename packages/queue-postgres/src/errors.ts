@@ -1,13 +1,9 @@
+import { CodedError } from "@x/llm-types";
+
 export const QUEUE_ERROR_CODES = ["invalid_spec", "not_found", "not_parked", "not_unknown_outcome"] as const;
 export type QueueErrorCode = (typeof QUEUE_ERROR_CODES)[number];
 
 /** A queue call refused: nothing was written. */
-export class QueueError extends Error {
-  constructor(
-    readonly code: QueueErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = "QueueError";
-  }
+export class QueueError extends CodedError<QueueErrorCode> {
+  override readonly name = "QueueError";
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { isCodedError } from "@x/llm-types";
 import {
   createRunner,
-  ParkedRunError,
+  PARKED_RUN_ERROR_CODES,
   type RunCheckpoint,
   type Runner,
   type RunnerDeps,
@@ -173,7 +174,7 @@ export function createWorker(options: WorkerOptions): Worker {
       if (result.status === "aborted" && stopping) return;
       await settle(row, result);
     } catch (error) {
-      if (!(error instanceof ParkedRunError)) throw error;
+      if (!isCodedError(error, PARKED_RUN_ERROR_CODES)) throw error;
       if (error.code === "in_progress") {
         await queue.send(row.id, undefined, Math.ceil(leaseMs / 1000));
         // Waiting for another process is not a failed take.

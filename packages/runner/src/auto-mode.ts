@@ -36,19 +36,15 @@ const ARMING_NOTICES = new Set(CLASSIFIER_ARMING_NOTICES);
 export function createAutoModeGate(ctx: RunContext): AutoModeGate {
   const options = ctx.deps.autoMode;
   // Made on first use, like the decider: a bad limit knob then ends the run `config_invalid` from
-  // inside the loop, and a run with no gated call never reads it. A resumed run picks its counters
-  // up exactly where the park left them.
+  // inside the loop, and a run with no gated call never reads it. The limit keeps its counters in the
+  // run's own state (what a park stores), so a resumed run picks them up exactly where it left them.
   let denialLimit: DenialLimit | undefined;
   const limit = (): DenialLimit =>
     (denialLimit ??= createDenialLimit({
       maxConsecutive: options.maxConsecutiveDenials,
       maxTotal: options.maxTotalDenials,
-      state: ctx.state.denials,
+      holder: ctx.state,
     }));
-  // The limit's state is a frozen plain object; the park stores a mutable copy.
-  const save = () => {
-    ctx.state.denials = { ...limit().state };
-  };
   let decider: AutoModeDecider | undefined;
   const arm = (): AutoModeDecider => {
     if (decider) return decider;
@@ -80,13 +76,16 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
 
   return {
     route() {
+      // Decided here once: the limit says whether a person can be asked; the gate only follows it.
       const route = limit().route(ctx.deps.approver !== undefined);
-      const { tripped } = limit().state;
-      return tripped ? { route, tripped } : { route };
+      if (route === "classify") return { route };
+      // A classifier that keeps failing to rule gave no verdict to count: its calls go where an
+      // unavailable classification's go (a person, or the park), never to a stop.
+      if (limit().state.tripped === "consecutive_unavailable") return { route: "ask", kind: "auto_unavailable" };
+      return route === "ask" ? { route, kind: "denial_limit" } : { route };
     },
     personDecided() {
       limit().personDecided();
-      save();
     },
     async decide(call: ToolCall, signal: AbortSignal): Promise<AutoModeVerdict> {
       const active = arm();
@@ -106,7 +105,6 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
       // A sub-run's call the leg allowed still needs every ancestor's frozen classifier.
       const inherited = outcome.verdict === "allow" ? await judgeByAncestors(ctx, call, signal) : undefined;
       limit().record(inherited?.record ?? outcome);
-      save();
       return inherited?.verdict ?? outcome;
     },
   };

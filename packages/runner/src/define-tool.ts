@@ -1,4 +1,4 @@
-import { MAX_TIMER_MS, type ToolSpec } from "@x/llm-types";
+import { CodedError, MAX_TIMER_MS, type ToolSpec } from "@x/llm-types";
 import { z } from "zod";
 import type * as z4 from "zod/v4/core";
 import { PERMISSIONS, type Permission } from "./types";
@@ -64,11 +64,10 @@ export interface Tool {
   execute(args: unknown, ctx: ToolContext): unknown;
 }
 
-export class ToolDefinitionError extends Error {
-  readonly code = "tool_definition_invalid";
+export class ToolDefinitionError extends CodedError<"tool_definition_invalid"> {
+  override readonly name = "ToolDefinitionError";
   constructor(message: string) {
-    super(message);
-    this.name = "ToolDefinitionError";
+    super("tool_definition_invalid", message);
   }
 }
 

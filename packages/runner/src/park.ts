@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { describeIssues, jsonBoundsProblem, type JsonBounds, type Message } from "@x/llm-types";
+import { CodedError, describeIssues, jsonBoundsProblem, type JsonBounds, type Message } from "@x/llm-types";
 import { canonicalJson, sha256Hex } from "./canonical-json";
 import { RunnerConfigError } from "./config-error";
 import { issuesLine } from "./issues";
@@ -28,14 +28,14 @@ export const PARKED_RUN_ERROR_CODES = [
 export type ParkedRunErrorCode = (typeof PARKED_RUN_ERROR_CODES)[number];
 
 /** A park that `resume` refused. Nothing was executed and nothing was consumed. */
-export class ParkedRunError extends Error {
+export class ParkedRunError extends CodedError<ParkedRunErrorCode> {
+  override readonly name = "ParkedRunError";
   constructor(
-    readonly code: ParkedRunErrorCode,
+    code: ParkedRunErrorCode,
     message: string,
     readonly detail: Record<string, unknown> = {},
   ) {
-    super(message);
-    this.name = "ParkedRunError";
+    super(code, message);
   }
 }
 

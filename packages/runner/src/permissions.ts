@@ -1,4 +1,4 @@
-import type { AutoModeVerdict, DenialLimitReason, DenialLimitRoute } from "@x/classifier-ladder";
+import type { AutoModeVerdict } from "@x/classifier-ladder";
 import type { ToolCall, ToolResultMessage } from "@x/llm-types";
 import { z } from "zod";
 import type { Tool } from "./define-tool";
@@ -26,10 +26,18 @@ export function permissionFor(
   return (PERMISSIONS as readonly unknown[]).includes(permission) ? (permission as Permission) : "ask";
 }
 
+/**
+ * The denial limit's word on the next gated call, decided once: classify it, hand it to a person
+ * (the live approver, or the park) as `kind`, or stop the run (the limit is reached and no person
+ * can be asked).
+ */
+export type AutoModeRoute =
+  { route: "classify" } | { route: "ask"; kind: "auto_unavailable" | "denial_limit" } | { route: "stop" };
+
 /** The auto-mode seam: judges one call against the full history, counting its usage and the denial limit. */
 export interface AutoModeGate {
-  /** Before classifying: the denial limit's word — classify, ask a person, or stop. */
-  route(): { route: DenialLimitRoute; tripped?: DenialLimitReason };
+  /** Before classifying, and after a block: the denial limit's word. */
+  route(): AutoModeRoute;
   decide(call: ToolCall, signal: AbortSignal): Promise<AutoModeVerdict>;
   /** A person decided a call the limit handed over: the streaks restart. */
   personDecided(): void;
@@ -48,21 +56,31 @@ const ApproverAnswerSchema = z.union([z.literal("unavailable"), ApprovalDecision
 const ABORTED: GateOutcome = { terminal: { code: "aborted", cause: "host", message: "the run was aborted" } };
 
 /**
+ * The run ends at the denial limit: it exists because the classifier keeps refusing, so an
+ * unattended run must not wait on it.
+ */
+function denialLimitStop(ctx: RunContext, reason?: string): GateOutcome {
+  const { tripped, consecutiveBlocks, totalBlocks } = ctx.state.denials;
+  const counts = `${tripped ?? "blocks"}: ${consecutiveBlocks} in a row, ${totalBlocks} in total`;
+  const last = reason ? `; last reason: ${reason}` : "";
+  return {
+    terminal: {
+      code: "denial_limit",
+      cause: "classifier",
+      message: `auto mode reached its denial limit (${counts}) and no person is available to decide${last}`,
+    },
+  };
+}
+
+/**
  * Asks the live approver, recording the wait in `humanReview`. No approver, or one that says
- * `unavailable` ⇒ park — except at the denial limit, where the run stops `blocked` instead (the
- * limit exists because the classifier keeps refusing; an unattended run must not wait on it).
+ * `unavailable` ⇒ park — except at the denial limit, where the run stops instead.
  */
 async function askPerson(ctx: RunContext, call: ToolCall, kind: ApprovalKind, reason?: string): Promise<GateOutcome> {
   const approver = ctx.deps.approver;
   const cannotAsk = (): GateOutcome =>
     kind === "denial_limit"
-      ? {
-          terminal: {
-            code: "denial_limit",
-            cause: "classifier",
-            message: `auto mode reached its denial limit (${ctx.state.denials.tripped ?? "blocks"}: ${ctx.state.denials.consecutiveBlocks} in a row, ${ctx.state.denials.totalBlocks} in total) and no person is available to decide${reason ? `; last reason: ${reason}` : ""}`,
-          },
-        }
+      ? denialLimitStop(ctx, reason)
       : {
           park: {
             toolCallId: call.id,
@@ -133,18 +151,41 @@ function forbiddenResult(call: ToolCall, now: number): ToolResultMessage {
 
 /** Clears one checked call: allow, ask a person, auto mode's classifier, or refuse a denied tool. */
 export async function gateCall(ctx: RunContext, call: ToolCall, permission: Permission): Promise<GateOutcome> {
-  if (permission === "allow") return { run: true };
-  if (permission === "deny") return { result: forbiddenResult(call, ctx.deps.clock.now()) };
-  if (permission === "ask") return askPerson(ctx, call, "ask");
+  switch (permission) {
+    case "allow":
+      return { run: true };
+    case "deny":
+      return { result: forbiddenResult(call, ctx.deps.clock.now()) };
+    case "ask":
+      return askPerson(ctx, call, "ask");
+    case "auto":
+      return gateAuto(ctx, call);
+    default:
+      return unknownPermission(permission);
+  }
+}
+
+/** `permissionFor` reads a value outside the set as `ask`, so only a new, unhandled member lands here. */
+function unknownPermission(permission: never): never {
+  throw new TypeError(`no gate for permission ${JSON.stringify(permission)}`);
+}
+
+/** Where the denial limit sends a call it does not let the classifier judge. */
+async function handOver(
+  ctx: RunContext,
+  call: ToolCall,
+  route: Exclude<AutoModeRoute, { route: "classify" }>,
+  reason?: string,
+): Promise<GateOutcome> {
+  return route.route === "ask" ? askPerson(ctx, call, route.kind, reason) : denialLimitStop(ctx, reason);
+}
+
+/** An `auto` call: the denial limit's word, the budget, then the classifier's verdict. */
+async function gateAuto(ctx: RunContext, call: ToolCall): Promise<GateOutcome> {
   const auto = ctx.autoMode;
   if (!auto) return askPerson(ctx, call, "auto_unavailable");
   const before = auto.route();
-  if (before.route === "ask")
-    return askPerson(ctx, call, before.tripped === "consecutive_unavailable" ? "auto_unavailable" : "denial_limit");
-  if (before.route === "stop")
-    return before.tripped === "consecutive_unavailable"
-      ? askPerson(ctx, call, "auto_unavailable")
-      : askPerson(ctx, call, "denial_limit");
+  if (before.route !== "classify") return handOver(ctx, call, before);
   // Checked here as well as inside the decider, so a spent run ends typed instead of asking a person.
   const spent = runBudgetExceeded(ctx);
   if (spent) return { terminal: spent };
@@ -159,7 +200,7 @@ export async function gateCall(ctx: RunContext, call: ToolCall, permission: Perm
       return { run: true };
     case "block": {
       const after = auto.route();
-      if (after.route !== "classify") return askPerson(ctx, call, "denial_limit", ruling.reason);
+      if (after.route !== "classify") return handOver(ctx, call, after, ruling.reason);
       return {
         result: errorResult(
           call,

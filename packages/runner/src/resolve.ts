@@ -1,4 +1,5 @@
 import {
+  CodedError,
   expandTierKeys,
   resolveModelRef,
   resolveRole,
@@ -21,11 +22,10 @@ export interface TaskModel {
   role?: RoleName;
 }
 
-export class ModelResolutionError extends Error {
-  readonly code = "no_model";
+export class ModelResolutionError extends CodedError<"no_model"> {
+  override readonly name = "ModelResolutionError";
   constructor(message: string) {
-    super(message);
-    this.name = "ModelResolutionError";
+    super("no_model", message);
   }
 }
 

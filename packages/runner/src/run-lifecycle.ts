@@ -1,7 +1,7 @@
 import { compactionReport } from "./compaction";
 import { randomUUID } from "node:crypto";
-import { assistantText, safeObserve, type Message } from "@x/llm-types";
-import { ClassifierConfigError } from "@x/classifier-ladder";
+import { assistantText, isCodedError, safeObserve, type Message } from "@x/llm-types";
+import { CLASSIFIER_CONFIG_ERROR_CODES } from "@x/classifier-ladder";
 import { createAutoModeGate } from "./auto-mode";
 import { markKnown } from "./known-messages";
 import type { CheckpointSink } from "./checkpoint";
@@ -12,7 +12,7 @@ import { createLoopGuard } from "./loop-guard";
 import { outputInstruction } from "./output";
 import { signParkedRun } from "./park";
 import type { ParkedRun, ParkedSpec, RunState } from "./park-schema";
-import { ModelResolutionError, resolveTaskModel } from "./resolve";
+import { resolveTaskModel } from "./resolve";
 import type { Lineage, ResolvedDeps, RunContext } from "./run-context";
 import { offeredToolSpecs } from "./sub-run-policy";
 import { resultStats, settleInParent } from "./sub-run-stats";
@@ -42,7 +42,7 @@ export function buildContext(deps: ResolvedDeps, input: ContextInput): RunContex
   try {
     taskModel = resolveTaskModel(deps.routing, input.spec);
   } catch (error) {
-    if (error instanceof ModelResolutionError) return { code: "no_model", cause: "config", message: error.message };
+    if (isCodedError(error, "no_model")) return { code: "no_model", cause: "config", message: error.message };
     throw error;
   }
   const { spec } = input;
@@ -209,10 +209,9 @@ export async function drive(ctx: RunContext, body: () => Promise<LoopEnd>): Prom
     end = await body();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    end =
-      error instanceof ClassifierConfigError
-        ? { status: "failed", terminal: { code: "config_invalid", cause: "config", message } }
-        : { status: "failed", terminal: { code: "internal_error", cause: "host", message } };
+    end = isCodedError(error, CLASSIFIER_CONFIG_ERROR_CODES)
+      ? { status: "failed", terminal: { code: "config_invalid", cause: "config", message } }
+      : { status: "failed", terminal: { code: "internal_error", cause: "host", message } };
     closeUnanswered(ctx, `the run failed (${end.terminal.code})`);
   }
   return finish(ctx, end);

@@ -1,8 +1,8 @@
-import { MessageProvenanceSchema, ModelSchema, ROLE_NAMES } from "@x/llm-types";
+import { MessageProvenanceSchema, ModelSchema, ROLE_NAMES, type Message } from "@x/llm-types";
 import { z } from "zod";
 import type * as z4 from "zod/v4/core";
 import type { Tool } from "./define-tool";
-import { APPROVAL_KINDS, PERMISSIONS } from "./types";
+import { APPROVAL_KINDS, PERMISSIONS, type TaskSpec } from "./types";
 import { MAX_TIMER_MS, REASONING_LEVELS } from "@x/llm-types";
 
 export const PermissionSchema = z.enum(PERMISSIONS);
@@ -26,7 +26,7 @@ export const taskSpecFields = {
   objectiveProvenance: MessageProvenanceSchema.optional(),
   role: z.enum(ROLE_NAMES).optional(),
   systemPrompt: z.string().optional(),
-  permissions: z.record(z.string(), PermissionSchema).optional(),
+  permissions: z.record(z.string(), PermissionSchema).readonly().optional(),
   defaultPermission: PermissionSchema.optional(),
   maxTurns: positiveInt.optional(),
   maxTokens: positiveInt.optional(),
@@ -44,7 +44,8 @@ export const taskSpecFields = {
     .optional(),
 };
 
-export const TaskModelRefSchema = z.union([ModelRefSchema, z.array(ModelRefSchema).min(1)]);
+/** A model, or a fallback chain of them (never empty). Read-only like `TaskSpec.model`. */
+export const TaskModelRefSchema = z.union([ModelRefSchema, z.array(ModelRefSchema).min(1).readonly()]);
 
 const ToolSchema = z.custom<Tool>(
   (value) =>
@@ -65,11 +66,11 @@ export const TaskSpecSchema = z
   .strictObject({
     ...taskSpecFields,
     model: TaskModelRefSchema.optional(),
-    tools: z.array(ToolSchema).optional(),
+    tools: z.array(ToolSchema).readonly().optional(),
     // Only "an array" here, so zod neither walks nor copies it; `checkHistory` then checks the
     // entries it has not seen before.
     history: z
-      .custom<readonly unknown[]>((value) => Array.isArray(value), { message: "expected an array of messages" })
+      .custom<readonly Message[]>((value) => Array.isArray(value), { message: "expected an array of messages" })
       .optional(),
     // By shape, not instanceof: a schema from zod/mini or from another copy of zod 4 is a schema too.
     output: z
@@ -78,7 +79,7 @@ export const TaskSpecSchema = z
       })
       .optional(),
     onToolResult: z
-      .custom<(...args: unknown[]) => unknown>((value) => typeof value === "function", {
+      .custom<NonNullable<TaskSpec["onToolResult"]>>((value) => typeof value === "function", {
         message: "expected a function",
       })
       .optional(),

@@ -1,4 +1,4 @@
-import { SchemaValidationError, type ToolCall } from "@x/llm-types";
+import { CodedError, isCodedError, type ToolCall } from "@x/llm-types";
 import { freezeAncestor } from "./ancestor-station";
 import { remainingBudget } from "./budget";
 import type { ToolContext } from "./define-tool";
@@ -25,14 +25,8 @@ export type SubRunErrorCode = (typeof SUB_RUN_ERROR_CODES)[number];
  * `aborted`), or one that parked (`parked`): the whole tree now waits for a person, so the calling
  * tool must stop — let this error through; whatever the tool returns after it is dropped.
  */
-export class SubRunError extends Error {
-  constructor(
-    readonly code: SubRunErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = "SubRunError";
-  }
+export class SubRunError extends CodedError<SubRunErrorCode> {
+  override readonly name = "SubRunError";
 }
 
 const DEFAULT_CHILD_MAX_TURNS = 10;
@@ -163,7 +157,7 @@ export async function runSubTask(
   try {
     result = await execute(parent.deps, taskSpec, { signal }, childEmit(parent, lineage.path), lineage);
   } catch (error) {
-    if (error instanceof SchemaValidationError) throw new SubRunError("invalid_spec", error.message);
+    if (isCodedError(error, "schema_invalid")) throw new SubRunError("invalid_spec", error.message);
     throw error;
   } finally {
     releaseSlot(book);

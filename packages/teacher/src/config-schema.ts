@@ -59,6 +59,32 @@ export const TeacherConfigSchema = z.strictObject({
 type Parsed = z.output<typeof TeacherConfigSchema>;
 type Issue = { path: string; message: string };
 
+/** Options that only shape how the teacher is consulted: with `maxEscalations: 0` it never is. */
+const TEACHER_ONLY = [
+  "model",
+  "teacherSpendRatioCap",
+  "teacherCostRatioCap",
+  "teacherMaxMicroUsd",
+  "takeoverAfter",
+  "takeoverBrief",
+  "takeoverAdvice",
+  "onEscalation",
+  "escalationPolicy",
+  "minConfidenceToStore",
+] as const;
+
+/** With no escalation allowed, an option only the teacher reads would run without effect. */
+function teacherNeverAsked(c: Parsed): Issue[] {
+  if (c.maxEscalations !== 0) return [];
+  const why = "is used only when the teacher may be consulted, and maxEscalations is 0";
+  const issues: Issue[] = TEACHER_ONLY.filter((key) => c[key] !== undefined).map((key) => ({
+    path: key,
+    message: `${key} ${why}`,
+  }));
+  if (c.prompts?.teacher !== undefined) issues.push({ path: "prompts.teacher", message: `the teacher prompt ${why}` });
+  return issues;
+}
+
 /** Options that would be silently ignored in this combination: refused, so the host learns it at once. */
 export function ignoredCombinations(c: Parsed): Issue[] {
   const issues: Issue[] = [];
@@ -83,5 +109,5 @@ export function ignoredCombinations(c: Parsed): Issue[] {
       path: "helperModel",
       message: "helperModel is used only by the rubric verifier or the stuck monitor",
     });
-  return issues;
+  return [...issues, ...teacherNeverAsked(c)];
 }

@@ -80,6 +80,9 @@ describe("resolveTeacherConfig", () => {
     );
   });
   it("refuses an unknown option, at the top and inside prompts (a misspelt option would silently run its default)", () => {
+    const misspelt = { maxEscalation: 0, verifyOutputs: false } as TeacherConfig;
+    expect(() => resolveTeacherConfig(misspelt)).toThrow(expect.objectContaining({ code: "teacher.config_invalid" }));
+    expect(() => resolveTeacherConfig(misspelt)).toThrow(/maxEscalation.*verifyOutputs|verifyOutputs.*maxEscalation/);
     expect(() => resolveTeacherConfig({ takeOverAfter: 0 } as TeacherConfig)).toThrow(/takeOverAfter/);
     expect(() => resolveTeacherConfig({ prompts: { takeover: "x" } } as TeacherConfig)).toThrow(/prompts/);
   });
@@ -95,6 +98,10 @@ describe("resolveTeacherConfig", () => {
       [{ verifyOutput: false, prompts: { verifier: "V" } }, /prompts\.verifier/],
       [{ useStuckMonitor: false, prompts: { monitor: "M" } }, /prompts\.monitor/],
       [{ verifyOutput: false, useStuckMonitor: false, helperModel: "helper" }, /helperModel/],
+      [{ maxEscalations: 0, model: "teacher" }, /model.*maxEscalations is 0/],
+      [{ maxEscalations: 0, takeoverAfter: 1 }, /takeoverAfter/],
+      [{ maxEscalations: 0, escalationPolicy: () => true }, /escalationPolicy/],
+      [{ maxEscalations: 0, prompts: { teacher: "T" } }, /prompts\.teacher/],
     ];
     for (const [config, field] of refused)
       expect(() => resolveTeacherConfig(config), JSON.stringify(Object.keys(config))).toThrow(field);
@@ -105,6 +112,8 @@ describe("resolveTeacherConfig", () => {
     expect(() =>
       resolveTeacherConfig({ verifyOutput: false, verify: () => true, helperModel: "helper" }),
     ).not.toThrow();
+    // No teacher, but the student is still judged and watched: those options keep their effect.
+    expect(() => resolveTeacherConfig({ maxEscalations: 0, verifyOutput: false, useStuckMonitor: true })).not.toThrow();
   });
   it("the schema checks exactly the options TeacherConfig declares (a new option cannot skip validation)", () => {
     expectTypeOf<keyof z.input<typeof TeacherConfigSchema>>().toEqualTypeOf<keyof TeacherConfig>();
