@@ -12,7 +12,7 @@ function otherCopy(): CodedError {
   }
   const error = new SameNameError("from the other copy");
   Object.defineProperty(error, Symbol.for("@x/coded-error"), { value: true });
-  return error as unknown as CodedError;
+  return error;
 }
 
 describe("isCodedError", () => {
