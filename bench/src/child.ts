@@ -2,6 +2,7 @@
 // a warm-up pass, then measured passes on the parent's command; reports the best and the median
 // pass and the process's peak RSS.
 import { performance } from "node:perf_hooks";
+import { takeOutsideAttempts } from "./no-network";
 import { harnesses } from "./harnesses/registry";
 import type { Mode } from "./harnesses/types";
 import { runPool } from "./pool";
@@ -85,6 +86,9 @@ async function serve(cfg: ChildConfig): Promise<ChildResult> {
     if (counters.toolCalls !== n * (TURNS - 1)) {
       throw new Error(`expected ${n * (TURNS - 1)} tool calls, saw ${counters.toolCalls}`);
     }
+    const outside = takeOutsideAttempts();
+    if (outside.length > 0)
+      throw new Error(`tried to reach ${[...new Set(outside)].join(", ")} (only loopback exists)`);
   };
   try {
     await pass(cfg.warmup);

@@ -210,6 +210,10 @@ function versions(): Record<string, string> {
     "ai",
     "@ai-sdk/openai-compatible",
     "@openai/agents",
+    "@langchain/langgraph",
+    "@langchain/openai",
+    "@langchain/core",
+    "@mastra/core",
   ]) {
     try {
       const json = JSON.parse(readFileSync(join(here, "..", "node_modules", pkg, "package.json"), "utf8")) as {

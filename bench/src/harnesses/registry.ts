@@ -9,6 +9,8 @@ export const harnesses: Record<string, () => Promise<Harness>> = {
   "ai-generate": async () => (await import("./ai")).aiGenerate,
   "ai-stream": async () => (await import("./ai")).aiStream,
   agents: async () => (await import("./agents")).agents,
+  langgraph: async () => (await import("./langgraph")).langgraph,
+  mastra: async () => (await import("./mastra")).mastra,
   "anthropic-floor": async () => (await import("./anthropic")).anthropicFloor,
   "ours-anthropic": async () => (await import("./anthropic")).oursAnthropic,
   "ours-noguard": async () => (await import("./ours")).oursNoGuard,
@@ -25,6 +27,8 @@ export const harnessOrder = [
   "ai-generate",
   "ai-stream",
   "agents",
+  "langgraph",
+  "mastra",
   "anthropic-floor",
   "ours-anthropic",
 ];
