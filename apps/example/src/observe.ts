@@ -13,6 +13,7 @@ import {
   type TraceFrame,
   type Tracer,
 } from "@x/llm-types";
+import { REVIEWER_SYSTEM_PROMPT } from "@x/council";
 import { SPAN_NAMES, type ToolResultInfo } from "@x/runner";
 import { MONITOR_PROMPT, TAKEOVER_PROMPT, TEACHER_PROMPT, VERIFIER_PROMPT } from "@x/teacher";
 import type { AppEvent, Seat } from "./render/events";
@@ -53,6 +54,8 @@ export class RunObserver {
   seatOf(context: Context): Seat {
     const system = context.systemPrompt ?? "";
     if (system === CLASSIFIER_SYSTEM_PROMPT) return "classifier";
+    // A council reviewer's pass is a sub-run too; the runner appends the answer's schema to its instructions.
+    if (system.startsWith(REVIEWER_SYSTEM_PROMPT)) return "reviewer";
     if (this.callingRun !== undefined && this.childRuns.has(this.callingRun)) return "child";
     if (system === TEACHER_PROMPT) return "teacher";
     if (system === MONITOR_PROMPT || system === VERIFIER_PROMPT) return "helper";
@@ -127,6 +130,7 @@ export class RunObserver {
       seat,
       model: model.id,
       tokens: message.usage.totalTokens,
+      costMicroUsd: message.usage.cost.total,
       stopReason: message.stopReason,
     };
     if (message.errorKind) end.errorKind = message.errorKind;

@@ -1,6 +1,6 @@
 import type { Brain, ModelCatalog, Roles } from "@x/llm-types";
 import { createRunner, type Approver, type Runner, type RunnerDeps } from "@x/runner";
-import { demoBrain, DEMO_MODELS } from "./demo/models";
+import { demoBrain, DEMO_CATALOG } from "./demo/models";
 import { endpointModel, type EndpointConfig } from "./endpoint";
 import { RunObserver } from "./observe";
 import { parkKey, parkLedger } from "./park-file";
@@ -59,7 +59,7 @@ export async function createRuntime(
   let seats: Seats;
   if (source.mode === "demo") {
     brains = [demoBrain({ thinkMs: source.thinkMs })];
-    models = DEMO_MODELS;
+    models = DEMO_CATALOG;
     seats = { student: "student", teacher: "teacher", classifier: "classifier" };
   } else {
     const { endpoint, apiKey } = source;

@@ -1,3 +1,4 @@
+import type { CouncilResult } from "@x/council";
 import type { ChildRunStats, TaskResult } from "@x/runner";
 import type { TeacherRunResult } from "@x/teacher";
 import type { AppEvent, RunSummary } from "./render/events";
@@ -21,6 +22,21 @@ export function summarize(label: string, result: TaskResult | TeacherRunResult):
     ...(result.stats.children?.length
       ? { children: result.stats.children.map((child) => childSummary(child, result.stats.usage.estimated === true)) }
       : {}),
+  };
+}
+
+/** A council's row: every review and critique pass of its run tree, counted once; its turns are the passes'. */
+export function councilSummary(label: string, result: CouncilResult): RunSummary {
+  return {
+    label,
+    status: result.status,
+    turns: (result.stats.children ?? []).reduce((n, pass) => n + pass.turns, result.stats.turns),
+    tokens: result.stats.tokens,
+    tokensEstimated: result.stats.usage.estimated === true,
+    costMicroUsd: result.stats.costMicroUsd,
+    teacherShare: 0,
+    strategiesUsed: 0,
+    strategiesStored: 0,
   };
 }
 

@@ -25,7 +25,7 @@ describe("x-agent demo (child process, scripted models)", { timeout: 180_000 }, 
     expect(events[0]).toMatchObject({ type: "banner" });
     expect(ofType(events, "note")[0]!.text).toMatch(/SCRIPTED/);
     const groups = byScenario(events);
-    expect([...groups.keys()]).toEqual(["", "auto-mode", "teacher", "memory", "approval", "mcp", "sub-run"]);
+    expect([...groups.keys()]).toEqual(["", "auto-mode", "teacher", "memory", "approval", "mcp", "sub-run", "review"]);
 
     // Auto mode: the destructive command is blocked and never runs; the read-only one is allowed and runs.
     const auto = groups.get("auto-mode")!;
@@ -96,6 +96,15 @@ describe("x-agent demo (child process, scripted models)", { timeout: 180_000 }, 
     ]);
     expect(ofType(subRun, "result")[0]!.summary.children?.map((c) => c.label)).toEqual(["write_migration"]);
 
+    // Council review (test/review.test.ts has the whole story): both planted bugs reported, the wrong finding dropped.
+    const review = groups.get("review")!;
+    expect(ofType(review, "route")[0]!.mode).toBe("council");
+    const council = ofType(review, "council")[0]!;
+    expect(council.findings.filter((f) => f.reported).map((f) => f.location)).toEqual([
+      "src/uploads.js:9",
+      "src/uploads.js:19",
+    ]);
+
     const summary = ofType(events, "summary").at(-1)!;
     expect(summary.rows.map((r) => r.label)).toEqual([
       "auto-mode",
@@ -105,6 +114,8 @@ describe("x-agent demo (child process, scripted models)", { timeout: 180_000 }, 
       "approval (resumed)",
       "mcp",
       "sub-run",
+      "review (council)",
+      "review (single)",
     ]);
     for (const row of summary.rows) {
       expect(row.tokens).toBeGreaterThan(0);

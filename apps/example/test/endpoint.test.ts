@@ -352,6 +352,7 @@ describe("x-agent command line", { timeout: 60_000 }, () => {
       "approval",
       "mcp",
       "sub-run",
+      "review",
     ]);
   });
 });

@@ -1,6 +1,7 @@
 import { fauxModel, createFauxBrain, type FauxBrain, type FauxResponse } from "@x/brain-faux";
 import type { Model } from "@x/llm-types";
 import { classifierPolicy, studentModelPolicy, teacherPolicy, type Policy, type ScriptedReply } from "./policies";
+import { REVIEWER_POLICIES } from "./reviewer-policies";
 
 const common = {
   provider: "x-demo",
@@ -36,10 +37,37 @@ export const DEMO_MODELS: Readonly<Record<"student" | "teacher" | "classifier", 
   }),
 };
 
+export type ReviewLens = keyof typeof REVIEWER_POLICIES;
+
+/** The review scenario's council: one scripted model per lens, each priced like the student's small model. */
+export const REVIEWER_MODELS: Readonly<Record<ReviewLens, Model>> = {
+  security: reviewerModel("security"),
+  correctness: reviewerModel("correctness"),
+  tests: reviewerModel("tests"),
+};
+
+function reviewerModel(lens: ReviewLens): Model {
+  return fauxModel({
+    ...common,
+    id: `scripted-reviewer-${lens}`,
+    name: `scripted ${lens} reviewer (small)`,
+    cost: { input: 0.4, output: 1.6, cacheRead: 0, cacheWrite: 0 },
+  });
+}
+
+/** The whole scripted catalog: the three seats, and each reviewer under `reviewer-<lens>`. */
+export const DEMO_CATALOG: Readonly<Record<string, Model>> = {
+  ...DEMO_MODELS,
+  ...Object.fromEntries(Object.entries(REVIEWER_MODELS).map(([lens, model]) => [`reviewer-${lens}`, model])),
+};
+
 const POLICIES: Record<string, Policy> = {
   [DEMO_MODELS.student.id]: studentModelPolicy,
   [DEMO_MODELS.teacher.id]: teacherPolicy,
   [DEMO_MODELS.classifier.id]: classifierPolicy,
+  ...Object.fromEntries(
+    Object.entries(REVIEWER_MODELS).map(([lens, model]) => [model.id, REVIEWER_POLICIES[lens as ReviewLens]]),
+  ),
 };
 
 function toFaux(reply: ScriptedReply, delayMs: number): FauxResponse {

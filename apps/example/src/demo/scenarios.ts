@@ -12,6 +12,7 @@ import type { RunSummary } from "../render/events";
 import { AGENT_SYSTEM_PROMPT, createRuntime } from "../runtime";
 import { SANDBOX_PERMISSIONS, sandboxTools } from "../sandbox/tools";
 import { resultEvent, summarize } from "../summary";
+import { REVIEW_SCENARIO } from "./review-scenario";
 
 /** What every scenario gets: where the sandbox and the stores are, and how to report. */
 export interface DemoContext {
@@ -268,4 +269,5 @@ export const SCENARIOS: readonly Scenario[] = [
       };
     },
   },
+  REVIEW_SCENARIO,
 ];

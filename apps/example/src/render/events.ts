@@ -13,6 +13,8 @@ export type AppEvent =
       seat: Seat;
       model: string;
       tokens?: number;
+      /** What the call cost, in integer micro-dollars (at the catalog's prices). */
+      costMicroUsd?: number;
       stopReason?: string;
       errorKind?: string;
     }
@@ -56,14 +58,62 @@ export type AppEvent =
   | { type: "approval_reask"; answer: string }
   | { type: "parked"; file: string; tool: string; arguments: Record<string, unknown>; resume: string }
   | { type: "result"; label: string; summary: RunSummary; output: string; terminal: { code: string; message: string } }
+  /** Which mode a task goes to (`routeTask` of @x/council), and why. */
+  | { type: "route"; mode: "teacher" | "council"; reason: string }
+  /** A council review ended: how each reviewer fared, every merged finding, and what it all cost. */
+  | {
+      type: "council";
+      label: string;
+      status: string;
+      stoppedBecause: string;
+      rounds: number;
+      /** The score a finding needed to be reported. */
+      threshold: number;
+      reviewers: ReviewerRow[];
+      /** Reported ones first (highest score first), then the dropped ones. */
+      findings: FindingRow[];
+      modelCalls: number;
+      summary: RunSummary;
+    }
   | { type: "summary"; rows: RunSummary[] }
   | { type: "error"; code: string; message: string };
 
 /**
  * Who a model call works for: the student doing the task, the teacher advising, the helper checking,
- * the classifier gating, the agent (a run with no teacher), or a child (a sub-run's own loop).
+ * the classifier gating, the agent (a run with no teacher), a child (a sub-run's own loop), or a
+ * reviewer of a council (its review or its critique of the others' findings).
  */
-export type Seat = "student" | "teacher" | "helper" | "classifier" | "agent" | "child";
+export type Seat = "student" | "teacher" | "helper" | "classifier" | "agent" | "child" | "reviewer";
+
+/** One council member's part in a review. */
+export interface ReviewerRow {
+  name: string;
+  lens?: string;
+  /** `completed`, or why its review gave no findings (`timeout`, `failed`, …). */
+  status: string;
+  /** Findings in its own review. */
+  findings: number;
+  /** Review and critique runs it made. */
+  runs: number;
+  tokens: number;
+  costMicroUsd: number;
+}
+
+/** One merged finding of a council review, and who stood where on it. */
+export interface FindingRow {
+  id: string;
+  /** `file:line`. */
+  location: string;
+  claim: string;
+  severity: string;
+  /** 0 to 100. */
+  score: number;
+  foundBy: string[];
+  confirmedBy: string[];
+  disputedBy: Array<{ reviewer: string; reason: string }>;
+  /** At or above the threshold: reported; else dropped. */
+  reported: boolean;
+}
 
 /** One row of the closing table. */
 export interface RunSummary {

@@ -1,4 +1,6 @@
 import type { AppEvent, EventSink, Seat } from "./events";
+import { councilLines, reportedFindings, reviewerTurn } from "./council-lines";
+import { oneLine } from "./one-line";
 import { Spinner } from "./spinner";
 import { formatPercent, formatTokens, formatUsd, summaryTable } from "./table";
 
@@ -40,6 +42,7 @@ const SEAT_STYLE: Record<Seat, Style> = {
   classifier: "yellow",
   agent: "cyan",
   child: "green",
+  reviewer: "blue",
 };
 
 /** One line of text per event, indented under its scenario, for a person to follow as it happens. */
@@ -101,7 +104,12 @@ export function humanSink(options: HumanOptions): EventSink {
           if (options.text && (event.seat === "agent" || event.seat === "student")) return;
           // The teacher's advice is shown, parsed, by its escalation line.
           if (event.seat === "teacher" && event.text.trim().startsWith("{")) return;
-          const check = event.seat === "helper" ? helperVerdict(event.text) : undefined;
+          const check =
+            event.seat === "helper"
+              ? helperVerdict(event.text)
+              : event.seat === "reviewer"
+                ? reviewerTurn(event.model, event.text)
+                : undefined;
           if (check) print(`   ${seat(event.seat)} ${check}`);
           else print(`   ${seat(event.seat)} ${paint("dim", "says")} ${oneLine(event.text, 220)}`);
           return;
@@ -208,6 +216,26 @@ export function humanSink(options: HumanOptions): EventSink {
           else if (!ok && s.status !== "parked") print(`   ${" ".repeat(7)} ${oneLine(event.terminal.message, 300)}`);
           return;
         }
+        case "route":
+          print(
+            `   ${paint("bold", "route  ")} ${paint("bold", event.mode === "council" ? "a council" : "teacher mode")}: ${oneLine(event.reason, 200)}`,
+          );
+          return;
+        case "council": {
+          const lines = councilLines(event, options.columns ? options.columns - 3 : undefined);
+          for (const line of lines.reviewers) print(`   ${seat("reviewer")} ${line}`);
+          print(lines.table.replace(/^/gm, "   "));
+          const ok = event.status === "completed";
+          print(`   ${ok ? paint("green", "✔") : paint("red", "✘")} ${paint("bold", event.status)} ${lines.outcome}`);
+          for (const line of lines.disputes) print(`   ${" ".repeat(7)} ${paint("dim", line)}`);
+          // `x-agent run --mode council > findings.txt` keeps the reported findings: they are the answer.
+          if (options.text) {
+            closeText();
+            for (const line of reportedFindings(event)) options.text(`${line}\n`);
+            streamed = true;
+          }
+          return;
+        }
         case "summary":
           print("");
           print(summaryTable(event.rows, options.columns));
@@ -254,16 +282,6 @@ function streamSafe(text: string): string {
   // eslint-disable-next-line no-control-regex
   const control = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
   return text.replace(crlf, "\n").replace(control, "\ufffd");
-}
-
-function oneLine(text: string, max: number): string {
-  // Text from files, tools and models reaches a terminal: no escape sequence of theirs may move the cursor, recolour or retitle it.
-  const flat = text
-    .replace(/\s+/g, " ")
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "\ufffd")
-    .trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 function wrap(text: string, indent: string, width = 96): string {

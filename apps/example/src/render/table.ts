@@ -36,7 +36,7 @@ export function summaryTable(rows: readonly RunSummary[], width = Number.POSITIV
   if (rows.length > 1) body.push(cells(totalOf(rows)));
   const note = rows.some((r) => r.tokensEstimated) ? [fit(ESTIMATE_NOTE, width)] : [];
   for (const headers of [HEADERS, SHORT_HEADERS]) {
-    const table = boxed(headers, body, rows.length > 1);
+    const table = boxTable(headers, body, { right: RIGHT, totalRow: rows.length > 1 });
     if (table[0]!.length <= width) return [...table, ...note].join("\n");
   }
   const lines = body.map((values) =>
@@ -64,21 +64,29 @@ function totalOf(rows: readonly RunSummary[]): RunSummary {
   };
 }
 
-function boxed(headers: readonly string[], body: readonly string[][], withTotal: boolean): string[] {
+/**
+ * A box-drawn table, one line per array entry: the columns in `right` align right, and with
+ * `totalRow` the last body row is ruled off as a total.
+ */
+export function boxTable(
+  headers: readonly string[],
+  body: readonly string[][],
+  options: { right: ReadonlySet<number>; totalRow?: boolean },
+): string[] {
   const widths = headers.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
   const line = (l: string, m: string, r: string) => `${l}${widths.map((w) => "─".repeat(w + 2)).join(m)}${r}`;
   const row = (values: readonly string[]) =>
-    `│${values.map((v, i) => ` ${RIGHT.has(i) ? v.padStart(widths[i]!) : v.padEnd(widths[i]!)} `).join("│")}│`;
+    `│${values.map((v, i) => ` ${options.right.has(i) ? v.padStart(widths[i]!) : v.padEnd(widths[i]!)} `).join("│")}│`;
   const out = [line("┌", "┬", "┐"), row(headers), line("├", "┼", "┤")];
   body.forEach((values, i) => {
-    if (withTotal && i === body.length - 1) out.push(line("├", "┼", "┤"));
+    if (options.totalRow && i === body.length - 1) out.push(line("├", "┼", "┤"));
     out.push(row(values));
   });
   out.push(line("└", "┴", "┘"));
   return out;
 }
 
-function fit(text: string, width: number): string {
+export function fit(text: string, width: number): string {
   return text.length <= width ? text : `${text.slice(0, Math.max(1, width - 1))}…`;
 }
 
