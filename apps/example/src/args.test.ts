@@ -57,6 +57,30 @@ describe("parseCommandLine", () => {
     });
   });
 
+  it("reads run --mode council with its files, and refuses what a council cannot use", () => {
+    expect(
+      parseCommandLine(["run", "review it", "--mode", "council", "--file", "a.js", "--file", "b.js"]),
+    ).toMatchObject({
+      name: "run",
+      mode: "council",
+      files: ["a.js", "b.js"],
+    });
+    expect(parseCommandLine(["run", "do it", "--mode", "teacher"])).toMatchObject({ mode: "teacher", files: [] });
+    expect(parseCommandLine(["run", "do it"])).not.toHaveProperty("mode");
+    expect(usage(["run", "x", "--mode", "debate"])).toBe('--mode must be "teacher" or "council", got "debate"');
+    expect(usage(["run", "x", "--mode", "council"])).toMatch(
+      /^--mode council needs the files to review: --file <path>/,
+    );
+    expect(usage(["run", "x", "--file", "a.js"])).toBe("--file is for --mode council (the files a council reviews)");
+    expect(usage(["run", "x", "--mode", "teacher", "--file", "a.js"])).toMatch(/^--file is for --mode council/);
+    expect(usage(["run", "x", "--mode", "council", "--file", " "])).toBe("--file needs a path");
+    const base = ["run", "x", "--mode", "council", "--file", "a.js"];
+    expect(usage([...base, "--no-teacher"])).toBe("--no-teacher does nothing with --mode council");
+    expect(usage([...base, "--mcp", "npx server"])).toBe("--mcp does nothing with --mode council");
+    expect(usage([...base, "--store", "s.db"])).toBe("--store does nothing with --mode council");
+    expect(usage([...base, "--teacher-model", "big"])).toBe("--teacher-model does nothing with --mode council");
+  });
+
   it("reads resume with exactly one decision", () => {
     expect(parseCommandLine(["resume", "p.json", "--approve"])).toMatchObject({
       name: "resume",

@@ -46,6 +46,8 @@ const OPTIONS = {
     "max-turns": { type: "string" },
     mcp: { type: "string", multiple: true },
     "mcp-url": { type: "string", multiple: true },
+    mode: { type: "string" },
+    file: { type: "string", multiple: true },
   },
   resume: {
     ...COMMON,
@@ -115,6 +117,10 @@ export type Command =
       /** `--mcp` command lines (stdio servers) and `--mcp-url` endpoints (streamable HTTP), in order. */
       mcp: string[];
       mcpUrls: string[];
+      /** `--mode`: the task loop in teacher mode (the default), or a review council over `files`. */
+      mode?: RunMode;
+      /** `--file`: what a council reviews, paths inside the sandbox. */
+      files: string[];
     } & StoreArgs &
       EndpointArgs)
   | ({ name: "resume"; file: string; json: boolean; decision: "approve" | "deny"; reason?: string } & EndpointArgs)
@@ -140,6 +146,12 @@ export type Command =
       decision?: "approve" | "deny";
       reason?: string;
     };
+
+export const RUN_MODES = ["teacher", "council"] as const;
+export type RunMode = (typeof RUN_MODES)[number];
+
+/** `run` flags a council review has no use for: refused rather than silently ignored. */
+const NOT_FOR_COUNCIL = ["teacher", "ask", "mcp", "mcp-url", "store", "scope", "teacher-model", "classifier-model"];
 
 export const DEFAULT_SHELL_TIMEOUT_MS = 10_000;
 const MAX_SHELL_TIMEOUT_S = 3_600;
@@ -195,10 +207,13 @@ export function parseCommandLine(argv: readonly string[]): Command {
       if (objective === "") throw new UsageError('run needs an objective: x-agent run "<what to do>"');
       const maxTurns =
         values["max-turns"] === undefined ? undefined : positiveInt(values["max-turns"] as string, "--max-turns");
+      const mode = runMode(values);
       return {
         name,
         objective,
         json,
+        ...(mode !== undefined ? { mode } : {}),
+        files: (values.file as string[] | undefined) ?? [],
         teacher: values.teacher !== false,
         ...(typeof values.ask === "boolean" ? { ask: values.ask } : {}),
         ...(maxTurns !== undefined ? { maxTurns } : {}),
@@ -292,6 +307,27 @@ function parse(name: CommandName, args: readonly string[]) {
   }
 }
 
+/** `--mode`, and the flags that go with it: a council needs `--file`s and takes none of the task loop's own flags. */
+function runMode(values: Record<string, unknown>): RunMode | undefined {
+  const mode = values.mode;
+  const files = (values.file as string[] | undefined) ?? [];
+  if (mode !== undefined && !(RUN_MODES as readonly unknown[]).includes(mode))
+    throw new UsageError(`--mode must be "teacher" or "council", got "${String(mode)}"`);
+  if (mode !== "council") {
+    if (files.length > 0) throw new UsageError("--file is for --mode council (the files a council reviews)");
+    return mode as RunMode | undefined;
+  }
+  if (files.length === 0)
+    throw new UsageError("--mode council needs the files to review: --file <path> (repeatable, inside the sandbox)");
+  if (files.some((file) => file.trim() === "")) throw new UsageError("--file needs a path");
+  for (const flag of NOT_FOR_COUNCIL) {
+    if (values[flag] === undefined) continue;
+    const spelt = values[flag] === false ? `--no-${flag}` : `--${flag}`;
+    throw new UsageError(`${spelt} does nothing with --mode council`);
+  }
+  return mode;
+}
+
 /** The queue lives in PostgreSQL: `--store` must be a postgres:// URL. */
 function queueUrl(values: Record<string, unknown>): string {
   const store = values.store;
@@ -369,102 +405,3 @@ function endpointArgs(values: Record<string, unknown>): EndpointArgs {
   }
   return out;
 }
-
-export const HELP: Record<CommandName | "main", string> = {
-  main: `x-agent — the @x agent core, end to end: tools on a sandbox folder, auto mode, teacher mode,
-strategy memory and parked approvals.
-
-Usage:
-  x-agent [demo [scenario]]             scripted scenarios, no API key (the default)
-  x-agent run "<objective>"             the same wiring on your own models
-  x-agent resume <file> --approve|--deny  finish a parked run
-  x-agent worker --store postgres://…   run queued tasks (start as many as you like)
-  x-agent enqueue "<objective>" --store postgres://…   queue a task for the workers
-  x-agent task <id> --store postgres://… [--approve|--deny]   show a queued task, or decide its approval
-  x-agent scenarios                     list the embedded scenarios
-  x-agent help [command]
-
-Common options:
-  --json            print the event stream as JSON lines
-  -h, --help        help for a command`,
-  demo: `x-agent demo [scenario] [options]
-
-Runs the embedded scenarios (all of them, in order, unless one is named) on scripted models:
-no network, no key. The scripted replies are functions of what the model is sent, so the runner,
-the auto-mode classifier, teacher mode and the strategy store really run.
-
-Options:
-  --store <url|path>      strategies in PostgreSQL (postgres://…) or this SQLite file
-                          (default: a SQLite file in a temp folder)
-  --scope <name>          tenant scope for strategies (default: demo)
-  --sandbox <dir>         folder the tools act on (default: a fresh temp folder)
-  --shell-timeout <s>     shell command timeout in seconds (default: 10)
-  --park-only             stop after parking the approval; finish it with x-agent resume
-  --json                  JSON lines instead of human output`,
-  run: `x-agent run "<objective>" [options]
-
-Runs one task on real models through the real brains: list/read/write files in the sandbox, and
-a shell tool gated by auto mode. Writes need an approval: asked at the terminal (y approves, n
-denies, p parks; anything else is asked again), else the run parks to a file.
-
-The answer streams to stdout as the model writes it; progress, the table and errors go to stderr,
-so \`x-agent run "…" > answer.txt\` keeps just the answer. Ctrl-C ends the run aborted (exit 130)
-with what it cost, or parks the call waiting at the approval prompt; a second Ctrl-C quits at once.
-
-Endpoint (flags, else environment):
-  --provider openai|openai-responses|anthropic
-                                default: anthropic when only ANTHROPIC_API_KEY is set, else openai;
-                                openai-responses: OpenAI through the Responses API
-  --base-url <url>              OPENAI_BASE_URL / ANTHROPIC_BASE_URL
-  --api-key <key>               OPENAI_API_KEY / ANTHROPIC_API_KEY
-  --model <id>                  student model: X_AGENT_MODEL, OPENAI_MODEL / ANTHROPIC_MODEL
-  --teacher-model <id>          X_AGENT_TEACHER_MODEL (default: the student's model)
-  --classifier-model <id>       X_AGENT_CLASSIFIER_MODEL (default: the core picks; the main model)
-  --price <model>=<in>/<out>    $ per million tokens, for the cost column (repeatable)
-
-Options:
-  --no-teacher            run the student alone
-  --ask / --no-ask        ask for approvals on stdin (default: when stdin and stderr are a
-                          terminal) or park them to a file for x-agent resume
-  --store <url|path>      postgres://… or a SQLite file (default: .x-agent/strategies.db)
-  --scope <name>          tenant scope for strategies (default: default)
-  --sandbox <dir>         folder the tools act on (default: .x-agent/sandbox)
-  --shell-timeout <s>     shell command timeout in seconds (default: 10)
-  --max-turns <n>         turn limit per run (default: 20)
-  --mcp "<command>"       also give the agent the tools of this MCP server, started over stdio
-                          (repeatable; e.g. --mcp "npx -y @modelcontextprotocol/server-filesystem .")
-  --mcp-url <url>         the same for a server over streamable HTTP (repeatable)
-                          MCP tools are named mcp__<tool> (mcp2__, … for more servers) and every
-                          call goes to auto mode: the CLI trusts no server's annotations
-  --json                  JSON lines instead of human output`,
-  resume: `x-agent resume <file> --approve|--deny [--reason <text>]
-
-Finishes a run that parked waiting for an approval, in this process: the decision is applied, the
-approved call runs at most once, and the model continues. Run it from the folder the run parked in
-(the signing key is .x-agent/park.key there, or X_AGENT_PARK_KEY). A run on a real endpoint reads
-its key again from --api-key or the environment.`,
-  worker: `x-agent worker --store postgres://… [options]
-
-Runs tasks from the PostgreSQL task queue (@x/queue-postgres, on pg-boss) with the same tools and
-gates as x-agent run, until Ctrl-C. Start as many workers as you like, on any machine that reaches
-the database: each finished turn is saved, so a worker that dies costs at most the turn in flight,
-and an approved call runs at most once (a crash while it runs is shown as unknown_outcome).
-
-Options:
-  --scripted              the demo's scripted models (no key, no network) instead of an endpoint
-  --concurrency <n>       tasks at once in this process (default: 4)
-  --sandbox <dir>         folder the tools act on (default: .x-agent/sandbox)
-  --shell-timeout <s>     shell command timeout in seconds (default: 10)
-  endpoint flags as for x-agent run (--provider, --base-url, --api-key, --model, …)
-Every worker must share the park key (.x-agent/park.key here, or X_AGENT_PARK_KEY).`,
-  enqueue: `x-agent enqueue "<objective>" --store postgres://… [--owner <tenant>] [--scope <name>] [--wait]
-
-Queues a task for the workers and prints its id. --wait follows it until it ends (or parks) and
-prints the answer. A write the task wants waits for x-agent task <id> --approve, for days if need be.`,
-  task: `x-agent task <id> --store postgres://… [--owner <tenant>] [--approve|--deny [--reason <text>]] [--wait]
-
-Shows a queued task (status, answer, error). With --approve or --deny, decides the approval a
-parked task waits for; any worker then resumes it. --wait follows the task until it ends or parks.`,
-  scenarios: `x-agent scenarios — lists the embedded scenarios.`,
-  help: `x-agent help [command]`,
-};

@@ -88,7 +88,9 @@ export async function cli(argv: readonly string[], rawHost: CliEnvironment): Pro
       case "demo":
         return await (await import("./commands/demo")).demoCommand(command, io);
       case "run":
-        return await (await import("./commands/run")).runCommand(command, io);
+        return command.mode === "council"
+          ? await (await import("./commands/review")).reviewCommand(command, io)
+          : await (await import("./commands/run")).runCommand(command, io);
       case "resume":
         return await (await import("./commands/resume")).resumeCommand(command, io);
       case "worker":

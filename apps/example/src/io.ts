@@ -35,3 +35,6 @@ export function shownPath(cwd: string, path: string): string {
   const rel = relative(cwd, path);
   return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
 }
+
+/** The shell's code for a process ended by Ctrl-C (128 + SIGINT). */
+export const ABORTED_EXIT = 130;

@@ -1,4 +1,4 @@
-import { HELP, type Command } from "../args";
+import type { Command, CommandName } from "../args";
 import { SCENARIOS } from "../demo/scenarios";
 
 export function helpText(command: Extract<Command, { name: "help" }>): string {
@@ -8,3 +8,114 @@ export function helpText(command: Extract<Command, { name: "help" }>): string {
 export function scenariosText(): string {
   return `${SCENARIOS.map((s) => `${s.name.padEnd(10)} ${s.title.replace(/^\d+ · /, "")}`).join("\n")}\n`;
 }
+
+/** Each command's help text, and the main one. */
+export const HELP: Record<CommandName | "main", string> = {
+  main: `x-agent — the @x agent core, end to end: tools on a sandbox folder, auto mode, teacher mode,
+strategy memory and parked approvals.
+
+Usage:
+  x-agent [demo [scenario]]             scripted scenarios, no API key (the default)
+  x-agent run "<objective>"             the same wiring on your own models
+  x-agent run "<objective>" --mode council --file <path>   a review council on your own models
+  x-agent resume <file> --approve|--deny  finish a parked run
+  x-agent worker --store postgres://…   run queued tasks (start as many as you like)
+  x-agent enqueue "<objective>" --store postgres://…   queue a task for the workers
+  x-agent task <id> --store postgres://… [--approve|--deny]   show a queued task, or decide its approval
+  x-agent scenarios                     list the embedded scenarios
+  x-agent help [command]
+
+Common options:
+  --json            print the event stream as JSON lines
+  -h, --help        help for a command`,
+  demo: `x-agent demo [scenario] [options]
+
+Runs the embedded scenarios (all of them, in order, unless one is named) on scripted models:
+no network, no key. The scripted replies are functions of what the model is sent, so the runner,
+the auto-mode classifier, teacher mode and the strategy store really run.
+
+Options:
+  --store <url|path>      strategies in PostgreSQL (postgres://…) or this SQLite file
+                          (default: a SQLite file in a temp folder)
+  --scope <name>          tenant scope for strategies (default: demo)
+  --sandbox <dir>         folder the tools act on (default: a fresh temp folder)
+  --shell-timeout <s>     shell command timeout in seconds (default: 10)
+  --park-only             stop after parking the approval; finish it with x-agent resume
+  --json                  JSON lines instead of human output`,
+  run: `x-agent run "<objective>" [options]
+
+Runs one task on real models through the real brains: list/read/write files in the sandbox, and
+a shell tool gated by auto mode. Writes need an approval: asked at the terminal (y approves, n
+denies, p parks; anything else is asked again), else the run parks to a file.
+
+The answer streams to stdout as the model writes it; progress, the table and errors go to stderr,
+so \`x-agent run "…" > answer.txt\` keeps just the answer. Ctrl-C ends the run aborted (exit 130)
+with what it cost, or parks the call waiting at the approval prompt; a second Ctrl-C quits at once.
+
+Modes:
+  --mode teacher          the task loop on the sandbox's tools, with teacher mode (the default)
+  --mode council          a review council instead: three reviewers (security, correctness,
+                          tests and performance) on --model review the --file(s) independently,
+                          check each other's findings in a critique round, and only findings
+                          that hold up are reported (on stdout; the findings table on stderr)
+  --file <path>           a file to review, inside the sandbox (repeatable; needs --mode council)
+  Without --mode, an objective worded as an open-ended review ("review …", "find all the bugs")
+  gets a hint that a council suits it better.
+
+Endpoint (flags, else environment):
+  --provider openai|openai-responses|anthropic
+                                default: anthropic when only ANTHROPIC_API_KEY is set, else openai;
+                                openai-responses: OpenAI through the Responses API
+  --base-url <url>              OPENAI_BASE_URL / ANTHROPIC_BASE_URL
+  --api-key <key>               OPENAI_API_KEY / ANTHROPIC_API_KEY
+  --model <id>                  student model: X_AGENT_MODEL, OPENAI_MODEL / ANTHROPIC_MODEL
+  --teacher-model <id>          X_AGENT_TEACHER_MODEL (default: the student's model)
+  --classifier-model <id>       X_AGENT_CLASSIFIER_MODEL (default: the core picks; the main model)
+  --price <model>=<in>/<out>    $ per million tokens, for the cost column (repeatable)
+
+Options:
+  --no-teacher            run the student alone
+  --ask / --no-ask        ask for approvals on stdin (default: when stdin and stderr are a
+                          terminal) or park them to a file for x-agent resume
+  --store <url|path>      postgres://… or a SQLite file (default: .x-agent/strategies.db)
+  --scope <name>          tenant scope for strategies (default: default)
+  --sandbox <dir>         folder the tools act on (default: .x-agent/sandbox)
+  --shell-timeout <s>     shell command timeout in seconds (default: 10)
+  --max-turns <n>         turn limit per run (default: 20; a council's: per reviewer pass, default 6)
+  --mcp "<command>"       also give the agent the tools of this MCP server, started over stdio
+                          (repeatable; e.g. --mcp "npx -y @modelcontextprotocol/server-filesystem .")
+  --mcp-url <url>         the same for a server over streamable HTTP (repeatable)
+                          MCP tools are named mcp__<tool> (mcp2__, … for more servers) and every
+                          call goes to auto mode: the CLI trusts no server's annotations
+  --json                  JSON lines instead of human output`,
+  resume: `x-agent resume <file> --approve|--deny [--reason <text>]
+
+Finishes a run that parked waiting for an approval, in this process: the decision is applied, the
+approved call runs at most once, and the model continues. Run it from the folder the run parked in
+(the signing key is .x-agent/park.key there, or X_AGENT_PARK_KEY). A run on a real endpoint reads
+its key again from --api-key or the environment.`,
+  worker: `x-agent worker --store postgres://… [options]
+
+Runs tasks from the PostgreSQL task queue (@x/queue-postgres, on pg-boss) with the same tools and
+gates as x-agent run, until Ctrl-C. Start as many workers as you like, on any machine that reaches
+the database: each finished turn is saved, so a worker that dies costs at most the turn in flight,
+and an approved call runs at most once (a crash while it runs is shown as unknown_outcome).
+
+Options:
+  --scripted              the demo's scripted models (no key, no network) instead of an endpoint
+  --concurrency <n>       tasks at once in this process (default: 4)
+  --sandbox <dir>         folder the tools act on (default: .x-agent/sandbox)
+  --shell-timeout <s>     shell command timeout in seconds (default: 10)
+  endpoint flags as for x-agent run (--provider, --base-url, --api-key, --model, …)
+Every worker must share the park key (.x-agent/park.key here, or X_AGENT_PARK_KEY).`,
+  enqueue: `x-agent enqueue "<objective>" --store postgres://… [--owner <tenant>] [--scope <name>] [--wait]
+
+Queues a task for the workers and prints its id. --wait follows it until it ends (or parks) and
+prints the answer. A write the task wants waits for x-agent task <id> --approve, for days if need be.`,
+  task: `x-agent task <id> --store postgres://… [--owner <tenant>] [--approve|--deny [--reason <text>]] [--wait]
+
+Shows a queued task (status, answer, error). With --approve or --deny, decides the approval a
+parked task waits for; any worker then resumes it. --wait follows the task until it ends or parks.`,
+  scenarios: `x-agent scenarios — lists the embedded scenarios.`,
+  help: `x-agent help [command]`,
+};

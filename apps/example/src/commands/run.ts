@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { routeTask } from "@x/council";
 import type { McpToolset } from "@x/mcp";
 import type { Approver } from "@x/runner";
 import { lineApprover } from "../approver";
@@ -6,7 +7,7 @@ import { mcpServers, openMcp, withMcp } from "../mcp";
 import type { Command } from "../args";
 import { resolveEndpoint, type EndpointConfig } from "../endpoint";
 import { executeTask } from "../execute";
-import type { CliIo } from "../io";
+import { ABORTED_EXIT, type CliIo } from "../io";
 import { stateDir } from "../park-file";
 import { saveParked } from "../parking";
 import { AGENT_SYSTEM_PROMPT, createRuntime } from "../runtime";
@@ -14,9 +15,6 @@ import { openSandbox } from "../sandbox/sandbox";
 import { SANDBOX_PERMISSIONS, sandboxTools } from "../sandbox/tools";
 import { checkStrategyStore, redactUrl } from "../store";
 import { resultEvent } from "../summary";
-
-/** The shell's code for a process ended by Ctrl-C (128 + SIGINT). */
-export const ABORTED_EXIT = 130;
 
 /** One task on real models through the real brains, with the same tools, gates and memory as the demo. */
 export async function runCommand(command: Extract<Command, { name: "run" }>, io: CliIo): Promise<number> {
@@ -78,6 +76,13 @@ async function runWith(
     text: `student ${config.model} · teacher ${command.teacher ? config.teacherModel : "(off)"} · classifier ${classifier}`,
   });
   io.emit({ type: "note", text: `sandbox: ${sandbox}` });
+  // The same routing a host with both modes does; here it only advises, since --mode was not given.
+  const route = command.mode === undefined ? routeTask({ objective: command.objective }) : undefined;
+  if (route?.mode === "council")
+    io.emit({
+      type: "note",
+      text: `routeTask: ${route.reason} — this run is the task loop; --mode council --file <path> runs a review council instead`,
+    });
   if (mcp)
     io.emit({
       type: "note",
