@@ -309,10 +309,10 @@ function parse(name: CommandName, args: readonly string[]) {
 
 /** `--mode`, and the flags that go with it: a council needs `--file`s and takes none of the task loop's own flags. */
 function runMode(values: Record<string, unknown>): RunMode | undefined {
-  const mode = values.mode;
+  const mode = values.mode as string | undefined;
   const files = (values.file as string[] | undefined) ?? [];
-  if (mode !== undefined && !(RUN_MODES as readonly unknown[]).includes(mode))
-    throw new UsageError(`--mode must be "teacher" or "council", got "${String(mode)}"`);
+  if (mode !== undefined && !(RUN_MODES as readonly string[]).includes(mode))
+    throw new UsageError(`--mode must be "teacher" or "council", got "${mode}"`);
   if (mode !== "council") {
     if (files.length > 0) throw new UsageError("--file is for --mode council (the files a council reviews)");
     return mode as RunMode | undefined;
