@@ -65,6 +65,13 @@ export function resolveEndpoint(args: EndpointArgs, env: Env): { config: Endpoin
   return apiKey === undefined ? { config } : { config, apiKey };
 }
 
+/** The note a run shows when its model has no `--price`: its cost column would read $0. */
+export function missingPrice(config: EndpointConfig): string | undefined {
+  if (config.prices[config.model] !== undefined) return undefined;
+  const flag = `--price ${config.model}=<in>/<out>`;
+  return `no price for ${config.model}: cost shows $0 (add ${flag}, $ per million tokens)`;
+}
+
 /** The API key for a run resumed from a park file: flags, else the environment. */
 export function resolveApiKey(provider: Provider, args: Pick<EndpointArgs, "apiKey">, env: Env): string | undefined {
   return nonEmpty(args.apiKey) ?? nonEmpty(env[`${ENV_PREFIX[provider]}_API_KEY`]);

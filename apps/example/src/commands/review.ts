@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { routeTask, type CouncilTask } from "@x/council";
 import { UsageError, type Command } from "../args";
 import { REVIEW_LENSES, reviewWithCouncil } from "../council-review";
-import { resolveEndpoint } from "../endpoint";
+import { missingPrice, resolveEndpoint } from "../endpoint";
 import { ABORTED_EXIT, type CliIo } from "../io";
 import { stateDir } from "../park-file";
 import { createRuntime } from "../runtime";
@@ -40,7 +40,8 @@ export async function reviewCommand(command: Extract<Command, { name: "run" }>, 
     { emit: io.emit, teacherMode: false, cwd: io.cwd, env: io.env },
   );
 
-  io.emit({ type: "banner", text: `x-agent run --mode council — ${config.provider} at ${redactUrl(config.baseUrl)}` });
+  const where = `${config.provider} at ${redactUrl(config.baseUrl)}`;
+  io.emit({ type: "banner", text: `x-agent run --mode council — ${where}` });
   const route = routeTask({ objective: command.objective });
   io.emit({
     type: "route",
@@ -52,13 +53,13 @@ export async function reviewCommand(command: Extract<Command, { name: "run" }>, 
   });
   io.emit({
     type: "note",
-    text: `reviewers ${REVIEW_LENSES.map((r) => r.name).join(", ")} on ${config.model} · files ${(task.files ?? []).map((f) => f.path).join(", ")}`,
+    text: [
+      `reviewers ${REVIEW_LENSES.map((r) => r.name).join(", ")} on ${config.model}`,
+      `files ${(task.files ?? []).map((f) => f.path).join(", ")}`,
+    ].join(" · "),
   });
-  if (config.prices[config.model] === undefined)
-    io.emit({
-      type: "note",
-      text: `no price for ${config.model}: cost shows $0 (add --price ${config.model}=<in>/<out>, $ per million tokens)`,
-    });
+  const unpriced = missingPrice(config);
+  if (unpriced) io.emit({ type: "note", text: unpriced });
 
   const stop = new AbortController();
   const unlisten = io.onInterrupt?.(() => {

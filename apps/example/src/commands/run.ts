@@ -5,7 +5,7 @@ import type { Approver } from "@x/runner";
 import { lineApprover } from "../approver";
 import { mcpServers, openMcp, withMcp } from "../mcp";
 import type { Command } from "../args";
-import { resolveEndpoint, type EndpointConfig } from "../endpoint";
+import { missingPrice, resolveEndpoint, type EndpointConfig } from "../endpoint";
 import { executeTask } from "../execute";
 import { ABORTED_EXIT, type CliIo } from "../io";
 import { stateDir } from "../park-file";
@@ -15,6 +15,8 @@ import { openSandbox } from "../sandbox/sandbox";
 import { SANDBOX_PERMISSIONS, sandboxTools } from "../sandbox/tools";
 import { checkStrategyStore, redactUrl } from "../store";
 import { resultEvent } from "../summary";
+
+const COUNCIL_HINT = "--mode council --file <path> runs a review council instead";
 
 /** One task on real models through the real brains, with the same tools, gates and memory as the demo. */
 export async function runCommand(command: Extract<Command, { name: "run" }>, io: CliIo): Promise<number> {
@@ -81,7 +83,7 @@ async function runWith(
   if (route?.mode === "council")
     io.emit({
       type: "note",
-      text: `routeTask: ${route.reason} — this run is the task loop; --mode council --file <path> runs a review council instead`,
+      text: `routeTask: ${route.reason} — this run is the task loop; ${COUNCIL_HINT}`,
     });
   if (mcp)
     io.emit({
@@ -91,11 +93,8 @@ async function runWith(
         .map((t) => t.name)
         .join(", ")}`,
     });
-  if (config.prices[config.model] === undefined)
-    io.emit({
-      type: "note",
-      text: `no price for ${config.model}: cost shows $0 (add --price ${config.model}=<in>/<out>, $ per million tokens)`,
-    });
+  const unpriced = missingPrice(config);
+  if (unpriced) io.emit({ type: "note", text: unpriced });
 
   const spec = {
     objective: command.objective,

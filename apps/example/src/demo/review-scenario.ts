@@ -28,14 +28,25 @@ export function scoreReview(result: CouncilResult): { caught: PlantedBug[]; wron
 function verdictLine(who: string, result: CouncilResult): string {
   const { caught, wrong } = scoreReview(result);
   const s = councilSummary(who, result);
-  return `${who}: ${caught.length}/${REVIEW_CHANGE.planted.length} planted bugs reported, ${wrong.length} wrong finding${wrong.length === 1 ? "" : "s"} reported — ${result.stats.modelCalls} model call${result.stats.modelCalls === 1 ? "" : "s"}, ${formatTokens(s.tokens, s.tokensEstimated)} tokens, ${formatUsd(s.costMicroUsd)}`;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  return [
+    `${who}: ${caught.length}/${REVIEW_CHANGE.planted.length} planted bugs reported`,
+    `${plural(wrong.length, "wrong finding")} reported — ${plural(result.stats.modelCalls, "model call")}`,
+    `${formatTokens(s.tokens, s.tokensEstimated)} tokens, ${formatUsd(s.costMicroUsd)}`,
+  ].join(", ");
 }
 
 export const REVIEW_SCENARIO: Scenario = {
   name: "review",
   title: "7 · Council review: three lenses, a critique round, a wrong finding dropped",
-  about:
-    "An open-ended review — find all the bugs in a change — has no answer to check, so teacher mode's verifier has nothing to decide; routeTask sends it to a council. Three scripted reviewers (security, correctness, tests and performance) review src/uploads.js independently, then each checks the findings it did not make. The correctness reviewer's NaN claim is disputed by the two others against the code, withdrawn by its finder in the second round, and dropped; the two planted bugs are reported. The same change reviewed by the correctness reviewer alone costs less, misses the security bug and reports the wrong finding.",
+  about: [
+    "An open-ended review — find all the bugs in a change — has no answer to check, so teacher mode's verifier has",
+    "nothing to decide; routeTask sends it to a council. Three scripted reviewers (security, correctness, tests and",
+    "performance) review src/uploads.js independently, then each checks the findings it did not make. The correctness",
+    "reviewer's NaN claim is disputed by the two others against the code, withdrawn by its finder in the second round,",
+    "and dropped; the two planted bugs are reported. The same change reviewed by the correctness reviewer alone costs",
+    "less, misses the security bug and reports the wrong finding.",
+  ].join(" "),
   async run(ctx) {
     const runtime = await createRuntime(
       { mode: "demo", thinkMs: ctx.thinkMs },

@@ -49,7 +49,9 @@ const pathTraversal: Rule = ({ code }) => {
   const built = /\bjoin\((\w+),\s*(req\.(?:params|query|body)\.\w+)\)/.exec(code);
   if (!built) return undefined;
   return {
-    claim: `path traversal: ${built[2]} can hold ../ segments, so join() resolves outside ${built[1]} and any readable file is sent`,
+    claim:
+      `path traversal: ${built[2]} can hold ../ segments, ` +
+      `so join() resolves outside ${built[1]} and any readable file is sent`,
     evidence: code.trim(),
     severity: "critical",
     confidence: 0.9,
@@ -70,7 +72,9 @@ const pageOffsetBug: Rule = (line, all) => {
   const offset = onePageOff(line, all);
   if (!offset) return undefined;
   return {
-    claim: `${offset[1]} is off by one page: page 1 gives ${offset[1]} = ${offset[3]}, so the first ${offset[3]} entries are never listed; it should be (${offset[2]} - 1) * ${offset[3]}`,
+    claim:
+      `${offset[1]} is off by one page: page 1 gives ${offset[1]} = ${offset[3]}, ` +
+      `so the first ${offset[3]} entries are never listed; it should be (${offset[2]} - 1) * ${offset[3]}`,
     evidence: line.code.trim(),
     severity: "high",
     confidence: 0.85,
@@ -82,7 +86,9 @@ const nanFromQuery: Rule = ({ code }) => {
   const parsed = /\bNumber\(req\.query\.(\w+)/.exec(code);
   if (!parsed) return undefined;
   return {
-    claim: `${parsed[1]} is NaN when the request has no ?${parsed[1]}=: Number(undefined) is NaN, and the listing comes back empty`,
+    claim:
+      `${parsed[1]} is NaN when the request has no ?${parsed[1]}=: ` +
+      "Number(undefined) is NaN, and the listing comes back empty",
     evidence: code.trim(),
     severity: "medium",
     confidence: 0.65,
@@ -93,7 +99,9 @@ const untestedFirstPage: Rule = (line, all) => {
   const offset = onePageOff(line, all);
   if (!offset) return undefined;
   return {
-    claim: `a test of page 1 would fail: ${offset[1]} starts at ${offset[3]}, so page 1 returns entries ${offset[3]}+1 to 2×${offset[3]}`,
+    claim:
+      `a test of page 1 would fail: ${offset[2]}=1 lists the second page, ` +
+      `since ${offset[1]} = ${offset[2]} * ${offset[3]}`,
     evidence: line.code.trim(),
     severity: "medium",
     confidence: 0.7,
@@ -138,7 +146,9 @@ function critique(text: string): ScriptedReply {
         {
           id,
           verdict: "dispute",
-          reason: `\`${fallback[1]} ?? ${fallback[2]}\` is ${fallback[2]} when the value is missing, so it is never Number(undefined)`,
+          reason:
+            `\`${fallback[1]} ?? ${fallback[2]}\` is ${fallback[2]} when the value is missing, ` +
+            "so it is never Number(undefined)",
         },
       ];
     if (pathTraversal(cited, lines))

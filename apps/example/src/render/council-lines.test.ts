@@ -77,7 +77,8 @@ describe("council lines", () => {
       "correctness: timeout — 1 finding of its own, 1 run, ~300 tokens, $0.000100",
     ]);
     expect(lines.outcome).toBe(
-      "— 1 reported, 1 dropped (score < 60) · 2 critique rounds, stopped on agreement (nothing contested) · 4 model calls, ~1200 tokens, $0.000500",
+      "— 1 reported, 1 dropped (score < 60) · 2 critique rounds, stopped on agreement (nothing contested) · " +
+        "4 model calls, ~1200 tokens, $0.000500",
     );
     expect(lines.disputes).toEqual([
       "F2 correctness, its finder, withdrew it: I misread it",

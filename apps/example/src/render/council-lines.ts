@@ -48,16 +48,18 @@ export function councilLines(
   width?: number,
 ): { reviewers: string[]; table: string; outcome: string; disputes: string[] } {
   const estimated = event.summary.tokensEstimated;
-  const reviewers = event.reviewers.map(
-    (r) =>
-      `${oneLine(r.name, 40)}${r.lens ? ` (lens: ${oneLine(r.lens, 40)})` : ""}: ${r.status} — ${plural(r.findings, "finding")} of its own, ${plural(r.runs, "run")}, ${formatTokens(r.tokens, estimated)} tokens, ${formatUsd(r.costMicroUsd)}`,
-  );
+  const spend = (tokens: number, micro: number) => `${formatTokens(tokens, estimated)} tokens, ${formatUsd(micro)}`;
+  const reviewers = event.reviewers.map((r) => {
+    const who = `${oneLine(r.name, 40)}${r.lens ? ` (lens: ${oneLine(r.lens, 40)})` : ""}`;
+    const did = `${plural(r.findings, "finding")} of its own, ${plural(r.runs, "run")}`;
+    return `${who}: ${r.status} — ${did}, ${spend(r.tokens, r.costMicroUsd)}`;
+  });
   const reported = event.findings.filter((f) => f.reported).length;
   const s = event.summary;
   const outcome = [
     `— ${reported} reported, ${event.findings.length - reported} dropped (score < ${event.threshold})`,
     `${plural(event.rounds, "critique round")}, stopped on ${STOPS[event.stoppedBecause] ?? event.stoppedBecause}`,
-    `${plural(event.modelCalls, "model call")}, ${formatTokens(s.tokens, estimated)} tokens, ${formatUsd(s.costMicroUsd)}`,
+    `${plural(event.modelCalls, "model call")}, ${spend(s.tokens, s.costMicroUsd)}`,
   ].join(" · ");
   const disputes = event.findings.flatMap((f) =>
     f.disputedBy.map((d) => {
@@ -74,8 +76,9 @@ export function councilLines(
 export function reportedFindings(event: CouncilEvent): string[] {
   return event.findings
     .filter((f) => f.reported)
-    .map(
-      (f) =>
-        `${oneLine(f.location, 80)} [${oneLine(f.severity, 12)}] ${oneLine(f.claim, 400)} (score ${f.score}; found by ${f.foundBy.join(", ")}${f.confirmedBy.length ? `; confirmed by ${f.confirmedBy.join(", ")}` : ""})`,
-    );
+    .map((f) => {
+      const confirmed = f.confirmedBy.length ? `; confirmed by ${f.confirmedBy.join(", ")}` : "";
+      const backing = `score ${f.score}; found by ${f.foundBy.join(", ")}${confirmed}`;
+      return `${oneLine(f.location, 80)} [${oneLine(f.severity, 12)}] ${oneLine(f.claim, 400)} (${backing})`;
+    });
 }

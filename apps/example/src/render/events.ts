@@ -12,7 +12,10 @@ export type AppEvent =
       phase: "start" | "end";
       seat: Seat;
       model: string;
-      /** As the provider reported them, else estimated; for a call no provider served (refused, unreachable), only the brain's estimate, which no total counts. */
+      /**
+       * As the provider reported them, else estimated; for a call no provider served (refused,
+       * unreachable), only the brain's estimate, which no total counts.
+       */
       tokens?: number;
       /** What the call cost, in integer micro-dollars (at the catalog's prices), read the same way as `tokens`. */
       costMicroUsd?: number;

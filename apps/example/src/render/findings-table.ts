@@ -41,10 +41,8 @@ export function findingsTable(rows: readonly FindingRow[], width = Number.POSITI
   return rows
     .map((row) => {
       const [id, location, claim, found, confirmed, disputed, score, outcome] = cells(row, CLAIM_MAX);
-      return fit(
-        `${id} ${location} ${outcome} (${score}): ${claim} · found by ${found} · confirmed by ${confirmed} · disputed by ${disputed}`,
-        width,
-      );
+      const who = `found by ${found} · confirmed by ${confirmed} · disputed by ${disputed}`;
+      return fit(`${id} ${location} ${outcome} (${score}): ${claim} · ${who}`, width);
     })
     .join("\n");
 }

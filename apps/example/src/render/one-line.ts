@@ -1,6 +1,7 @@
 /** Text on one terminal line, cut to `max` characters (`…` marks a cut). */
 export function oneLine(text: string, max: number): string {
-  // Text from files, tools and models reaches a terminal: no escape sequence of theirs may move the cursor, recolour or retitle it.
+  // Text from files, tools and models reaches a terminal: no escape sequence of theirs may move the
+  // cursor, recolour or retitle it.
   const flat = text
     .replace(/\s+/g, " ")
     // eslint-disable-next-line no-control-regex
