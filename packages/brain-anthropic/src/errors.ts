@@ -1,12 +1,7 @@
+import { describeError } from "@x/llm-types";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
 import type { ErrorKind } from "@x/llm-types";
-import {
-  describeError,
-  isContextOverflowText,
-  kindForStatus,
-  providerFailure,
-  type ClassifiedError,
-} from "@x/brain-kit";
+import { isContextOverflowText, kindForStatus, providerFailure, type ClassifiedError } from "@x/brain-kit";
 
 /** Anthropic's error `type`s, which also arrive inside a stream where there is no status to read. */
 function byType(type: string | null, text: string): ErrorKind | undefined {

@@ -5,6 +5,7 @@ import {
   type Context,
   type Model,
   type ReasoningLevel,
+  describeError,
 } from "@x/llm-types";
 import { startTurn, type RepetitionGuardOptions, type TurnBuilder } from "@x/brain-kit";
 import { Interrupt, play } from "./play";
@@ -142,7 +143,7 @@ class FauxBrainImpl implements FauxBrain {
         const ctx = { model, context, request, callIndex };
         response = typeof item === "function" ? await interrupt.until(Promise.resolve().then(() => item(ctx))) : item;
       } catch (error) {
-        turn.fail("provider", `faux responder threw: ${error instanceof Error ? error.message : String(error)}`);
+        turn.fail("provider", `faux responder threw: ${describeError(error)}`);
         return;
       }
       if (response === undefined || interrupt.stopped) {

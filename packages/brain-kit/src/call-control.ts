@@ -1,4 +1,5 @@
-import { describeError, isTransportError, type ClassifiedError } from "./provider-errors";
+import { describeError } from "@x/llm-types";
+import { isTransportError, type ClassifiedError } from "./provider-errors";
 import type { FeedResult, TurnBuilder } from "./turn-builder";
 
 /** The stall timeout a brain uses when neither its options nor the request set one. */

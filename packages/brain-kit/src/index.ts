@@ -10,7 +10,6 @@ export { sdkTurnOptions, startTurn, type HttpBrainOptions, type StartTurnOptions
 export { DEFAULT_STALL_TIMEOUT_MS } from "./call-control";
 export { runStreamedCall, type StreamedCall } from "./streamed-call";
 export {
-  describeError,
   isContextOverflowText,
   isTransportError,
   kindForStatus,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { describeError } from "@x/llm-types";
 import {
-  describeError,
   isContextOverflowText,
   isTransportError,
   kindForStatus,

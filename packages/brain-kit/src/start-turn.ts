@@ -6,8 +6,8 @@ import {
   type BrainStream,
   type Context,
   type Model,
+  describeError,
 } from "@x/llm-types";
-import { describeError } from "./provider-errors";
 import { credentialsIn, headerLines, redactSecrets } from "./redact";
 import type { RepetitionGuardOptions } from "./repetition-guard";
 import { TurnBuilder } from "./turn-builder";

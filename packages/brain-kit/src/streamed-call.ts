@@ -1,6 +1,7 @@
+import { describeError } from "@x/llm-types";
 import type { BrainRequest } from "@x/llm-types";
 import { CallControl, DEFAULT_STALL_TIMEOUT_MS, pumpCall, settleCall } from "./call-control";
-import { describeError, type ClassifiedError } from "./provider-errors";
+import type { ClassifiedError } from "./provider-errors";
 import type { FeedResult, TurnBuilder } from "./turn-builder";
 
 /**

@@ -1,11 +1,6 @@
+import { describeError } from "@x/llm-types";
 import type { ErrorKind } from "@x/llm-types";
-import {
-  describeError,
-  isContextOverflowText,
-  kindForStatus,
-  providerFailure,
-  type ClassifiedError,
-} from "@x/brain-kit";
+import { isContextOverflowText, kindForStatus, providerFailure, type ClassifiedError } from "@x/brain-kit";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 
 /**

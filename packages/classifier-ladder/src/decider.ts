@@ -1,10 +1,10 @@
 import {
   AssistantMessageSchema,
-  SchemaValidationError,
   MAX_TIMER_MS,
   addUsage,
-  describeIssues,
+  describeError,
   emptyUsage,
+  issuesLine,
   type AssistantMessage,
   type Brain,
   type Message,
@@ -158,7 +158,7 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
     if (!checked.success)
       throw new ClassifierLegError(
         "error",
-        `the classifier's brain returned a malformed reply (${new SchemaValidationError("reply", describeIssues(checked.error)).message})`,
+        `the classifier's brain returned a malformed reply (invalid reply: ${issuesLine(checked.error)})`,
       );
     return checked.data;
   }
@@ -168,7 +168,7 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
     try {
       return args.admitCall(spent);
     } catch (error) {
-      return `the admission check threw: ${message(error)}`;
+      return `the admission check threw: ${describeError(error)}`;
     }
   }
 
@@ -176,7 +176,7 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
     try {
       return args.brainFor(model) ?? new ClassifierLegError("error", `no brain is registered for api ${model.api}`);
     } catch (error) {
-      return new ClassifierLegError("error", `the brain lookup for ${model.api} threw: ${message(error)}`);
+      return new ClassifierLegError("error", `the brain lookup for ${model.api} threw: ${describeError(error)}`);
     }
   }
 
@@ -208,7 +208,7 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
       return { ruled: rule(reply), reasked };
     } catch (error) {
       if (error instanceof ClassifierLegError) return { failed: error };
-      return { failed: new ClassifierLegError("error", `the classifier call failed: ${message(error)}`) };
+      return { failed: new ClassifierLegError("error", `the classifier call failed: ${describeError(error)}`) };
     } finally {
       budget.stop();
     }
@@ -229,7 +229,7 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
           }
         : await walk();
     } catch (error) {
-      result = { verdict: "unavailable", cause: "error", error: `the classifier failed: ${message(error)}` };
+      result = { verdict: "unavailable", cause: "error", error: `the classifier failed: ${describeError(error)}` };
     }
 
     async function walk(): Promise<AutoModeVerdict & { reasked?: boolean }> {
@@ -277,8 +277,4 @@ function rule(reply: AssistantMessage): AutoModeVerdict {
   const read = readClassifierVerdict(classifierReplyVerdictText(reply), { complete: !tagOnly });
   if (read.kind === "parse_error") return { verdict: "parse_error", form: read.form };
   return read.block ? { verdict: "block", reason: read.reason ?? DEFAULT_BLOCK_REASON } : { verdict: "allow" };
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

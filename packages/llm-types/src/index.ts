@@ -65,6 +65,8 @@ export {
   type ReasoningLevel,
 } from "./brain";
 export { CodedError, isCodedError } from "./coded-error";
+export { describeError } from "./describe-error";
+export { matchingBrace, replyJson, type ReplyJson, replyJsonObjects } from "./reply-json";
 export { MAX_TIMER_MS } from "./max-timer";
 export { withoutUndefined } from "./defined";
 export { EventStream } from "./event-stream";
@@ -88,7 +90,7 @@ export {
   tiersActive,
 } from "./roles";
 export { type EngineNotice, type NoticeSink, safeObserve, type TraceFrame, type Tracer } from "./notice";
-export { describeIssues, parseWith, SchemaValidationError } from "./parse";
+export { describeIssues, issuesLine, parseWith, SchemaValidationError } from "./parse";
 export {
   PROVENANCES,
   ProvenanceSchema,

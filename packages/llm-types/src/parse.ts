@@ -10,10 +10,7 @@ export class SchemaValidationError extends CodedError<"schema_invalid"> {
     readonly subject: string,
     readonly issues: ReadonlyArray<{ path: string; message: string }>,
   ) {
-    super(
-      "schema_invalid",
-      `invalid ${subject}: ${issues.map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; ")}`,
-    );
+    super("schema_invalid", `invalid ${subject}: ${issuesLine(issues)}`);
   }
 }
 
@@ -25,6 +22,15 @@ export function describeIssues(error: z4.$ZodError): Array<{ path: string; messa
       .join(""),
     message: issue.message,
   }));
+}
+
+/**
+ * Issues as one line (`path: message; …`, the root as `(root)`), for error messages, notices and
+ * error results: the one spelling every package uses.
+ */
+export function issuesLine(issues: z4.$ZodError | ReadonlyArray<{ path: string; message: string }>): string {
+  const list = "issues" in issues ? describeIssues(issues) : issues;
+  return list.map((issue) => `${issue.path || "(root)"}: ${issue.message}`).join("; ");
 }
 
 /** Parses outside data with a schema; throws a {@link SchemaValidationError} naming the bad fields. */

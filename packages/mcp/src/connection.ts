@@ -8,7 +8,7 @@ import {
   type CallToolResult,
   type Tool as McpTool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { MAX_TIMER_MS } from "@x/llm-types";
+import { MAX_TIMER_MS, describeError } from "@x/llm-types";
 import type { ToolProgress } from "@x/runner";
 import { McpCallError, McpError } from "./errors";
 import type { ResolvedServerConfig } from "./server-config";
@@ -197,7 +197,7 @@ function callError(error: unknown, server: string, signal: AbortSignal): McpCall
       return new McpCallError("timeout", `server "${server}" did not answer in time`, error.code);
     return new McpCallError("server_error", `server "${server}": ${error.message}`, error.code);
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = describeError(error);
   // Anything else is the transport failing to deliver (a refused socket, a closed pipe).
   return new McpCallError("server_disconnected", `server "${server}" could not be reached: ${message}`);
 }

@@ -1,4 +1,4 @@
-import { describeIssues } from "@x/llm-types";
+import { issuesLine } from "@x/llm-types";
 import type { Tool } from "@x/runner";
 import { z } from "zod";
 import { McpConnection } from "./connection";
@@ -33,8 +33,7 @@ interface Entry {
 function parseConfigs(servers: readonly McpServerConfig[]) {
   const parsed = z.array(McpServerConfigSchema).safeParse(servers);
   if (!parsed.success) {
-    const lines = describeIssues(parsed.error).map((issue) => `${issue.path || "(root)"}: ${issue.message}`);
-    throw new McpError("config_invalid", `invalid MCP server config: ${lines.join("; ")}`);
+    throw new McpError("config_invalid", `invalid MCP server config: ${issuesLine(parsed.error)}`);
   }
   const seen = new Set<string>();
   for (const config of parsed.data) {

@@ -1,3 +1,4 @@
+import { assistantToolCalls } from "@x/llm-types";
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "@x/llm-types";
 import type { ToolProgress } from "./define-tool";
 import { loopGuardNote } from "./loop-guard";
@@ -113,7 +114,7 @@ export function closeUnanswered(ctx: RunContext, why: string): void {
   const answered = new Set(
     ctx.messages.slice(last + 1).flatMap((message) => (message.role === "toolResult" ? [message.toolCallId] : [])),
   );
-  const open = turn.content.filter((block): block is ToolCall => block.type === "toolCall" && !answered.has(block.id));
+  const open = assistantToolCalls(turn).filter((call) => !answered.has(call.id));
   closeRemaining(ctx, open, 0, why);
 }
 
@@ -129,7 +130,7 @@ export function closeRemaining(ctx: RunContext, calls: ToolCall[], from: number,
  * first call that needs a person nobody can provide.
  */
 export async function handleCalls(ctx: RunContext, turn: AssistantMessage, start: number): Promise<CallsOutcome> {
-  const calls = turn.content.filter((block): block is ToolCall => block.type === "toolCall");
+  const calls = assistantToolCalls(turn);
   const slots: Slot[] = [];
   const maxRepeats = ctx.spec.maxRepeatedCalls ?? 3;
   for (let i = start; i < calls.length; i++) {

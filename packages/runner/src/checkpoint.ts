@@ -1,7 +1,6 @@
-import { describeIssues, MessageSchema, type Message } from "@x/llm-types";
+import { describeIssues, MessageSchema, type Message, issuesLine } from "@x/llm-types";
 import { z } from "zod";
 import { canonicalJson } from "./canonical-json";
-import { issuesLine } from "./issues";
 import { mac, outsideJson, ParkedRunError } from "./park";
 import { ParkedSpecSchema, RunStateSchema, type ParkedSpec, type RunState } from "./park-schema";
 import type { RunContext } from "./run-context";

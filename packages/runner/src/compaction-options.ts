@@ -1,7 +1,7 @@
+import { issuesLine } from "@x/llm-types";
 import type { Message, Usage } from "@x/llm-types";
 import { z } from "zod";
 import { RunnerConfigError } from "./config-error";
-import { issuesLine } from "./issues";
 
 /** What a compactor is asked to fold: the turns leaving the model's view, and what was folded before. */
 export interface CompactionRequest {

@@ -39,6 +39,7 @@ export { pendingApproval, type PendingApproval } from "./sub-run-park";
 export { DEFAULT_SUB_RUN_LIMITS } from "./sub-run-limits";
 export { runHosted, type HostedResult, type HostedTaskSpec } from "./hosted-run";
 export type { ChildRunStats, SubRunLimits, SubRunRecord, SubRunSpec, TaskPathEntry } from "./sub-run-types";
+export { emptyRunStats, sumRunStats } from "./stats";
 export {
   APPROVAL_KINDS,
   type ApprovalDecision,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type * as z4 from "zod/v4/core";
-import { issuesLine } from "./issues";
+import { replyJson, issuesLine } from "@x/llm-types";
 
 /** The system-prompt lines that ask for a structured final answer. */
 export function outputInstruction(schema: z4.$ZodType): string {
@@ -15,28 +15,18 @@ export function outputInstruction(schema: z4.$ZodType): string {
   return `When you give your final answer, reply with ONLY one JSON value matching this JSON Schema, with no prose around it:\n${json}`;
 }
 
-/** The JSON inside a reply: a fenced block if there is one, else the outermost braces/brackets. */
-export function extractJson(text: string): string {
-  const fenced = /```(?:json)?\s*\n?([\s\S]*?)```/i.exec(text);
-  if (fenced?.[1]) return fenced[1].trim();
-  const trimmed = text.trim();
-  const starts = [trimmed.indexOf("{"), trimmed.indexOf("[")].filter((i) => i >= 0);
-  if (starts.length === 0) return trimmed;
-  const start = Math.min(...starts);
-  const end = Math.max(trimmed.lastIndexOf("}"), trimmed.lastIndexOf("]"));
-  return end > start ? trimmed.slice(start, end + 1) : trimmed;
-}
-
 export type OutputParse = { ok: true; value: unknown } | { ok: false; problem: string };
 
+/**
+ * The final answer read against the schema: the first JSON value in the reply it accepts (the whole
+ * reply, a fence, or a value among prose). When none is accepted, the best one's issues say why.
+ */
 export function parseOutput(schema: z4.$ZodType, text: string): OutputParse {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(extractJson(text));
-  } catch {
-    return { ok: false, problem: "the reply is not valid JSON" };
+  let refused: z4.$ZodError | undefined;
+  for (const { value } of replyJson(text)) {
+    const parsed = z.safeParse(schema, value);
+    if (parsed.success) return { ok: true, value: parsed.data };
+    refused ??= parsed.error;
   }
-  const parsed = z.safeParse(schema, raw);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, problem: issuesLine(parsed.error) };
+  return { ok: false, problem: refused ? issuesLine(refused) : "the reply is not valid JSON" };
 }

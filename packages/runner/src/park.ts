@@ -1,8 +1,15 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { CodedError, describeIssues, jsonBoundsProblem, type JsonBounds, type Message } from "@x/llm-types";
+import {
+  CodedError,
+  describeIssues,
+  jsonBoundsProblem,
+  type JsonBounds,
+  type Message,
+  issuesLine,
+  assistantToolCalls,
+} from "@x/llm-types";
 import { canonicalJson, sha256Hex } from "./canonical-json";
 import { RunnerConfigError } from "./config-error";
-import { issuesLine } from "./issues";
 import {
   PARKED_RUN_KIND,
   PARKED_RUN_VERSION,
@@ -186,7 +193,7 @@ export function verifyParkedRun(raw: unknown, key: Uint8Array | string, now: num
     );
   }
   const turn = pendingTurn(park.messages);
-  const call = turn?.content.filter((b) => b.type === "toolCall")[park.pending.index];
+  const call = turn ? assistantToolCalls(turn)[park.pending.index] : undefined;
   if (
     !call ||
     call.id !== park.pending.toolCallId ||

@@ -1,5 +1,4 @@
-import { describeError } from "@x/brain-kit";
-import { parseWith, type ToolCall, type ToolResultMessage } from "@x/llm-types";
+import { parseWith, type ToolCall, type ToolResultMessage, describeError, assistantToolCalls } from "@x/llm-types";
 import { closeRemaining, flush, handleCalls, runCall } from "./calls";
 import type { RunEvent } from "./events";
 import { runTurns, type LoopEnd } from "./loop";
@@ -99,18 +98,13 @@ export async function resumeRun(
   return drive(ctx, async () => {
     const turn = pendingTurn(park.messages);
     if (!turn) throw new Error("parked run does not end with an assistant turn and its results");
-    const call = turn.content.filter((block) => block.type === "toolCall")[park.pending.index]!;
+    const call = assistantToolCalls(turn)[park.pending.index]!;
     const outcome = await decidePending(ctx, park, claim, call, decision, options, now);
     if ("park" in outcome) return parkedEnd({ ...outcome.park, index: park.pending.index });
     const result = outcome.result;
     const stop = await flush(ctx, [{ call, result }]);
     if (stop) {
-      closeRemaining(
-        ctx,
-        turn.content.filter((block) => block.type === "toolCall"),
-        park.pending.index + 1,
-        "the run was stopped by its observer",
-      );
+      closeRemaining(ctx, assistantToolCalls(turn), park.pending.index + 1, "the run was stopped by its observer");
       return { status: "stuck", terminal: stop };
     }
     const rest = await handleCalls(ctx, turn, park.pending.index + 1);

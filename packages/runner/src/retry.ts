@@ -1,7 +1,7 @@
+import { issuesLine } from "@x/llm-types";
 import type { AssistantMessage } from "@x/llm-types";
 import { z } from "zod";
 import { RunnerConfigError } from "./config-error";
-import { issuesLine } from "./issues";
 import { isAborted, isDegenerateCutMessage, isLengthEmpty, isRetryable, isStreamCut } from "@x/terminal-cause";
 import type { RetryOptions } from "./types";
 

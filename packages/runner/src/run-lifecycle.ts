@@ -1,6 +1,6 @@
 import { compactionReport } from "./compaction";
 import { randomUUID } from "node:crypto";
-import { assistantText, isCodedError, safeObserve, type Message } from "@x/llm-types";
+import { assistantText, isCodedError, safeObserve, type Message, describeError } from "@x/llm-types";
 import { CLASSIFIER_CONFIG_ERROR_CODES } from "@x/classifier-ladder";
 import { createAutoModeGate } from "./auto-mode";
 import { markKnown } from "./known-messages";
@@ -208,7 +208,7 @@ export async function drive(ctx: RunContext, body: () => Promise<LoopEnd>): Prom
   try {
     end = await body();
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeError(error);
     end = isCodedError(error, CLASSIFIER_CONFIG_ERROR_CODES)
       ? { status: "failed", terminal: { code: "config_invalid", cause: "config", message } }
       : { status: "failed", terminal: { code: "internal_error", cause: "host", message } };

@@ -1,12 +1,11 @@
 import { resolveCompaction } from "./compaction-options";
 import { randomUUID } from "node:crypto";
-import { parseWith, type Brain, type Message } from "@x/llm-types";
+import { parseWith, type Brain, type Message, issuesLine, describeError } from "@x/llm-types";
 import { z } from "zod";
 import { autoModeClassifierFallbackOf } from "@x/classifier-ladder";
 import { systemClock } from "./clock";
 import { RunnerConfigError } from "./config-error";
 import { EventChannel, type RunEvent } from "./events";
-import { issuesLine } from "./issues";
 import { checkHistory } from "./known-messages";
 import { runTurns } from "./loop";
 import { checkParkKey, randomParkKey } from "./park";
@@ -62,10 +61,7 @@ function autoModeOf(options: RunnerDeps["autoMode"]): AutoModeOptions {
   try {
     autoModeClassifierFallbackOf(options?.classifierFallback);
   } catch (error) {
-    throw new RunnerConfigError(
-      "config.auto_mode_classifier_fallback_invalid",
-      `autoMode: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new RunnerConfigError("config.auto_mode_classifier_fallback_invalid", `autoMode: ${describeError(error)}`);
   }
   return options ?? {};
 }

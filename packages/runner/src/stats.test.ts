@@ -1,6 +1,15 @@
 import { usageFor } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
-import { addClassifierUsage, addGate, addModelCall, couldBeBilled, emptyStats, toRunStats } from "./stats";
+import {
+  addClassifierUsage,
+  addGate,
+  addModelCall,
+  couldBeBilled,
+  emptyRunStats,
+  emptyStats,
+  sumRunStats,
+  toRunStats,
+} from "./stats";
 
 describe("stats", () => {
   it("sums every call's usage exactly in micro-dollars and derives dollars for display", () => {
@@ -37,5 +46,28 @@ describe("stats", () => {
     expect(out).toMatchObject({ tokens: 1600, costMicroUsd: 4800, modelCalls: 3 });
     expect(out.unbilled).toMatchObject({ totalTokens: 800, estimated: true, cost: { total: 2400 } });
     expect(couldBeBilled({ content: [], usage: usageFor(price, { input: 1, output: 0 }) })).toBe(true);
+  });
+});
+
+describe("sumRunStats", () => {
+  it("adds two runs' stats field by field, unbilled and children included, from emptyRunStats", () => {
+    const price = { cost: { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 } };
+    const first = emptyStats();
+    addModelCall(first, { content: [], usage: usageFor(price, { input: 1000, output: 100 }) });
+    addGate(first, { kind: "ask", waitMs: 40, decision: "approve" });
+    const second = emptyStats();
+    addModelCall(second, { content: [], usage: usageFor(price, { input: 10, output: 1 }) });
+    second.unbilled = usageFor(price, { input: 7, output: 0 });
+    const sum = sumRunStats(sumRunStats(emptyRunStats(), toRunStats(first)), toRunStats(second));
+    expect(sum).toMatchObject({ tasks: 2, modelCalls: 2, tokens: 1111, costMicroUsd: 4500 + 45 });
+    expect(sum.costUsd).toBeCloseTo(0.004545, 10);
+    expect(sum.unbilled?.input).toBe(7);
+    expect(sum.humanReview).toEqual({
+      count: 1,
+      totalWaitMs: 40,
+      gates: [{ kind: "ask", waitMs: 40, decision: "approve" }],
+    });
+    expect(emptyRunStats()).not.toHaveProperty("unbilled");
+    expect(sumRunStats(emptyRunStats(), emptyRunStats())).not.toHaveProperty("children");
   });
 });

@@ -76,3 +76,47 @@ export function toRunStats(stats: StatsState): RunStats {
     ...(stats.children ? { children: stats.children.map((child) => ({ ...child })) } : {}),
   };
 }
+
+/** The stats of no run at all: what {@link sumRunStats} starts from. */
+export function emptyRunStats(): RunStats {
+  return {
+    tokens: 0,
+    tasks: 0,
+    costUsd: 0,
+    costMicroUsd: 0,
+    turns: 0,
+    toolCalls: 0,
+    modelCalls: 0,
+    retries: 0,
+    classifierCalls: 0,
+    usage: emptyUsage(),
+    humanReview: { count: 0, totalWaitMs: 0, gates: [] },
+  };
+}
+
+/**
+ * Sums two runs' stats (a host that runs several tasks for one job: teacher mode's student, helper
+ * and teacher runs). Costs stay integer micro-dollars, dollars are derived from the sum.
+ */
+export function sumRunStats(a: RunStats, b: RunStats): RunStats {
+  const costMicroUsd = a.costMicroUsd + b.costMicroUsd;
+  return {
+    tokens: a.tokens + b.tokens,
+    tasks: a.tasks + b.tasks,
+    costUsd: microToUsd(costMicroUsd),
+    costMicroUsd,
+    turns: a.turns + b.turns,
+    toolCalls: a.toolCalls + b.toolCalls,
+    modelCalls: a.modelCalls + b.modelCalls,
+    retries: a.retries + b.retries,
+    classifierCalls: a.classifierCalls + b.classifierCalls,
+    usage: addUsage(a.usage, b.usage),
+    ...(a.unbilled || b.unbilled ? { unbilled: addUsage(a.unbilled ?? emptyUsage(), b.unbilled ?? emptyUsage()) } : {}),
+    humanReview: {
+      count: a.humanReview.count + b.humanReview.count,
+      totalWaitMs: a.humanReview.totalWaitMs + b.humanReview.totalWaitMs,
+      gates: [...a.humanReview.gates, ...b.humanReview.gates],
+    },
+    ...(a.children || b.children ? { children: [...(a.children ?? []), ...(b.children ?? [])] } : {}),
+  };
+}

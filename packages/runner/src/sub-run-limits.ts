@@ -1,6 +1,6 @@
+import { issuesLine } from "@x/llm-types";
 import { z } from "zod";
 import { RunnerConfigError } from "./config-error";
-import { issuesLine } from "./issues";
 import type { SubRunLimits } from "./sub-run-types";
 
 export const DEFAULT_SUB_RUN_LIMITS = Object.freeze({ maxDepth: 3, maxConcurrent: 4, maxChildren: 32 });

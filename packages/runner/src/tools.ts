@@ -4,6 +4,7 @@ import {
   TextContentSchema,
   type ToolCall,
   type ToolResultMessage,
+  describeError,
 } from "@x/llm-types";
 import { z } from "zod";
 import type { Tool, ToolContext, ToolOutput, ToolProgress } from "./define-tool";
@@ -205,7 +206,7 @@ export async function executeTool(
     }
     if (ctx.signal.aborted)
       return errorResult(call, `"${call.name}" was stopped: the run was aborted.`, { error: "aborted" }, ctx.now());
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeError(error);
     return errorResult(call, `"${call.name}" failed: ${message}`, { error: "threw", message }, ctx.now());
   } finally {
     clearTimeout(timer);

@@ -7,12 +7,13 @@ import {
   type Brain,
   type BrainRequest,
   type Model,
+  issuesLine,
+  describeError,
 } from "@x/llm-types";
 import { isBuiltTurn } from "@x/brain-kit";
 import { isStreamCut } from "@x/terminal-cause";
 import { runBudgetExceeded } from "./budget";
 import { contextMessages } from "./compaction";
-import { issuesLine } from "./issues";
 import { backoffMs, failureAction, isFailedCall } from "./retry";
 import { noListener, type RunContext } from "./run-context";
 import { addModelCall } from "./stats";
@@ -40,7 +41,7 @@ function brokenBrainTurn(model: Model, error: unknown, now: number): AssistantMe
     usage: emptyUsage(),
     stopReason: "error",
     errorKind: "provider",
-    errorMessage: `the ${model.api} brain failed: ${error instanceof Error ? error.message : String(error)}`,
+    errorMessage: `the ${model.api} brain failed: ${describeError(error)}`,
     timestamp: now,
   };
 }

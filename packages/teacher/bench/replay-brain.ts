@@ -6,6 +6,7 @@ import {
   type BrainStream,
   type Context,
   type Model,
+  describeError,
 } from "@x/llm-types";
 
 /** Answers a request from recorded data: the host's function picks the reply text. */
@@ -59,7 +60,7 @@ export class ReplayBrain implements Brain {
         usage: usageFor(model, { input: 0, output: 0, estimated: true }),
         stopReason: "error",
         errorKind: "provider",
-        errorMessage: error instanceof Error ? error.message : String(error),
+        errorMessage: describeError(error),
       };
       stream.push({ type: "error", message });
       return stream;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { jsonObjectCandidates, matchingBrace } from "./json-block";
+import { matchingBrace, replyJsonObjects } from "@x/llm-types";
 
 /** What the teacher told the student, as parsed from its reply. */
 export interface TeacherAdvice {
@@ -49,7 +49,7 @@ function toAdvice(data: z.output<typeof TeacherAdviceSchema>): TeacherAdvice {
  * (0) correction, with `raw` set, so the student still hears it but it is never stored as a strategy.
  */
 export function parseTeacherAdvice(text: string): TeacherAdvice {
-  for (const candidate of jsonObjectCandidates(text)) {
+  for (const candidate of replyJsonObjects(text)) {
     const parsed = TeacherAdviceSchema.safeParse(candidate);
     if (parsed.success) return toAdvice(parsed.data);
   }

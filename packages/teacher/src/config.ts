@@ -1,4 +1,4 @@
-import { describeIssues, withoutUndefined, type ModelRef } from "@x/llm-types";
+import { describeIssues, issuesLine, withoutUndefined, type ModelRef } from "@x/llm-types";
 import type { TaskResult, TaskSpec } from "@x/runner";
 import type { StrategyStore } from "@x/strategy-store-core";
 import { ignoredCombinations, TeacherConfigSchema, type TAKEOVER_BRIEFS } from "./config-schema";
@@ -166,8 +166,7 @@ export function resolveTeacherConfig(
   const parsed = TeacherConfigSchema.safeParse(defined);
   const issues = parsed.success ? ignoredCombinations(parsed.data) : describeIssues(parsed.error);
   if (issues.length > 0) {
-    const detail = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
-    throw new TeacherError("teacher.config_invalid", `invalid teacher config: ${detail}`);
+    throw new TeacherError("teacher.config_invalid", `invalid teacher config: ${issuesLine(issues)}`);
   }
   const oneShot = defined.oneShot ?? (task.tools?.length ?? 0) === 0;
   const shape = oneShot

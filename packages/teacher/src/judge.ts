@@ -1,3 +1,4 @@
+import { describeError } from "@x/llm-types";
 import { z } from "zod";
 import type { Runner, RunStats, TaskResult } from "@x/runner";
 import type { ResolvedTeacherConfig, VerifyInput } from "./config";
@@ -38,7 +39,7 @@ async function verifyInCode(
     value = await verify(input);
   } catch (error) {
     // A broken check is no evidence either way: recorded, then the rubric (if on) decides.
-    record.error = error instanceof Error ? error.message : String(error);
+    record.error = describeError(error);
     return record;
   }
   const parsed = VerdictSchema.safeParse(value);

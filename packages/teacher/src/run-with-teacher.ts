@@ -1,6 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { safeObserve, type ErrorKind, type Message, type MessageProvenance } from "@x/llm-types";
-import type { ObserverStop, Runner, RunStats, TaskResult, TaskSpec, ToolResultInfo } from "@x/runner";
+import {
+  emptyRunStats,
+  sumRunStats,
+  type ObserverStop,
+  type Runner,
+  type RunStats,
+  type TaskResult,
+  type TaskSpec,
+  type ToolResultInfo,
+} from "@x/runner";
 import { formatAdviceForStudent, type TeacherAdvice } from "./advice";
 import {
   resolveTeacherConfig,
@@ -12,7 +21,7 @@ import { checkGuards, teacherAllowance } from "./guards";
 import { judgeOutput, type JudgeSeat } from "./judge";
 import type { EscalationRecord, EscalationTrigger, TeacherRunResult, TeacherStrategies, VerdictRecord } from "./result";
 import { askMonitor, askTeacher, clip, helperSeat, teacherBrief, teacherSeat, type Seat } from "./seats";
-import { emptyRunStats, sumRunStats, toTeacherStats } from "./stats";
+import { toTeacherStats } from "./stats";
 import {
   recallStrategies,
   rememberStrategy,

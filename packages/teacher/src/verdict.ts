@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { jsonObjectCandidates } from "./json-block";
+import { replyJsonObjects } from "@x/llm-types";
 
 /** One helper judgement: the verifier's `pass`, or the monitor's `stuck`. */
 export interface Verdict {
@@ -13,7 +13,7 @@ const reasonField = z.string().nullish();
 /** Reads a `{"<field>": bool, "reason": "..."}` reply; a bare yes/no word is accepted as a fallback. */
 export function parseVerdict(text: string, field: "pass" | "stuck"): Verdict {
   const schema = z.object({ [field]: z.union([z.boolean(), z.enum(["true", "false"])]), reason: reasonField });
-  for (const candidate of jsonObjectCandidates(text)) {
+  for (const candidate of replyJsonObjects(text)) {
     const parsed = schema.safeParse(candidate);
     if (!parsed.success) continue;
     const raw = parsed.data[field] as boolean | "true" | "false";
