@@ -25,3 +25,4 @@ export { uniqueScope, listAll, expectStoreError, upgradeSample } from "./conform
 export { labelledSet } from "./conformance/labelled-set";
 export type { LabelledStrategy } from "./conformance/labelled-set";
 export { putLabelledSet, conceptEmbed } from "./conformance/ranking";
+export { referenceSearch } from "./conformance/lexical-reference";

@@ -19,7 +19,7 @@ export { newId } from "./id";
 export { encodeCursor, decodeCursor } from "./cursor";
 export { recordFromRow, rankedFieldsFromRow } from "./stored-row";
 export { indexedForm, readIndexedForm, indexedTerms, termsText, termsFromText } from "./indexed-form";
-export type { IndexedForm } from "./indexed-form";
+export type { IndexedForm, TermSet } from "./indexed-form";
 export { prepareStrategy, prepareBatch, embedOne, newRecord, mergeRecord } from "./prepare";
 export type { PreparedStrategy } from "./prepare";
 export { rankCandidates, recordTerms, candidatePoolSize, outcomeFactor, cosineSimilarity, RRF_K } from "./ranking";
@@ -38,4 +38,6 @@ export {
   postingsPerTerm,
   bm25fSql,
 } from "./bm25f";
+export { maxScoreTop } from "./max-score";
+export type { TermPostings, PostingRun, ScoredSeq } from "./max-score";
 export type { FieldTriple, TermPosting, DocumentTerms, ScopeTotals, LexicalFields, Bm25fSqlNames } from "./bm25f";

@@ -45,10 +45,20 @@ export function termsText(terms: DocumentTerms): string {
   return terms.postings.map((posting) => posting.term).join(" ");
 }
 
-/** The set {@link termsText} wrote; anything but a string is a typed `backend` error. */
-export function termsFromText(stored: unknown): Set<string> {
+/** Membership in a record's index terms: all ranking asks of them. */
+export interface TermSet {
+  has(term: string): boolean;
+}
+
+/**
+ * The terms {@link termsText} wrote, asked of the text itself: a search ranks dozens of candidates
+ * per call, and splitting each one's text into a set was most of what it allocated. Anything but a
+ * string is a typed `backend` error.
+ */
+export function termsFromText(stored: unknown): TermSet {
   if (typeof stored !== "string") throw malformed(new TypeError("terms is not text"));
-  return new Set(stored === "" ? [] : stored.split(" "));
+  const padded = ` ${stored} `;
+  return { has: (term) => term !== "" && !term.includes(" ") && padded.includes(` ${term} `) };
 }
 
 function malformed(cause: unknown): StrategyStoreError {

@@ -1,5 +1,6 @@
 import type { StrategyRecord } from "./record";
 import type { LexicalFields } from "./bm25f";
+import type { TermSet } from "./indexed-form";
 import { tokenize } from "./tokenize";
 
 /** Reciprocal-rank-fusion constant from Cormack et al.; dampens the head of each list. */
@@ -21,7 +22,7 @@ export interface LexicalCandidate<R extends RankedFields = StrategyRecord> {
   /** The backend's own relevance (BM25, ts_rank, ...): higher is better, any scale. */
   score: number;
   /** The record's index terms ({@link recordTerms}): what query coverage is counted over. */
-  terms: ReadonlySet<string>;
+  terms: TermSet;
 }
 
 export interface VectorCandidate<R extends RankedFields = StrategyRecord> {
@@ -29,7 +30,7 @@ export interface VectorCandidate<R extends RankedFields = StrategyRecord> {
   /** Cosine similarity to the query embedding. */
   similarity: number;
   /** As {@link LexicalCandidate.terms}. */
-  terms: ReadonlySet<string>;
+  terms: TermSet;
 }
 
 /** A ranked candidate: the record (or its light form) and its final score. */
@@ -64,7 +65,7 @@ export function rankCandidates<R extends RankedFields>(
 ): Array<RankedHit<R>> {
   const entries = new Map<
     string,
-    { record: R; terms: ReadonlySet<string>; lexical?: number; lexRank?: number; vecRank?: number; similarity?: number }
+    { record: R; terms: TermSet; lexical?: number; lexRank?: number; vecRank?: number; similarity?: number }
   >();
   lexical.forEach((candidate, rank) => {
     entries.set(candidate.record.id, {
@@ -111,7 +112,7 @@ export function outcomeFactor(record: Pick<StrategyRecord, "uses" | "successes">
   return 0.8 + (0.4 * (record.successes + 1)) / (record.uses + 2);
 }
 
-function coverage(queryTokens: ReadonlySet<string>, recordTokens: ReadonlySet<string>): number {
+function coverage(queryTokens: ReadonlySet<string>, recordTokens: TermSet): number {
   if (queryTokens.size === 0) return 0;
   let found = 0;
   for (const token of queryTokens) if (recordTokens.has(token)) found++;

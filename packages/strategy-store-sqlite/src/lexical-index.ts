@@ -1,16 +1,23 @@
 import type Database from "better-sqlite3";
 import {
-  bm25fSql,
-  idf,
   indexedForm,
-  lengthNorms,
-  postingsPerTerm,
+  maxScoreTop,
   queryTerms,
   rankedFieldsFromRow,
   readIndexedForm,
   termsFromText,
 } from "@x/strategy-store-core";
-import type { DocumentTerms, LexicalCandidate, RankedFields } from "@x/strategy-store-core";
+import type { DocumentTerms, LexicalCandidate, RankedFields, TermPostings, TermSet } from "@x/strategy-store-core";
+import {
+  BLOCK_POSTINGS,
+  decodeBlock,
+  encodeBlock,
+  locate,
+  sliceBlock,
+  withoutPosting,
+  withPosting,
+} from "./posting-block";
+import type { PostingBlock } from "./posting-block";
 import type { StrategyRow } from "./rows";
 
 /** The row's index form as the `indexed` column keeps it (JSON text). */
@@ -25,28 +32,27 @@ export type RankedRow = RankedFields & { seq: number };
 export const RANKED_COLUMNS = "seq, id, confidence, updated_at, uses, successes, terms";
 
 /** A light candidate from a row holding {@link RANKED_COLUMNS}. */
-export function rankedRow(row: Pick<StrategyRow, "seq" | "terms">): { record: RankedRow; terms: Set<string> } {
+export function rankedRow(row: Pick<StrategyRow, "seq" | "terms">): { record: RankedRow; terms: TermSet } {
   return { record: { ...rankedFieldsFromRow(row), seq: row.seq }, terms: termsFromText(row.terms) };
 }
 
-const SCORE = bm25fSql({
-  counts: ["problem_count", "strategy_count", "tags_count"],
-  lengths: ["problem_length", "strategy_length", "tags_length"],
-  norms: ["@normProblem", "@normStrategy", "@normTags"],
-  idf: "@idf",
-});
+/**
+ * `start` of a term's totals row: after every block's, so it sits beside the newest block, in the
+ * page an append rewrites anyway. No `seq` reaches it.
+ */
+export const TOTALS_START = Number.MAX_SAFE_INTEGER;
 
 /**
- * The scope-local inverted index: postings in (scope, term, impact) order, per-scope term
- * document counts and per-scope totals, all written in the caller's transaction. A search
- * reads the totals, one counter per query term, and at most `postingsPerTerm` postings per term
- * along the primary key; SQL sums and ranks them and returns only the top rows.
+ * The scope-local inverted index: per (scope, term), postings in blocks of at most
+ * {@link BLOCK_POSTINGS} keyed by the lowest `seq` they cover, and a totals row (documents holding
+ * the term, best impact); per scope, documents and summed field lengths. All written in the
+ * caller's transaction. A search reads the totals, then ranks with core's exact MaxScore: it scans
+ * the blocks of the terms that can bring new documents and looks the rest up by `seq`.
  */
 export class SqliteLexicalIndex {
   private readonly statements;
-  private readonly searches = new Map<number, Database.Statement>();
 
-  constructor(private readonly db: Database.Database) {
+  constructor(db: Database.Database) {
     this.statements = {
       scopeId: db.prepare<[string], { scope_id: number }>("SELECT scope_id FROM strategy_scopes WHERE scope = ?"),
       newScope: db.prepare<[string]>("INSERT INTO strategy_scopes (scope) VALUES (?)"),
@@ -57,25 +63,38 @@ export class SqliteLexicalIndex {
         `UPDATE strategy_scopes SET documents = documents + ?, problem_length = problem_length + ?,
            strategy_length = strategy_length + ?, tags_length = tags_length + ? WHERE scope_id = ?`,
       ),
-      termCount: db.prepare<[number, string], { documents: number }>(
-        "SELECT documents FROM strategy_terms WHERE scope_id = ? AND term = ?",
+      term: db.prepare<[number, string], { documents: number; best: number }>(
+        `SELECT documents, best FROM strategy_blocks WHERE scope_id = ? AND term = ? AND start = ${TOTALS_START}`,
       ),
-      addTerm: db.prepare<[number, string]>(
-        `INSERT INTO strategy_terms (scope_id, term, documents) VALUES (?, ?, 1)
-         ON CONFLICT (scope_id, term) DO UPDATE SET documents = documents + 1`,
+      addToTerm: db.prepare<[number, string, number]>(
+        `INSERT INTO strategy_blocks (scope_id, term, start, documents, best, postings)
+         VALUES (?, ?, ${TOTALS_START}, 1, ?, x'')
+         ON CONFLICT DO UPDATE SET documents = documents + 1, best = max(best, excluded.best)`,
       ),
-      dropTerm: db.prepare<[number, string]>(
-        "UPDATE strategy_terms SET documents = documents - 1 WHERE scope_id = ? AND term = ?",
+      takeFromTerm: db.prepare<[number, string]>(
+        `UPDATE strategy_blocks SET documents = documents - 1
+         WHERE scope_id = ? AND term = ? AND start = ${TOTALS_START}`,
       ),
       pruneTerm: db.prepare<[number, string]>(
-        "DELETE FROM strategy_terms WHERE scope_id = ? AND term = ? AND documents <= 0",
+        `DELETE FROM strategy_blocks WHERE scope_id = ? AND term = ? AND start = ${TOTALS_START} AND documents <= 0`,
       ),
-      addPosting: db.prepare(
-        `INSERT INTO strategy_postings (scope_id, term, impact, seq, problem_count, strategy_count, tags_count,
-           problem_length, strategy_length, tags_length) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      blocks: db
+        .prepare<[number, string], Buffer>(
+          `SELECT postings FROM strategy_blocks WHERE scope_id = ? AND term = ? AND start < ${TOTALS_START}
+         ORDER BY start`,
+        )
+        .pluck(),
+      covering: db.prepare<[number, string, number], BlockRow>(
+        `SELECT start, best, postings FROM strategy_blocks WHERE scope_id = ? AND term = ? AND start <= ?
+         ORDER BY start DESC LIMIT 1`,
       ),
-      dropPosting: db.prepare<[number, string, number, number]>(
-        "DELETE FROM strategy_postings WHERE scope_id = ? AND term = ? AND impact = ? AND seq = ?",
+      writeBlock: db.prepare<[number, string, number, number, number, Buffer]>(
+        `INSERT INTO strategy_blocks (scope_id, term, start, documents, best, postings) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT DO UPDATE SET documents = excluded.documents, best = excluded.best, postings = excluded.postings`,
+      ),
+      ranked: db.prepare<[number], StrategyRow>(`SELECT ${RANKED_COLUMNS} FROM strategies WHERE seq = ?`),
+      dropBlock: db.prepare<[number, string, number]>(
+        "DELETE FROM strategy_blocks WHERE scope_id = ? AND term = ? AND start = ?",
       ),
     };
   }
@@ -90,8 +109,29 @@ export class SqliteLexicalIndex {
   add(scopeId: number, seq: number, terms: DocumentTerms): void {
     const [p, s, t] = terms.lengths;
     for (const posting of terms.postings) {
-      this.statements.addPosting.run(scopeId, posting.term, posting.impact, seq, ...posting.counts, p, s, t);
-      this.statements.addTerm.run(scopeId, posting.term);
+      const row = this.statements.covering.get(scopeId, posting.term, seq);
+      const block = row ? decodeBlock(row.postings) : EMPTY;
+      const best = Math.max(row?.best ?? 0, posting.impact);
+      const appended = row !== undefined && block.seqs.length >= BLOCK_POSTINGS && seq > block.seqs.at(-1)!;
+      if (!row || appended) {
+        // A new record's seq is above every other: a full newest block stays full, the posting starts the next.
+        this.writeBlock(
+          scopeId,
+          posting.term,
+          seq,
+          withPosting(EMPTY, seq, posting.counts, terms.lengths),
+          posting.impact,
+        );
+      } else {
+        const grown = withPosting(block, seq, posting.counts, terms.lengths);
+        // A rewritten record lands inside a block; a block past its size splits in halves, the upper
+        // one keyed by its lowest seq.
+        const half = grown.seqs.length > BLOCK_POSTINGS ? grown.seqs.length >>> 1 : grown.seqs.length;
+        this.writeBlock(scopeId, posting.term, row.start, sliceBlock(grown, 0, half), best);
+        if (half < grown.seqs.length)
+          this.writeBlock(scopeId, posting.term, grown.seqs[half]!, sliceBlock(grown, half), best);
+      }
+      this.statements.addToTerm.run(scopeId, posting.term, posting.impact);
     }
     this.statements.adjustTotals.run(1, p, s, t, scopeId);
   }
@@ -99,9 +139,15 @@ export class SqliteLexicalIndex {
   /** Takes out what `add` wrote for the row; `indexed` is the row's stored form. */
   remove(scopeId: number, seq: number, indexed: string): void {
     const form = readIndexedForm(indexed);
-    for (const [term, impact] of form.terms) {
-      this.statements.dropPosting.run(scopeId, term, impact, seq);
-      this.statements.dropTerm.run(scopeId, term);
+    for (const [term] of form.terms) {
+      const row = this.statements.covering.get(scopeId, term, seq);
+      const block = row ? decodeBlock(row.postings) : EMPTY;
+      const { at, found } = locate(block, seq);
+      if (!row || !found) continue;
+      if (block.seqs.length === 1) this.statements.dropBlock.run(scopeId, term, row.start);
+      // The best impact stays as it was: still an upper bound, which is all a search needs of it.
+      else this.writeBlock(scopeId, term, row.start, withoutPosting(block, at), row.best);
+      this.statements.takeFromTerm.run(scopeId, term);
       this.statements.pruneTerm.run(scopeId, term);
     }
     const [p, s, t] = form.lengths;
@@ -112,52 +158,59 @@ export class SqliteLexicalIndex {
   search(scope: string, query: string, pool: number): Array<LexicalCandidate<RankedRow>> {
     const totals = this.statements.totals.get(scope);
     if (!totals || totals.documents === 0) return [];
-    const params: Record<string, number | string> = { scope: totals.scope_id, pool };
-    const present: string[] = [];
-    const terms = queryTerms(query);
-    for (const term of terms) {
-      const df = this.statements.termCount.get(totals.scope_id, term)?.documents ?? 0;
-      if (df <= 0) continue;
-      params[`t${present.length}`] = term;
-      params[`idf${present.length}`] = idf(totals.documents, df);
-      present.push(term);
+    const terms: TermPostings[] = [];
+    for (const term of queryTerms(query)) {
+      const found = this.statements.term.get(totals.scope_id, term);
+      if (found && found.documents > 0) terms.push(this.postings(totals.scope_id, term, found));
     }
-    if (present.length === 0) return [];
-    const norms = lengthNorms({
-      documents: totals.documents,
-      lengths: [totals.problem_length, totals.strategy_length, totals.tags_length],
-    });
-    Object.assign(params, {
-      normProblem: norms[0],
-      normStrategy: norms[1],
-      normTags: norms[2],
-      limit: postingsPerTerm(terms.length, pool),
-    });
-    const rows = this.searchStatement(present.length).all(params) as Array<StrategyRow & { lexical_score: number }>;
-    return rows.map((row) => ({ ...rankedRow(row), score: row.lexical_score }));
+    const lengths = [totals.problem_length, totals.strategy_length, totals.tags_length] as const;
+    return maxScoreTop(terms, { documents: totals.documents, lengths }, pool).map(({ seq, score }) => ({
+      ...rankedRow(this.statements.ranked.get(seq)!),
+      score,
+    }));
   }
 
-  private searchStatement(terms: number): Database.Statement {
-    let statement = this.searches.get(terms);
-    if (!statement) {
-      const perTerm = Array.from(
-        { length: terms },
-        (_, i) =>
-          `SELECT * FROM (SELECT seq, ${SCORE.replaceAll("@idf", `@idf${i}`)} AS w FROM strategy_postings
-             WHERE scope_id = @scope AND term = @t${i} ORDER BY impact DESC, seq LIMIT @limit)`,
-      );
-      statement = this.db.prepare(
-        `SELECT ${RANKED_COLUMNS.split(", ")
-          .map((column) => `s.${column}`)
-          .join(", ")}, r.score AS lexical_score FROM (
-           SELECT seq, SUM(w) AS score FROM (${perTerm.join(" UNION ALL ")})
-           GROUP BY seq ORDER BY score DESC, seq LIMIT @pool
-         ) r JOIN strategies s ON s.seq = r.seq ORDER BY r.score DESC, r.seq`,
-      );
-      this.searches.set(terms, statement);
-    }
-    return statement;
+  private postings(scopeId: number, term: string, totals: { documents: number; best: number }): TermPostings {
+    const { blocks, covering } = this.statements;
+    return {
+      documents: totals.documents,
+      bestImpact: totals.best,
+      scan: () => blocks.all(scopeId, term).map(decodeBlock),
+      lookup: (seqs) => {
+        // Reading every block costs about what one lookup per block would: past that, scan.
+        if (seqs.length >= totals.documents / BLOCK_POSTINGS) return blocks.all(scopeId, term).map(decodeBlock);
+        const runs: PostingBlock[] = [];
+        let start = -1;
+        // Sequences come ascending: up to `covered`, the block last read holds whatever there is.
+        let covered = -Infinity;
+        for (let i = 0; i < seqs.length; i++) {
+          const seq = seqs[i]!;
+          if (seq <= covered) continue;
+          const row = covering.get(scopeId, term, seq);
+          if (!row) continue;
+          covered = seq;
+          if (row.start === start) continue;
+          start = row.start;
+          const block = decodeBlock(row.postings);
+          runs.push(block);
+          covered = Math.max(seq, block.seqs[block.seqs.length - 1] ?? seq);
+        }
+        return runs;
+      },
+    };
   }
+
+  private writeBlock(scopeId: number, term: string, start: number, block: PostingBlock, best: number): void {
+    this.statements.writeBlock.run(scopeId, term, start, block.seqs.length, best, encodeBlock(block));
+  }
+}
+
+const EMPTY: PostingBlock = { seqs: new Float64Array(0), fields: new Uint16Array(0) };
+
+interface BlockRow {
+  start: number;
+  best: number;
+  postings: Buffer;
 }
 
 interface ScopeTotalsRow {

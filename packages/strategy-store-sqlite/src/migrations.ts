@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { documentTerms, StrategyStoreError } from "@x/strategy-store-core";
+import { documentTerms, StrategyStoreError, termsText } from "@x/strategy-store-core";
 import { encodeIndexed, SqliteLexicalIndex } from "./lexical-index";
 
 /**
@@ -54,7 +54,8 @@ const MIGRATIONS: ReadonlyArray<{ version: number; run: (db: Database.Database) 
   },
   {
     // FTS5 only found matches; ranking them read every match of the scope. The store now keeps
-    // its own scope-local postings and statistics (see lexical-index.ts), ranked inside SQLite.
+    // its own scope-local postings and statistics, ranked inside SQLite. (Version 4 replaced
+    // these postings and indexes every row again, so this step no longer fills them.)
     version: 2,
     run: (db) => {
       db.exec(`
@@ -91,20 +92,6 @@ const MIGRATIONS: ReadonlyArray<{ version: number; run: (db: Database.Database) 
           PRIMARY KEY (scope_id, term, impact DESC, seq)
         ) WITHOUT ROWID;
       `);
-      const index = new SqliteLexicalIndex(db);
-      const setIndexed = db.prepare("UPDATE strategies SET indexed = ? WHERE seq = ?");
-      const rows = db.prepare("SELECT seq, scope, problem, strategy, tags FROM strategies").all() as Array<{
-        seq: number;
-        scope: string;
-        problem: string;
-        strategy: string;
-        tags: string;
-      }>;
-      for (const row of rows) {
-        const terms = documentTerms({ ...row, tags: tagsOf(row.tags) });
-        index.add(index.scopeForWrite(row.scope), row.seq, terms);
-        setIndexed.run(encodeIndexed(terms), row.seq);
-      }
     },
   },
   {
@@ -118,7 +105,51 @@ const MIGRATIONS: ReadonlyArray<{ version: number; run: (db: Database.Database) 
           (SELECT group_concat(json_extract(j.value, '$[0]'), ' ') FROM json_each(strategies.indexed, '$.terms') j), '');
       `),
   },
+  {
+    // One row per posting, and a term-count row beside it, made a put rewrite two B-tree pages per
+    // term, and a search read postings one row at a time. Postings now sit in blocks of a term's
+    // postings in `seq` order, with the term's totals in a row beside its newest block (see
+    // lexical-index.ts): an append rewrites one page per term; a search reads a few blobs per term.
+    version: 4,
+    run: (db) => {
+      db.exec(`
+        DROP TABLE strategy_postings;
+        DROP TABLE strategy_terms;
+        UPDATE strategy_scopes SET documents = 0, problem_length = 0, strategy_length = 0, tags_length = 0;
+        CREATE TABLE strategy_blocks (
+          scope_id INTEGER NOT NULL,
+          term TEXT NOT NULL,
+          start INTEGER NOT NULL,
+          documents INTEGER NOT NULL,
+          best REAL NOT NULL,
+          postings BLOB NOT NULL,
+          PRIMARY KEY (scope_id, term, start)
+        ) WITHOUT ROWID;
+      `);
+      const index = new SqliteLexicalIndex(db);
+      const setIndexed = db.prepare("UPDATE strategies SET indexed = ?, terms = ? WHERE seq = ?");
+      const page = db.prepare<[number], IndexSource>(
+        "SELECT seq, scope, problem, strategy, tags FROM strategies WHERE seq > ? ORDER BY seq LIMIT 1000",
+      );
+      // A page at a time: a statement still iterating would keep the connection from writing.
+      for (let rows = page.all(0); rows.length > 0; rows = page.all(rows.at(-1)!.seq)) {
+        for (const row of rows) {
+          const terms = documentTerms({ ...row, tags: tagsOf(row.tags) });
+          index.add(index.scopeForWrite(row.scope), row.seq, terms);
+          setIndexed.run(encodeIndexed(terms), termsText(terms), row.seq);
+        }
+      }
+    },
+  },
 ];
+
+interface IndexSource {
+  seq: number;
+  scope: string;
+  problem: string;
+  strategy: string;
+  tags: string;
+}
 
 function tagsOf(json: string): string[] {
   const tags: unknown = JSON.parse(json);

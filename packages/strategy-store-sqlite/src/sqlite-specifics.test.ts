@@ -41,7 +41,7 @@ describe("sqlite specifics", () => {
     expect(conn(0)).toBe(0);
   });
 
-  it("migration 2 indexes the records a version-1 database holds, scope by scope", async () => {
+  it("migrations index the records a version-1 database holds, scope by scope", async () => {
     const file = join(dir, "upgrade.db");
     const old = new Database(file);
     migrate(old, 1);
@@ -65,14 +65,17 @@ describe("sqlite specifics", () => {
     await store.close();
   });
 
-  it("migration 3 fills each row's terms from its index form: upgraded rows score as freshly written ones", async () => {
+  it("migrations 3 and 4 rebuild a row's terms and posting blocks: upgraded rows score as fresh ones", async () => {
     const file = join(dir, "terms.db");
     const fresh = new SqliteStrategyStore({ database: file });
     await fresh.putMany(upgradeSample.inputs);
     const before = await fresh.search(upgradeSample.search);
     await fresh.close();
     const db = new Database(file);
-    db.exec("ALTER TABLE strategies DROP COLUMN terms; DELETE FROM strategy_schema_version WHERE version = 3");
+    // Back to version 2's shape: no terms column, one row per posting (left empty: version 4 drops them).
+    db.exec(`ALTER TABLE strategies DROP COLUMN terms; DROP TABLE strategy_blocks;
+      CREATE TABLE strategy_postings (scope_id INTEGER); CREATE TABLE strategy_terms (scope_id INTEGER);
+      DELETE FROM strategy_schema_version WHERE version >= 3`);
     db.close();
     const upgraded = new SqliteStrategyStore({ database: file });
     expect(await upgraded.search(upgradeSample.search)).toEqual(before);
