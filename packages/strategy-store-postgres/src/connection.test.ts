@@ -144,15 +144,41 @@ if (PG_URL === undefined) {
   describe("one plain pg.Client", () => {
     const schema = runSchema("single");
     const client = new pg.Client({ connectionString: url });
+    const connected = client.connect();
     afterAll(async () => {
       await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
       await client.end();
     });
 
+    it("a lone put that inserts is one statement, indexed as a batch would be; one that merges is a transaction", async () => {
+      await connected;
+      const statements: string[] = [];
+      const recording: PgQueryable = {
+        query: async (text, params) => {
+          statements.push(text);
+          return client.query(text, params);
+        },
+      };
+      const store = await PostgresStrategyStore.open({ client: recording, schema });
+      const scope = uniqueScope("one-trip");
+      statements.length = 0;
+      const first = await store.put(input(scope, "disk fills up", "rotate the logs"));
+      expect(statements).toHaveLength(1);
+      const batched = await store.putMany([input(scope, "disk is slow", "check the raid")]);
+      statements.length = 0;
+      const merged = await store.put(input(scope, "disk fills up fast", "rotate the logs"));
+      expect(merged.id).toBe(first.id);
+      expect(statements).toContain("BEGIN");
+      expect(statements).toContain("COMMIT");
+      const hits = await store.search({ scope, query: "disk fast raid", k: 3 });
+      expect(hits.map((hit) => hit.record.id).sort()).toEqual([first.id, batched[0]!.id].sort());
+      await store.close();
+    });
+
     // On one connection, a statement sent while another call's transaction is open becomes part of
     // it: rolled back with it, and able to see its uncommitted rows.
-    it("a call made while put's transaction is open waits for it instead of joining it", async () => {
-      await client.connect();
+    it("a call made while putMany's transaction is open waits for it instead of joining it", async () => {
+      await connected;
       const statements: string[] = [];
       let began: (() => void) | undefined;
       const recording: PgQueryable = {
@@ -167,7 +193,8 @@ if (PG_URL === undefined) {
       const first = await store.put(input(scope, "disk fills up", "rotate the logs"));
       statements.length = 0;
       const begun = new Promise<void>((resolve) => (began = resolve));
-      const put = store.put(input(scope, "queue backs up", "scale the consumers"));
+      // A lone put that inserts is one statement; a batch runs in a transaction.
+      const put = store.putMany([input(scope, "queue backs up", "scale the consumers")]);
       await begun;
       const [, outcome, got] = await Promise.all([
         put,

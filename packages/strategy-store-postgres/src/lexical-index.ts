@@ -105,6 +105,59 @@ export class PostgresLexicalIndex {
     ]);
   }
 
+  /**
+   * One statement that runs `insert` (an INSERT … RETURNING `seq`, `id`, `scope`, its parameters
+   * first) and indexes what it inserted: scope totals, term counts and postings, each from the rows
+   * the insert returned, so a conflicting row that inserted nothing counts nowhere. `terms[i]` is what
+   * tokenising the row of id `ids[i]` gave; the parameters to append come back beside the text.
+   */
+  insertAndIndex(
+    insert: string,
+    firstParam: number,
+    ids: readonly string[],
+    terms: readonly DocumentTerms[],
+  ): { sql: string; params: unknown[] } {
+    const t = this.t;
+    const $ = (i: number) => `$${firstParam + i}`;
+    const postings = terms.flatMap((one, i) => one.postings.map((posting) => ({ id: ids[i]!, posting })));
+    const sql = `WITH ins AS (${insert}),
+      l AS (SELECT * FROM unnest(${$(0)}::text[], ${$(1)}::int[], ${$(2)}::int[], ${$(3)}::int[]) AS l(id, pl, sl, tl)),
+      p AS (SELECT * FROM unnest(${$(4)}::text[], ${$(5)}::text[], ${$(6)}::float8[], ${$(7)}::int[], ${$(8)}::int[],
+        ${$(9)}::int[]) AS p(id, term, impact, pc, sc, tc)),
+      sc AS (
+        INSERT INTO ${t.scopes} AS s (scope, documents, problem_length, strategy_length, tags_length)
+        SELECT ins.scope, count(*), sum(l.pl), sum(l.sl), sum(l.tl) FROM ins JOIN l ON l.id = ins.id
+        GROUP BY ins.scope ORDER BY ins.scope COLLATE "C"
+        ON CONFLICT (scope) DO UPDATE SET documents = s.documents + excluded.documents,
+          problem_length = s.problem_length + excluded.problem_length,
+          strategy_length = s.strategy_length + excluded.strategy_length,
+          tags_length = s.tags_length + excluded.tags_length
+        RETURNING scope_id, scope
+      ),
+      tm AS (
+        INSERT INTO ${t.terms} AS x (scope_id, term, documents)
+        SELECT sc.scope_id, p.term, count(*)::int FROM p JOIN ins ON ins.id = p.id JOIN sc ON sc.scope = ins.scope
+        GROUP BY sc.scope_id, sc.scope, p.term ORDER BY sc.scope COLLATE "C", p.term COLLATE "C"
+        ON CONFLICT (scope_id, term) DO UPDATE SET documents = x.documents + excluded.documents
+      ),
+      po AS (
+        INSERT INTO ${t.postings} (scope_id, term, impact, seq, problem_count, strategy_count, tags_count,
+          problem_length, strategy_length, tags_length)
+        SELECT sc.scope_id, p.term, p.impact, ins.seq, p.pc, p.sc, p.tc, l.pl, l.sl, l.tl
+        FROM p JOIN ins ON ins.id = p.id JOIN l ON l.id = p.id JOIN sc ON sc.scope = ins.scope
+      )
+      SELECT * FROM ins`;
+    const params = [
+      ids,
+      ...[0, 1, 2].map((f) => terms.map((one) => one.lengths[f]!)),
+      postings.map(({ id }) => id),
+      postings.map(({ posting }) => posting.term),
+      postings.map(({ posting }) => posting.impact),
+      ...[0, 1, 2].map((f) => postings.map(({ posting }) => posting.counts[f]!)),
+    ];
+    return { sql, params };
+  }
+
   /** Indexes newly written rows (their `seq` from the insert). */
   async add(tx: Executor, changes: readonly IndexChange[]): Promise<void> {
     if (changes.length === 0) return;

@@ -113,10 +113,18 @@ export class PostgresStrategyStore implements StrategyStore {
   }
 
   async put(input: StrategyInput): Promise<StrategyRecord> {
-    return (await this.putMany([input]))[0]!;
+    return (await this.write([input], false))[0]!;
   }
 
   async putMany(inputs: readonly StrategyInput[]): Promise<StrategyRecord[]> {
+    return this.write(inputs, true);
+  }
+
+  /**
+   * A lone put that inserts is one statement in its own implicit transaction: one round trip. A
+   * batch, or a put that must merge into an existing record, runs in an explicit transaction.
+   */
+  private async write(inputs: readonly StrategyInput[], batch: boolean): Promise<StrategyRecord[]> {
     this.assertOpen();
     const prepared = await prepareBatch(inputs, this.embed);
     this.assertOpen();
@@ -125,6 +133,10 @@ export class PostgresStrategyStore implements StrategyStore {
     // the same keys in another order, sends the whole batch round again.
     for (let attempt = 0; ; attempt++) {
       try {
+        if (!batch) {
+          const written = await this.insertNew(this.db, prepared);
+          if (written.every((record) => record !== undefined)) return written;
+        }
         return await this.db.transaction((tx) => this.writeBatch(tx, prepared));
       } catch (error) {
         if (attempt >= 3 || !retryable(error)) throw error;
@@ -132,16 +144,30 @@ export class PostgresStrategyStore implements StrategyStore {
     }
   }
 
-  /** Inserts what is new in one statement and indexes it in another; merges the rest in input order. */
+  /** Inserts what is new and merges the rest, in input order. */
   private async writeBatch(tx: Executor, prepared: readonly PreparedStrategy[]): Promise<StrategyRecord[]> {
-    const t = this.tables.strategies;
     const now = new Date().toISOString();
+    const inserted = await this.insertNew(tx, prepared, now);
+    const records: StrategyRecord[] = [];
+    for (const [i, one] of prepared.entries()) records.push(inserted[i] ?? (await this.merge(tx, one, now)));
+    return records;
+  }
+
+  /**
+   * Inserts, and indexes, in one statement every input whose key the scope does not hold yet; the
+   * others (undefined in the result) are left for `merge`.
+   */
+  private async insertNew(
+    db: Executor,
+    prepared: readonly PreparedStrategy[],
+    now = new Date().toISOString(),
+  ): Promise<Array<StrategyRecord | undefined>> {
+    const t = this.tables.strategies;
     const fresh = prepared.map((one) => newRecord(one, newId(), now));
     const terms = fresh.map((record) => documentTerms(record));
     const vector = this.vectorSchema === undefined ? undefined : `"${this.vectorSchema}".vector`;
-    const inserted = await tx.query<StrategyRow & { seq: string }>(
-      `INSERT INTO ${t} (id, scope, strategy_key, problem, strategy, correction, next_step, confidence, source, tags,
-         embedding, created_at, updated_at, uses, successes, indexed, terms${vector ? ", embedding_vec" : ""})
+    const insert = `INSERT INTO ${t} (id, scope, strategy_key, problem, strategy, correction, next_step, confidence,
+         source, tags, embedding, created_at, updated_at, uses, successes, indexed, terms${vector ? ", embedding_vec" : ""})
        SELECT u.id, u.scope, u.strategy_key, u.problem, u.strategy, u.correction, u.next_step, u.confidence, u.source,
          ARRAY(SELECT jsonb_array_elements_text(u.tags)), ${jsonFloats("u.embedding")}, $12, $12, 0, 0, u.indexed, u.terms
          ${vector ? `, (${jsonFloats("u.embedding")})::${vector}` : ""}
@@ -149,36 +175,31 @@ export class PostgresStrategyStore implements StrategyStore {
          $9::text[], $10::jsonb[], $11::jsonb[], $13::jsonb[], $14::text[]) WITH ORDINALITY
          AS u(id, scope, strategy_key, problem, strategy, correction, next_step, confidence, source, tags, embedding, indexed, terms, ord)
        ORDER BY u.ord
-       ON CONFLICT (scope, strategy_key) DO NOTHING RETURNING ${RECORD_COLUMNS}, seq`,
-      [
-        fresh.map((r) => r.id),
-        fresh.map((r) => r.scope),
-        prepared.map((p) => p.key),
-        fresh.map((r) => r.problem),
-        fresh.map((r) => r.strategy),
-        fresh.map((r) => r.correction ?? null),
-        fresh.map((r) => r.nextStep ?? null),
-        fresh.map((r) => r.confidence),
-        fresh.map((r) => r.source),
-        fresh.map((r) => JSON.stringify(r.tags)),
-        fresh.map((r) => (r.embedding ? JSON.stringify(r.embedding) : null)),
-        now,
-        terms.map((one) => JSON.stringify(indexedForm(one))),
-        terms.map((one) => termsText(one)),
-      ],
-    );
+       ON CONFLICT (scope, strategy_key) DO NOTHING RETURNING ${RECORD_COLUMNS}, seq`;
+    const ids = fresh.map((r) => r.id);
+    const indexing = this.index.insertAndIndex(insert, 15, ids, terms);
+    const inserted = await db.query<StrategyRow & { seq: string }>(indexing.sql, [
+      ids,
+      fresh.map((r) => r.scope),
+      prepared.map((p) => p.key),
+      fresh.map((r) => r.problem),
+      fresh.map((r) => r.strategy),
+      fresh.map((r) => r.correction ?? null),
+      fresh.map((r) => r.nextStep ?? null),
+      fresh.map((r) => r.confidence),
+      fresh.map((r) => r.source),
+      fresh.map((r) => JSON.stringify(r.tags)),
+      fresh.map((r) => (r.embedding ? JSON.stringify(r.embedding) : null)),
+      now,
+      terms.map((one) => JSON.stringify(indexedForm(one))),
+      terms.map((one) => termsText(one)),
+      ...indexing.params,
+    ]);
     const rowById = new Map(inserted.map((row) => [row.id, row]));
-    const position = new Map(fresh.map((record, i) => [record.id, i]));
-    await this.index.add(
-      tx,
-      inserted.map((row) => ({ scope: row.scope, seq: row.seq, terms: terms[position.get(row.id)!]! })),
-    );
-    const records: StrategyRecord[] = [];
-    for (const [i, one] of prepared.entries()) {
-      const row = rowById.get(fresh[i]!.id);
-      records.push(row ? recordFromRow(row) : await this.merge(tx, one, now));
-    }
-    return records;
+    return fresh.map((record) => {
+      const row = rowById.get(record.id);
+      return row ? recordFromRow(row) : undefined;
+    });
   }
 
   private async merge(tx: Executor, prepared: PreparedStrategy, now: string): Promise<StrategyRecord> {
