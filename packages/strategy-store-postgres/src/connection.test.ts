@@ -150,7 +150,7 @@ if (PG_URL === undefined) {
       await client.end();
     });
 
-    it("a lone put that inserts is one statement, indexed as a batch would be; one that merges is a transaction", async () => {
+    it("a lone put that inserts is one statement, indexed as a batch is; a merging one is a transaction", async () => {
       await connected;
       const statements: string[] = [];
       const recording: PgQueryable = {

@@ -145,6 +145,7 @@ export class PostgresLexicalIndex {
           problem_length, strategy_length, tags_length)
         SELECT sc.scope_id, p.term, p.impact, ins.seq, p.pc, p.sc, p.tc, l.pl, l.sl, l.tl
         FROM p JOIN ins ON ins.id = p.id JOIN l ON l.id = p.id JOIN sc ON sc.scope = ins.scope
+        ORDER BY sc.scope_id, p.term, p.impact DESC, ins.seq
       )
       SELECT * FROM ins`;
     const params = [

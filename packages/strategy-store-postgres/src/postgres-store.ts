@@ -166,8 +166,9 @@ export class PostgresStrategyStore implements StrategyStore {
     const fresh = prepared.map((one) => newRecord(one, newId(), now));
     const terms = fresh.map((record) => documentTerms(record));
     const vector = this.vectorSchema === undefined ? undefined : `"${this.vectorSchema}".vector`;
-    const insert = `INSERT INTO ${t} (id, scope, strategy_key, problem, strategy, correction, next_step, confidence,
-         source, tags, embedding, created_at, updated_at, uses, successes, indexed, terms${vector ? ", embedding_vec" : ""})
+    const insert = `INSERT INTO ${t} (id, scope, strategy_key, problem, strategy, correction, next_step,
+         confidence, source, tags, embedding, created_at, updated_at, uses, successes, indexed, terms
+         ${vector ? ", embedding_vec" : ""})
        SELECT u.id, u.scope, u.strategy_key, u.problem, u.strategy, u.correction, u.next_step, u.confidence, u.source,
          ARRAY(SELECT jsonb_array_elements_text(u.tags)), ${jsonFloats("u.embedding")}, $12, $12, 0, 0, u.indexed, u.terms
          ${vector ? `, (${jsonFloats("u.embedding")})::${vector}` : ""}
