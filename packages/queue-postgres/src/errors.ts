@@ -1,6 +1,12 @@
 import { CodedError } from "@x/llm-types";
 
-export const QUEUE_ERROR_CODES = ["invalid_spec", "not_found", "not_parked", "not_unknown_outcome"] as const;
+export const QUEUE_ERROR_CODES = [
+  "invalid_spec",
+  "not_found",
+  "not_parked",
+  "not_unknown_outcome",
+  "scope_refused",
+] as const;
 export type QueueErrorCode = (typeof QUEUE_ERROR_CODES)[number];
 
 /** A queue call refused: nothing was written. */

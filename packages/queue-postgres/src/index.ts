@@ -1,5 +1,6 @@
 export {
   createTaskQueue,
+  ownScope,
   type EnqueueOptions,
   type TaskEvent,
   type TaskQueue,

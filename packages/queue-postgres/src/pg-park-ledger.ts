@@ -93,10 +93,17 @@ export function createPostgresParkLedger(options: PostgresParkLedgerOptions): Po
     },
     async executed(parkId, result) {
       stopRenewing(parkId);
-      await db.query(
-        `UPDATE ${table} SET state = 'done', done_at = now(), result = $3 WHERE park_id = $1 AND owner = $2`,
+      // Fenced like `executing`: once another process found this execution's lease lapsed and said
+      // `unknown_outcome`, the decision is a person's, and a late word from this process would
+      // contradict what they are told (or settle after they did).
+      const recorded = await db.query(
+        `UPDATE ${table} SET state = 'done', done_at = now(), result = $3
+         WHERE park_id = $1 AND owner = $2 AND state IN ('claimed', 'executing') RETURNING park_id`,
         [parkId, owner, JSON.stringify(result)],
       );
+      if (recorded.rowCount !== 1) {
+        throw new Error(`park ${parkId}: ${owner} no longer holds it, so its result is not recorded`);
+      }
     },
     close() {
       for (const parkId of [...renewals.keys()]) stopRenewing(parkId);

@@ -1,232 +1,136 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPostgresParkLedger, createWorker, QueueError, type TaskQueue } from "./index";
-import { createEffectsTable, LEASE_MS, openQueue, recordingBrain, STEPS, tools, workerOptions } from "../test/fixture";
+import { describe, expect, it } from "vitest";
+import { openQueue, recordingBrain, STEPS, tools, workerOptions } from "../test/fixture";
+import { PG_URL, until, useHarness } from "../test/harness";
+import { createWorker, type Worker } from "./index";
 
-const url = process.env.PG_URL;
-const here = dirname(fileURLToPath(import.meta.url));
-const schema = `x_queue_test_${process.pid}`;
-let admin: pg.Pool;
-let queue: TaskQueue;
+const h = useHarness("queue");
 
-beforeAll(async () => {
-  admin = new pg.Pool({ connectionString: url, max: 4 });
-  queue = openQueue(url!, schema);
-  await queue.start();
-  await createEffectsTable(admin, schema);
-});
-afterAll(async () => {
-  await queue?.stop();
-  await admin?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`);
-  await admin?.end();
-});
-
-const effects = async (like: string) =>
-  (
-    await admin.query<{ name: string; idempotency_key: string }>(
-      `SELECT name, idempotency_key FROM ${schema}.effects WHERE idempotency_key LIKE $1 ORDER BY at`,
-      [like],
-    )
-  ).rows;
-
-async function until<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+/** A worker on the harness's queue, stopped at the end of the test that made it. */
+async function withWorker<T>(body: (worker: Worker, calls: number[]) => Promise<T>, toolList = tools): Promise<T> {
+  const calls: number[] = [];
+  const worker = createWorker(
+    workerOptions(h.queue, toolList(h.queue.pool, h.schema), { faux: recordingBrain(calls) }),
+  );
+  await worker.start();
+  try {
+    return await body(worker, calls);
+  } finally {
+    await worker.stop();
   }
 }
-const settled = (
-  taskId: string,
-  owner = "acme",
-  states = ["completed", "failed", "parked", "dead_letter", "unknown_outcome"],
-) =>
-  until(async () => {
-    const task = await queue.getTask(taskId, owner);
-    return states.includes(task.status) ? task : undefined;
-  });
 
-function childWorker(hangAt: string): { child: ChildProcess; hanging: Promise<void> } {
-  const child = spawn(
-    process.execPath,
-    ["--conditions=@x/source", "--import", "tsx", join(here, "../test/worker-child.ts"), url!, schema, hangAt],
-    {
-      cwd: join(here, ".."),
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  const hanging = new Promise<void>((resolve, reject) => {
-    child.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("hanging") && resolve());
-    child.on("exit", (code) => reject(new Error(`child exited (${code}) before it hung`)));
-  });
-  return { child, hanging };
-}
-
-describe.runIf(url)("PostgreSQL park ledger", () => {
-  const ledger = (owner: string, leaseMs = 5_000) => createPostgresParkLedger({ db: admin, schema, owner, leaseMs });
-
-  it("claimed → executing → done; a later claim gets the recorded result", async () => {
-    const a = ledger("a");
-    expect(await a.claim("park-1")).toEqual({ status: "granted" });
-    expect(await ledger("b").claim("park-1")).toEqual({ status: "refused", reason: "in_progress" });
-    await a.executing!("park-1");
-    expect(await ledger("b").claim("park-1")).toEqual({ status: "refused", reason: "in_progress" });
-    const result = {
-      role: "toolResult" as const,
-      toolCallId: "c",
-      toolName: "t",
-      content: [],
-      isError: false,
-      timestamp: 1,
-    };
-    await a.executed!("park-1", result);
-    expect(await ledger("b").claim("park-1")).toEqual({ status: "recorded", result });
-    a.close();
-  });
-
-  it("a claim whose lease lapsed before the call started is granted again", async () => {
-    await ledger("a", 50).claim("park-2");
-    await new Promise((resolve) => setTimeout(resolve, 120));
-    expect(await ledger("b").claim("park-2")).toEqual({ status: "granted" });
-  });
-
-  it("an execution whose lease lapsed is an unknown outcome, for every later claim, and never granted", async () => {
-    const a = ledger("a", 60);
-    await a.claim("park-3");
-    await a.executing!("park-3");
-    a.close(); // the process "dies": nothing renews the lease
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(await ledger("b").claim("park-3")).toEqual({ status: "refused", reason: "unknown_outcome" });
-    expect(await ledger("c").claim("park-3")).toEqual({ status: "refused", reason: "unknown_outcome" });
-    const row = await admin.query(`SELECT state FROM ${schema}.park_calls WHERE park_id = 'park-3'`);
-    expect(row.rows[0].state).toBe("unknown_outcome");
-  });
-
-  it("a live execution keeps its lease renewed, so a slow call is not mistaken for a dead one", async () => {
-    const a = ledger("a", 90);
-    await a.claim("park-4");
-    await a.executing!("park-4");
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await ledger("b").claim("park-4")).toEqual({ status: "refused", reason: "in_progress" });
-    a.close();
-  });
-
-  it("of sixteen processes racing for one park, exactly one is granted", async () => {
-    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => ledger(`w${i}`).claim("park-5")));
-    expect(answers.filter((a) => typeof a === "object" && a.status === "granted")).toHaveLength(1);
-  });
-});
-
-describe.runIf(url)("task queue", () => {
-  it("runs enqueued tasks to completion with the normal runner, events readable by the owner only", async () => {
-    const worker = createWorker(workerOptions(queue, tools(queue.pool, schema)));
-    await worker.start();
-    const ids = await Promise.all(
-      [1, 2, 3].map((i) => queue.enqueue({ objective: `task ${i}`, toolNames: ["step"] }, { owner: "acme" })),
-    );
-    for (const id of ids) {
-      const task = await settled(id);
-      expect([task.status, task.error]).toEqual(["completed", null]);
+describe.runIf(PG_URL)("task queue", () => {
+  it("queued → running → completed with the normal runner; a turn event after every turn", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held = (db: typeof h.queue.pool, schema: string) =>
+      tools(db, schema, { after: (name, n) => (n === 2 ? gate : Promise.resolve()) });
+    await withWorker(async () => {
+      const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
+      expect((await h.queue.getTask(id, "acme")).status).toMatch(/^(queued|running)$/);
+      await until(async () => ((await h.effects(id)).includes("step 2") ? true : undefined));
+      expect((await h.queue.getTask(id, "acme")).status).toBe("running");
+      release();
+      const task = await h.settled(id);
+      expect([task.status, task.error, task.attempts]).toEqual(["completed", null, 1]);
       expect(task.result?.output).toBe(`done after ${STEPS} steps`);
       expect(task.result?.stats.turns).toBe(STEPS + 1);
-      expect(task.attempts).toBe(1);
-    }
-    const events = await queue.events(ids[0]!, "acme");
-    expect(events.filter((e) => e.event.type === "turn").map((e) => e.event.turns)).toEqual([1, 2, 3, 4]);
-    expect(events.at(-1)!.event).toMatchObject({ type: "end", status: "completed" });
-    await expect(queue.getTask(ids[0]!, "globex")).rejects.toMatchObject({ code: "not_found" });
-    await expect(queue.events(ids[0]!, "globex")).rejects.toBeInstanceOf(QueueError);
-    await expect(queue.approve(ids[0]!, "globex", { decision: "approve" })).rejects.toMatchObject({
-      code: "not_found",
-    });
-    await worker.stop();
+      const events = await h.queue.events(id, "acme");
+      expect(events.filter((e) => e.event.type === "turn").map((e) => e.event.turns)).toEqual([1, 2, 3, 4]);
+      expect(events.at(-1)!.event).toMatchObject({ type: "end", status: "completed" });
+      expect(await h.queue.events(id, "acme", events.at(-2)!.seq)).toHaveLength(1);
+    }, held);
   });
 
   it("refuses a malformed spec before anything is stored", async () => {
-    await expect(queue.enqueue({ objective: 3 } as never, { owner: "acme" })).rejects.toMatchObject({
+    const before = await h.admin.query(`SELECT count(*)::int AS n FROM ${h.schema}.tasks`);
+    await expect(h.queue.enqueue({ objective: 3 } as never, { owner: "acme" })).rejects.toMatchObject({
       code: "invalid_spec",
+    });
+    expect((await h.admin.query(`SELECT count(*)::int AS n FROM ${h.schema}.tasks`)).rows).toEqual(before.rows);
+  });
+
+  it("running → failed: a run that ends short (its turn limit) is failed with its reason, not retried", async () => {
+    await withWorker(async () => {
+      const id = await h.queue.enqueue(
+        { objective: "four steps", toolNames: ["step"], maxTurns: 2 },
+        { owner: "acme" },
+      );
+      const task = await h.settled(id);
+      expect(task.status).toBe("failed");
+      expect(task.error).toMatch(/turn/i);
+      expect(task.result?.status).not.toBe("completed");
+      expect(task.attempts).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 2_500)); // past the job's expiry: nothing takes it again
+      expect(await h.effects(id)).toEqual(["step 1", "step 2"]);
+      expect((await h.queue.getTask(id, "acme")).attempts).toBe(1);
     });
   });
 
-  it("a parked task waits; two racing approvals: one wins, the call runs once, any worker resumes it", async () => {
-    const worker = createWorker(workerOptions(queue, tools(queue.pool, schema)));
-    await worker.start();
-    const id = await queue.enqueue({ objective: "deploy it", toolNames: ["deploy"] }, { owner: "acme" });
-    const parked = await settled(id);
-    expect(parked.status).toBe("parked");
-    const other = openQueue(url!, schema); // another process's view of the same queue
-    await other.start();
-    const answers = await Promise.allSettled([
-      queue.approve(id, "acme", { decision: "approve" }),
-      other.approve(id, "acme", { decision: "approve" }),
-    ]);
-    expect(answers.filter((a) => a.status === "fulfilled")).toHaveLength(1);
-    expect(answers.find((a) => a.status === "rejected")).toMatchObject({ reason: { code: "not_parked" } });
-    const done = await settled(id, "acme", ["completed", "failed"]);
-    expect(done.status).toBe("completed");
-    expect(done.result?.output).toBe("deployed");
-    expect(await effects(`${id}:%`)).toEqual([{ name: "deploy prod", idempotency_key: `${id}:deploy-1` }]);
-    await other.stop();
-    await worker.stop();
+  it("running → parked → resuming → completed; two racing approvals: one wins, the call runs once", async () => {
+    await withWorker(async () => {
+      const id = await h.queue.enqueue({ objective: "deploy it", toolNames: ["deploy"] }, { owner: "acme" });
+      const parked = await h.settled(id);
+      expect(parked.status).toBe("parked");
+      expect(parked.result?.parked?.pending.toolName).toBe("deploy");
+      expect(await h.effects(id)).toEqual([]);
+      const other = openQueue(PG_URL!, h.schema); // another process's view of the same queue
+      await other.start();
+      const answers = await Promise.allSettled([
+        h.queue.approve(id, "acme", { decision: "approve" }),
+        other.approve(id, "acme", { decision: "approve" }),
+      ]);
+      await other.stop();
+      expect(answers.filter((a) => a.status === "fulfilled")).toHaveLength(1);
+      expect(answers.find((a) => a.status === "rejected")).toMatchObject({ reason: { code: "not_parked" } });
+      const done = await h.settled(id, "acme", ["completed", "failed"]);
+      expect([done.status, done.result?.output]).toEqual(["completed", "deployed"]);
+      expect(await h.effects(id)).toEqual(["deploy prod"]);
+      await expect(h.queue.approve(id, "acme", { decision: "approve" })).rejects.toMatchObject({ code: "not_parked" });
+    });
   });
 
-  it("a worker SIGKILLed mid-run: the task is retried from its last finished turn", async () => {
-    const { child, hanging } = childWorker("step 3");
-    const id = await queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
-    await hanging;
-    child.kill("SIGKILL");
-    const calls: number[] = [];
-    const worker = createWorker(workerOptions(queue, tools(queue.pool, schema), recordingBrain(calls)));
-    await worker.start();
-    const done = await settled(id);
-    expect(done.status).toBe("completed");
-    expect(done.attempts).toBe(1); // takes since the last progress: the retry, which finished
-    // Only the turn in flight (the third: its step ran, its result was lost) is asked again.
-    expect(calls).toEqual([2, 3, 4]);
-    expect((await effects(`${id}:%`)).map((e) => e.name)).toEqual(["step 1", "step 2", "step 3", "step 3", "step 4"]);
-    await worker.stop();
-  }, 30_000);
+  it("parked → resuming → completed on a denial: the call never runs, the model is told", async () => {
+    await withWorker(async () => {
+      const id = await h.queue.enqueue({ objective: "deploy it", toolNames: ["deploy"] }, { owner: "acme" });
+      expect((await h.settled(id)).status).toBe("parked");
+      await h.queue.approve(id, "acme", { decision: "deny", reason: "not on a Friday" });
+      const done = await h.settled(id, "acme", ["completed", "failed"]);
+      expect(done.status).toBe("completed");
+      const denial = done.result?.messages.find((m) => m.role === "toolResult");
+      expect(denial).toMatchObject({ isError: true });
+      expect(JSON.stringify(denial)).toContain("not on a Friday");
+      expect(await h.effects(id)).toEqual([]);
+    });
+  });
 
-  it("a worker SIGKILLed while executing an approved call: unknown outcome, never a second execution", async () => {
-    const id = await queue.enqueue({ objective: "deploy now", toolNames: ["deploy"] }, { owner: "acme" });
-    const { child, hanging } = childWorker("deploy 0");
-    expect((await settled(id)).status).toBe("parked");
-    await queue.approve(id, "acme", { decision: "approve" });
-    await hanging;
-    child.kill("SIGKILL");
-    const worker = createWorker(workerOptions(queue, tools(queue.pool, schema)));
-    await worker.start();
-    const stuck = await settled(id, "acme", ["unknown_outcome", "completed", "failed"]);
-    expect(stuck.status).toBe("unknown_outcome");
-    expect(stuck.error).toMatch(/unknown/);
-    expect(await effects(`${id}:%`)).toHaveLength(1);
-    // A person checks the target and says the deploy happened: the run goes on without running it.
-    await queue.reconcile(id, "acme", { happened: true, result: "deployed prod (checked by hand)" });
-    const done = await settled(id, "acme", ["completed", "failed"]);
-    expect(done.status).toBe("completed");
-    expect(await effects(`${id}:%`)).toHaveLength(1);
-    await worker.stop();
-  }, 30_000);
+  it("resuming → failed: a worker without the parked call's tool refuses the park, and runs nothing", async () => {
+    const id = await withWorker(async () => {
+      const parkedId = await h.queue.enqueue({ objective: "deploy it", toolNames: ["deploy"] }, { owner: "acme" });
+      expect((await h.settled(parkedId)).status).toBe("parked");
+      return parkedId;
+    });
+    const stepsOnly = (db: typeof h.queue.pool, schema: string) => tools(db, schema).filter((t) => t.name === "step");
+    await withWorker(async () => {
+      await h.queue.approve(id, "acme", { decision: "approve" });
+      const failed = await h.settled(id, "acme", ["completed", "failed"]);
+      expect(failed.status).toBe("failed");
+      expect(failed.error).toMatch(/deploy.*not among the tools/);
+      expect(await h.effects(id)).toEqual([]);
+    }, stepsOnly);
+  });
 
-  it("a task that keeps losing its worker ends dead_letter, visible, after maxAttempts", async () => {
-    const id = await queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
-    for (let i = 0; i < 3; i++) {
-      const { child, hanging } = childWorker("step 1");
-      await hanging;
-      child.kill("SIGKILL");
-      // Wait until the lease lapsed, so the next child takes the retry rather than finding it held.
-      await new Promise((resolve) => setTimeout(resolve, LEASE_MS + 200));
-    }
-    const worker = createWorker(workerOptions(queue, tools(queue.pool, schema)));
-    await worker.start();
-    const dead = await settled(id, "acme", ["dead_letter", "completed"]);
-    expect(dead.status).toBe("dead_letter");
-    expect(dead.error).toMatch(/taken 3 times without progress/);
-    await worker.stop();
-  }, 60_000);
+  it("→ dead_letter when pg-boss gives up on a task's job: visible, with its reason", async () => {
+    // A task whose job failed every retry lands on the dead-letter queue (its worker crashed before
+    // reaching the row each time); sent there directly, as pg-boss would, while a lease keeps the
+    // task's own job from running it first.
+    const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
+    await h.admin.query(`UPDATE ${h.schema}.tasks SET lease_until = now() + interval '1 hour' WHERE id = $1`, [id]);
+    await h.queue.boss.send(h.queue.deadJobName, { taskId: id });
+    await withWorker(async () => {
+      const dead = await h.settled(id, "acme", ["dead_letter"]);
+      expect(dead.error).toBe("its job failed every retry");
+      expect(await h.effects(id)).toEqual([]);
+    });
+  });
 });

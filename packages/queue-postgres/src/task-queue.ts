@@ -26,6 +26,17 @@ export interface TaskQueueOptions {
   jobExpireSeconds?: number;
   /** How often pg-boss sweeps expired jobs. Default 15 s. */
   maintenanceIntervalSeconds?: number;
+  /**
+   * Whether `owner` may run a task in strategy `scope`: checked by `enqueue` (refused with
+   * `scope_refused`, nothing stored) and again by the worker that takes the task. Default
+   * {@link ownScope}: a tenant's own scopes only.
+   */
+  scopeAllowed?: (owner: string, scope: string) => boolean;
+}
+
+/** The default scope rule: a scope is the owner's name, or the owner's name and `/` then more. */
+export function ownScope(owner: string, scope: string): boolean {
+  return scope === owner || scope.startsWith(`${owner}/`);
 }
 
 /** What a job in pg-boss carries: only the task's id; the row is the source of truth. */
@@ -36,7 +47,7 @@ export interface TaskJob {
 export interface EnqueueOptions {
   /** The tenant the task belongs to: every read and approval names it. */
   owner: string;
-  /** Strategy scope the worker hands the task (teacher mode, stores). */
+  /** Strategy scope the worker hands the task (teacher mode, stores); `scopeAllowed` must allow it. */
   scope?: string;
   /** Default: a random UUID. Enqueuing the same id twice is refused by the database. */
   taskId?: string;
@@ -59,6 +70,8 @@ export interface TaskQueue {
   readonly pool: pg.Pool;
   readonly boss: PgBoss;
   readonly maxAttempts: number;
+  /** The queue's scope rule (`TaskQueueOptions.scopeAllowed`), which its workers apply too. */
+  scopeAllowed(owner: string, scope: string): boolean;
   start(): Promise<void>;
   stop(): Promise<void>;
   enqueue(spec: QueuedSpec, options: EnqueueOptions): Promise<string>;
@@ -87,6 +100,7 @@ export function createTaskQueue(options: TaskQueueOptions): TaskQueue {
   const ownsPool = !options.pool;
   const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: 10 });
   const maxAttempts = options.maxAttempts ?? 3;
+  const scopeAllowed = options.scopeAllowed ?? ownScope;
   const boss = new PgBoss({
     db: { executeSql: (text, values) => pool.query(text, values) },
     schema: `${schema}_boss`,
@@ -141,6 +155,7 @@ export function createTaskQueue(options: TaskQueueOptions): TaskQueue {
     pool,
     boss,
     maxAttempts,
+    scopeAllowed,
     async start() {
       await ensureSchema(pool, schema);
       boss.on("error", () => undefined);
@@ -155,14 +170,19 @@ export function createTaskQueue(options: TaskQueueOptions): TaskQueue {
     async enqueue(spec, enqueueOptions) {
       const parsed = QueuedSpecSchema.safeParse(spec);
       if (!parsed.success) throw new QueueError("invalid_spec", `task spec is not valid: ${parsed.error.message}`);
+      const { owner, scope } = enqueueOptions;
+      if (scope !== undefined && !scopeAllowed(owner, scope)) {
+        // The same words whether the scope belongs to another tenant or to nobody.
+        throw new QueueError("scope_refused", `owner ${owner} may not run tasks in scope ${JSON.stringify(scope)}`);
+      }
       const taskId = enqueueOptions.taskId ?? randomUUID();
       // The row and its job in one transaction: a task is never queued without a job, nor a job
       // sent for a task that does not exist.
       await inTransaction(async (client) => {
         await client.query(`INSERT INTO ${tasks} (id, owner, scope, status, spec) VALUES ($1, $2, $3, 'queued', $4)`, [
           taskId,
-          enqueueOptions.owner,
-          enqueueOptions.scope ?? null,
+          owner,
+          scope ?? null,
           JSON.stringify(parsed.data),
         ]);
         await send(taskId, client);

@@ -128,18 +128,22 @@ export function createWorker(options: WorkerOptions): Worker {
   };
 
   const settle = async (row: TaskRow, result: TaskResult) => {
-    await event(row.id, { type: "end", status: result.status, code: result.terminal.code });
+    // The end is told only by the worker that still holds the task (one that lost it ends nothing).
+    if (await settleRow(row, result)) {
+      await event(row.id, { type: "end", status: result.status, code: result.terminal.code });
+    }
+  };
+  const settleRow = async (row: TaskRow, result: TaskResult): Promise<boolean> => {
     if (result.status === "parked" && result.parked) {
-      await fenced(
+      return fenced(
         row.id,
         `status = 'parked', parked = $3, park_id = $4, checkpoint = NULL, decision = NULL, result = $5,
          attempts = 0, lease_owner = NULL, lease_until = NULL`,
         [JSON.stringify(result.parked), result.parked.parkId, JSON.stringify(result)],
       );
-      return;
     }
     const status = result.status === "completed" ? "completed" : "failed";
-    await fenced(row.id, `status = $3, result = $4, error = $5, checkpoint = NULL, lease_until = NULL`, [
+    return fenced(row.id, `status = $3, result = $4, error = $5, checkpoint = NULL, lease_until = NULL`, [
       status,
       JSON.stringify(result),
       status === "failed" ? `${result.status}: ${result.terminal.message}` : null,
@@ -155,6 +159,13 @@ export function createWorker(options: WorkerOptions): Worker {
       return;
     }
     const { row } = taken;
+    // Checked again here: the row may come from an enqueuer with another rule, or from SQL.
+    if (row.scope !== null && !queue.scopeAllowed(row.owner, row.scope)) {
+      await fenced(row.id, `status = 'failed', error = $3, lease_until = NULL`, [
+        `scope_refused: owner ${row.owner} may not run tasks in scope ${JSON.stringify(row.scope)}`,
+      ]);
+      return;
+    }
     if (row.attempts > queue.maxAttempts) {
       await fenced(row.id, `status = 'dead_letter', error = $3, lease_until = NULL`, [
         `taken ${row.attempts - 1} times without progress (its workers died mid-turn, or it kept failing)`,

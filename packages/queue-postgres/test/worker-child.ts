@@ -1,16 +1,29 @@
 // A worker in its own process, for the crash tests: it runs tasks from the queue and, at the point the
-// test names, reports on stdout and hangs until the parent kills it with SIGKILL.
+// test names (before or after a tool's effect), reports on stdout and hangs until the parent kills it.
 import { createWorker } from "../src/index";
-import { openQueue, tools, workerOptions } from "./fixture";
+import { openQueue, tools, workerOptions, type BrainChoice } from "./fixture";
 
-const [url, schema, hangAt] = process.argv.slice(2) as [string, string, string];
-const queue = openQueue(url, schema);
+export interface ChildSettings {
+  url: string;
+  schema: string;
+  /** `step 3`, `deploy 0`: the call to hang in. */
+  hangAt: string;
+  /** Hang before the effect is recorded (it never happened) or after (it did). Default after. */
+  hangWhen?: "before" | "after";
+  /** The loopback Chat Completions server to use instead of the faux script. */
+  baseUrl?: string;
+}
+
+const settings = JSON.parse(process.argv[2]!) as ChildSettings;
+const queue = openQueue(settings.url, settings.schema);
 await queue.start();
 const hang = async (name: string, n: number) => {
-  if (`${name} ${n}` !== hangAt) return;
+  if (`${name} ${n}` !== settings.hangAt) return;
   process.stdout.write(`hanging at ${name} ${n}\n`);
   await new Promise(() => undefined);
 };
-const worker = createWorker(workerOptions(queue, tools(queue.pool, schema, { after: hang })));
+const hooks = settings.hangWhen === "before" ? { before: hang } : { after: hang };
+const brain: BrainChoice | undefined = settings.baseUrl ? { baseUrl: settings.baseUrl } : undefined;
+const worker = createWorker(workerOptions(queue, tools(queue.pool, settings.schema, hooks), brain));
 await worker.start();
 process.stdout.write("ready\n");

@@ -111,7 +111,8 @@ Every worker must share the park key (.x-agent/park.key here, or X_AGENT_PARK_KE
   enqueue: `x-agent enqueue "<objective>" --store postgres://… [--owner <tenant>] [--scope <name>] [--wait]
 
 Queues a task for the workers and prints its id. --wait follows it until it ends (or parks) and
-prints the answer. A write the task wants waits for x-agent task <id> --approve, for days if need be.`,
+prints the answer. A write the task wants waits for x-agent task <id> --approve, for days if need be.
+--scope is a strategy scope of the owner's own: its name, or its name, "/" and more (acme/eu).`,
   task: `x-agent task <id> --store postgres://… [--owner <tenant>] [--approve|--deny [--reason <text>]] [--wait]
 
 Shows a queued task (status, answer, error). With --approve or --deny, decides the approval a

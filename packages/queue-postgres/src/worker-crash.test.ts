@@ -1,0 +1,142 @@
+import { startOpenAIMockServer, type RecordedRequest } from "@x/brain-openai/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callId, LEASE_MS, nextMove, openQueue, tools, workerOptions } from "../test/fixture";
+import { PG_URL, useHarness } from "../test/harness";
+import { startRecordingProxy, type RecordingProxy } from "../test/recording-proxy";
+import { createWorker } from "./index";
+
+const h = useHarness("crash");
+
+type WireMessage = { role: string; content?: unknown };
+/** The fixture's script on the wire: the reply follows from the request alone, in any process. */
+const wireScript = (request: RecordedRequest) => {
+  const messages = (request.body as { messages: WireMessage[] }).messages;
+  const objective = messages.find((m) => m.role === "user")?.content;
+  const move = nextMove(
+    typeof objective === "string" ? objective : "",
+    messages.filter((m) => m.role === "tool").length,
+  );
+  if ("text" in move) return { text: move.text };
+  const args = move.tool === "deploy" ? { target: "prod" } : { n: move.n };
+  return { toolCalls: [{ id: callId(move), name: move.tool, arguments: args }] };
+};
+
+let model: Awaited<ReturnType<typeof startOpenAIMockServer>>;
+let proxy: RecordingProxy;
+beforeAll(async () => {
+  model = await startOpenAIMockServer(async (request) => wireScript(request));
+  proxy = await startRecordingProxy(model.baseUrl);
+});
+afterAll(async () => {
+  await proxy?.close();
+  await model?.close();
+});
+
+describe.runIf(PG_URL)("a worker that dies", () => {
+  it("SIGKILLed mid-run: the retry continues from the last finished turn, its request byte-identical", async () => {
+    const { child, hanging } = h.childWorker({ hangAt: "step 3", baseUrl: proxy.baseUrl });
+    const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
+    await hanging;
+    child.kill("SIGKILL");
+    // The dead worker sent turns 1–3; the third one's step ran, but its result died with it.
+    const beforeCrash = proxy.bodies.splice(0);
+    expect(beforeCrash).toHaveLength(3);
+    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { baseUrl: proxy.baseUrl }));
+    await worker.start();
+    const done = await h.settled(id);
+    await worker.stop();
+    expect([done.status, done.attempts, done.result?.output]).toEqual(["completed", 1, "done after 4 steps"]);
+    const afterCrash = proxy.bodies.splice(0);
+    // Only the turn in flight is asked again, and with the very bytes the dead worker sent: a
+    // provider's prompt cache sees the same prefix and hits.
+    expect(afterCrash).toHaveLength(3);
+    expect(afterCrash[0]!.equals(beforeCrash[2]!)).toBe(true);
+    expect(afterCrash[0]!.toString("utf8")).toBe(beforeCrash[2]!.toString("utf8"));
+    // Each later request extends the one before it (messages appended, none rewritten).
+    const messagesOf = (body: Buffer) => (JSON.parse(body.toString("utf8")) as { messages: unknown[] }).messages;
+    const all = [...beforeCrash, ...afterCrash.slice(1)].map(messagesOf);
+    for (let turn = 1; turn < all.length; turn++) {
+      expect(all[turn]!.slice(0, all[turn - 1]!.length)).toEqual(all[turn - 1]);
+    }
+    expect(await h.effects(id)).toEqual(["step 1", "step 2", "step 3", "step 3", "step 4"]);
+  }, 40_000);
+
+  it("SIGKILLed while executing an approved call: unknown_outcome, not run twice; reconciled as done", async () => {
+    const id = await h.queue.enqueue({ objective: "deploy now", toolNames: ["deploy"] }, { owner: "acme" });
+    const { child, hanging } = h.childWorker({ hangAt: "deploy 0" });
+    expect((await h.settled(id)).status).toBe("parked");
+    await h.queue.approve(id, "acme", { decision: "approve" });
+    await hanging;
+    child.kill("SIGKILL");
+    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema)));
+    await worker.start();
+    try {
+      const stuck = await h.settled(id, "acme", ["unknown_outcome", "completed", "failed"]);
+      expect(stuck.status).toBe("unknown_outcome");
+      expect(stuck.error).toMatch(/unknown/);
+      // Left alone, it stays: a later job, lease or worker never turns it into a second execution.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect((await h.queue.getTask(id, "acme")).status).toBe("unknown_outcome");
+      expect(await h.effects(id)).toEqual(["deploy prod"]);
+      // A person checks the target and says the deploy happened: the run goes on without running it.
+      await h.queue.reconcile(id, "acme", { happened: true, result: "deployed prod (checked by hand)" });
+      const done = await h.settled(id, "acme", ["completed", "failed"]);
+      expect(done.status).toBe("completed");
+      expect(JSON.stringify(done.result?.messages)).toContain("checked by hand");
+      expect(await h.effects(id)).toEqual(["deploy prod"]);
+      await expect(h.queue.reconcile(id, "acme", { happened: false })).rejects.toMatchObject({
+        code: "not_unknown_outcome",
+      });
+    } finally {
+      await worker.stop();
+    }
+  }, 40_000);
+
+  it("two reconciles racing on one unknown_outcome: one wins; 'did not happen' runs the call once", async () => {
+    const id = await h.queue.enqueue({ objective: "deploy later", toolNames: ["deploy"] }, { owner: "acme" });
+    // This time the worker dies before the deploy took effect.
+    const { child, hanging } = h.childWorker({ hangAt: "deploy 0", hangWhen: "before" });
+    expect((await h.settled(id)).status).toBe("parked");
+    await h.queue.approve(id, "acme", { decision: "approve" });
+    await hanging;
+    child.kill("SIGKILL");
+    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema)));
+    await worker.start();
+    const other = openQueue(PG_URL!, h.schema);
+    await other.start();
+    try {
+      expect((await h.settled(id, "acme", ["unknown_outcome", "completed"])).status).toBe("unknown_outcome");
+      expect(await h.effects(id)).toEqual([]);
+      const answers = await Promise.allSettled([
+        h.queue.reconcile(id, "acme", { happened: false }),
+        other.reconcile(id, "acme", { happened: false }),
+      ]);
+      expect(answers.filter((a) => a.status === "fulfilled")).toHaveLength(1);
+      expect(answers.find((a) => a.status === "rejected")).toMatchObject({ reason: { code: "not_unknown_outcome" } });
+      const done = await h.settled(id, "acme", ["completed", "failed", "unknown_outcome"]);
+      expect([done.status, done.result?.output]).toEqual(["completed", "deployed"]);
+      expect(await h.effects(id)).toEqual(["deploy prod"]);
+    } finally {
+      await other.stop();
+      await worker.stop();
+    }
+  }, 40_000);
+
+  it("a task that keeps losing its worker ends dead_letter, visible, after maxAttempts", async () => {
+    const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
+    for (let i = 0; i < 3; i++) {
+      const { child, hanging } = h.childWorker({ hangAt: "step 1" });
+      await hanging;
+      child.kill("SIGKILL");
+      // Wait until the lease lapsed, so the next child takes the retry rather than finding it held.
+      await new Promise((resolve) => setTimeout(resolve, LEASE_MS + 200));
+    }
+    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema)));
+    await worker.start();
+    const dead = await h.settled(id, "acme", ["dead_letter", "completed"]);
+    await worker.stop();
+    expect(dead.status).toBe("dead_letter");
+    expect(dead.error).toMatch(/taken 3 times without progress/);
+    expect(await h.effects(id)).toEqual(["step 1", "step 1", "step 1"]);
+  }, 60_000);
+});
