@@ -10,6 +10,7 @@ import { cpus, loadavg } from "node:os";
 import { startBenchModelServer } from "./model-server";
 import { runOnce, type RunReport } from "./run-once";
 import { TURNS, WORKER_CONCURRENCY } from "./settings";
+import { bundleWorker } from "./worker-bundle";
 
 const url = process.env.PG_URL;
 if (!url) {
@@ -28,11 +29,16 @@ const WORKERS = numbers(flag("workers", "1,2,4"));
 const KILL_WORKERS = Number(flag("kill-workers", "4"));
 
 const server = await startBenchModelServer(TURN_MS);
+const bundle = await bundleWorker();
 const reports: RunReport[] = [];
-const base = { url, server, tasks: TASKS, deadlineMs: DEADLINE_MS };
-for (const workers of WORKERS) reports.push(await runOnce({ ...base, workers, killEveryMs: 0 }));
-if (KILL_WORKERS > 0) reports.push(await runOnce({ ...base, workers: KILL_WORKERS, killEveryMs: KILL_EVERY_MS }));
-await server.close();
+const base = { url, server, tasks: TASKS, deadlineMs: DEADLINE_MS, workerScript: bundle.path };
+try {
+  for (const workers of WORKERS) reports.push(await runOnce({ ...base, workers, killEveryMs: 0 }));
+  if (KILL_WORKERS > 0) reports.push(await runOnce({ ...base, workers: KILL_WORKERS, killEveryMs: KILL_EVERY_MS }));
+} finally {
+  bundle.remove();
+  await server.close();
+}
 
 const perSecond = (r: RunReport) => (r.tasks / r.wallMs) * 1_000;
 const single = reports.find((r) => r.workers === 1 && r.killEveryMs === 0) ?? reports[0]!;
@@ -109,6 +115,28 @@ for (const r of reports) {
     r.modelCalls,
     r.modelCalls - r.tasks * TURNS,
     r.effects.stepReruns,
+  ]);
+}
+console.log("");
+row([
+  "run",
+  "worker starts",
+  "median start ms",
+  "CPU s starting",
+  "takes after a holder stopped",
+  "idle before retake p50 / p90 s",
+  "pg-boss jobs / task",
+]);
+row(["---", "---:", "---:", "---:", "---:", "---:", "---:"]);
+for (const r of reports) {
+  row([
+    runName(r),
+    r.boots.count,
+    r.boots.medianMs,
+    s1(r.boots.cpuSeconds),
+    r.recovery.retakes,
+    `${s1(r.recovery.idleMs.p50 / 1000)} / ${s1(r.recovery.idleMs.p90 / 1000)}`,
+    r.recovery.jobsPerTask.toFixed(2),
   ]);
 }
 for (const r of reports) {

@@ -8,7 +8,8 @@ import pg from "pg";
 import { createTaskQueue, type TaskQueue } from "../src/index";
 import { readEffects, type EffectCount } from "./effect-log";
 import { deployObjective, stepsObjective, type BenchModelServer } from "./model-server";
-import { cpuLedger } from "./proc-cpu";
+import { cpuLedger, processCpuSeconds } from "./proc-cpu";
+import { readRecovery, type Recovery } from "./recovery";
 import { queueSettings } from "./settings";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -23,6 +24,8 @@ export interface RunSettings {
   /** 0: no kills; else one worker is SIGKILLed this often. */
   killEveryMs: number;
   deadlineMs: number;
+  /** The bundled worker (`bundleWorker`) each worker process runs. */
+  workerScript: string;
 }
 
 export interface RunReport extends RunSettings {
@@ -45,12 +48,18 @@ export interface RunReport extends RunSettings {
   reasons: Record<string, number>;
   cpuSeconds: { workers: number; database: number; bench: number };
   load: { start: number; end: number };
+  /** Worker starts (spawn to "ready"): how many, the median wall ms, and the CPU they took. */
+  boots: { count: number; medianMs: number; cpuSeconds: number };
+  recovery: Recovery;
 }
 
 interface BenchWorker {
   child: ChildProcess;
+  spawnedAt: number;
   /** When it printed "ready" (its queue and worker started), or undefined while it boots. */
   readyAt?: number;
+  /** CPU seconds the process had used when it was ready: what starting it cost. */
+  bootCpu?: number;
 }
 
 /** The connection string with an application name, so the run's database backends can be found. */
@@ -60,17 +69,28 @@ function tagged(url: string, name: string): string {
   return withName.toString();
 }
 
-function startWorker(url: string, schema: string, baseUrl: string, effectLog: string): BenchWorker {
-  const child = spawn(
-    process.execPath,
-    ["--conditions=@x/source", "--import", "tsx", join(here, "bench-worker.ts"), url, schema, baseUrl, effectLog],
-    { cwd: join(here, ".."), stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const worker: BenchWorker = { child };
+function startWorker(script: string, url: string, schema: string, baseUrl: string, effectLog: string): BenchWorker {
+  const child = spawn(process.execPath, [script, url, schema, baseUrl, effectLog], {
+    cwd: join(here, ".."),
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const worker: BenchWorker = { child, spawnedAt: Date.now() };
   child.stdout.on("data", (chunk: Buffer) => {
-    if (chunk.toString().includes("ready")) worker.readyAt ??= Date.now();
+    if (!chunk.toString().includes("ready") || worker.readyAt !== undefined) return;
+    worker.readyAt = Date.now();
+    worker.bootCpu = processCpuSeconds(child.pid!);
   });
   return worker;
+}
+
+function bootStats(workers: readonly BenchWorker[]): RunReport["boots"] {
+  const ready = workers.filter((w) => w.readyAt !== undefined);
+  const ms = ready.map((w) => w.readyAt! - w.spawnedAt).sort((a, b) => a - b);
+  return {
+    count: ready.length,
+    medianMs: ms[Math.floor(ms.length / 2)] ?? 0,
+    cpuSeconds: ready.reduce((sum, w) => sum + (w.bootCpu ?? 0), 0),
+  };
 }
 
 /** A worker that has been working for a while: killing one that is still booting measures nothing. */
@@ -107,7 +127,9 @@ export async function runOnce(settings: RunSettings): Promise<RunReport> {
   for (const approver of approvers) await approver.start();
   const queue = approvers[0]!;
   const callsBefore = server.calls();
-  const pool = Array.from({ length: workers }, () => startWorker(url, schema, server.baseUrl, effectLog));
+  const start = () => startWorker(settings.workerScript, url, schema, server.baseUrl, effectLog);
+  const pool = Array.from({ length: workers }, start);
+  const spawned = [...pool];
   // Throughput is timed from the moment every worker is up (not from process start-up) to the last
   // task's end, the enqueueing included: the tasks arrive while the workers already run.
   while (pool.some((w) => w.readyAt === undefined)) await sleep(50);
@@ -161,7 +183,9 @@ export async function runOnce(settings: RunSettings): Promise<RunReport> {
     if (victim !== undefined) {
       workerCpu.sample([pool[victim]!.child.pid!]);
       pool[victim]!.child.kill("SIGKILL");
-      pool[victim] = startWorker(url, schema, server.baseUrl, effectLog);
+      const fresh = start();
+      pool[victim] = fresh;
+      spawned.push(fresh);
       kills += 1;
       lastKill = Date.now();
     }
@@ -187,6 +211,7 @@ export async function runOnce(settings: RunSettings): Promise<RunReport> {
   const deployTasks = await admin.query<{ id: string }>(
     `SELECT id FROM ${schema}.tasks WHERE status = 'completed' AND (spec->>'objective') LIKE '%deploy%'`,
   );
+  const recovery = await readRecovery(admin, schema, queue.jobName, tasks);
   const effects = readEffects(
     effectLog,
     deployTasks.rows.map((row) => `${row.id}:call_1`),
@@ -216,5 +241,7 @@ export async function runOnce(settings: RunSettings): Promise<RunReport> {
       bench: (benchCpu.user + benchCpu.system) / 1e6,
     },
     load: { start: loadAtStart, end: loadavg()[0]! },
+    boots: bootStats(spawned),
+    recovery,
   };
 }

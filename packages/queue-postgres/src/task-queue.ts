@@ -144,7 +144,9 @@ export function createTaskQueue(options: TaskQueueOptions): TaskQueue {
     const job: TaskJob = { taskId };
     await boss.send(jobName, job, {
       ...jobOptions(db),
-      ...(startAfterSeconds !== undefined ? { startAfter: startAfterSeconds } : {}),
+      // A Date, not a number: pg-boss reads a number as whole seconds, and a look-again that
+      // rounds up lands up to a second after the lease it waits for lapsed, once per look.
+      ...(startAfterSeconds !== undefined ? { startAfter: new Date(Date.now() + startAfterSeconds * 1000) } : {}),
     });
   };
 

@@ -154,8 +154,10 @@ export function createWorker(options: WorkerOptions): Worker {
     const taken = await lease(taskId);
     if ("settled" in taken) return;
     if ("busyForMs" in taken) {
-      // Still held by a live worker (its job expired while it kept renewing): look again after.
-      await queue.send(taskId, undefined, Math.ceil(taken.busyForMs / 1000) + 1);
+      // Held (its job expired while its worker kept renewing, or the worker died and the lease
+      // still runs): look again the moment the lease would lapse, so a dead worker's task waits
+      // one lease at most — not a lease plus the rounding of every look.
+      await queue.send(taskId, undefined, taken.busyForMs / 1000 + 0.05);
       return;
     }
     const { row } = taken;
@@ -172,6 +174,8 @@ export function createWorker(options: WorkerOptions): Worker {
       ]);
       return;
     }
+    // Who took the task, and which take since its last progress: a retake after a crash shows here.
+    await event(row.id, { type: "take", workerId, attempt: row.attempts });
     const renew = setInterval(() => {
       fenced(row.id, `lease_until = now() + $3 * interval '1 millisecond'`, [leaseMs]).then(
         (held) => held || abort.abort(new Error("lease lost")),
