@@ -9,6 +9,8 @@ export { isBuiltTurn } from "./built-turn";
 export { sdkTurnOptions, startTurn, type HttpBrainOptions, type StartTurnOptions } from "./start-turn";
 export { DEFAULT_STALL_TIMEOUT_MS } from "./call-control";
 export { runStreamedCall, type StreamedCall } from "./streamed-call";
+export { createNodeFetch, type NodeFetch } from "./node-fetch";
+export { SseSplitter, type SseEvent } from "./sse-splitter";
 export {
   isContextOverflowText,
   isTransportError,

@@ -22,7 +22,10 @@ export interface HttpBrainOptions {
   headers?: Record<string, string>;
   /** No bytes for this long (from the request on) ⇒ keep what arrived, `partialFinalized`. Default 120 000 ms; `request.stallTimeoutMs` wins. */
   stallTimeoutMs?: number;
-  /** A `fetch` to use instead of the global one (proxies, instrumentation). */
+  /**
+   * A `fetch` to carry the calls (proxies, instrumentation). Default: the brain's own transport
+   * (`node:http` for the OpenAI brains, the global `fetch` otherwise).
+   */
   fetch?: typeof globalThis.fetch;
   /** Repetition-guard tuning, or `false` to turn the guard off. */
   guard?: RepetitionGuardOptions | false;

@@ -1,3 +1,4 @@
+import { createNodeFetch, type NodeFetch } from "@x/brain-kit";
 import OpenAI from "openai";
 
 export interface ClientSettings {
@@ -16,6 +17,11 @@ export interface ClientSettings {
  */
 export class ClientCache {
   private readonly clients = new Map<string, OpenAI>();
+  /**
+   * What carries the SDK's requests unless the caller gave a `fetch`: node:http with keep-alive,
+   * whose streamed bodies the brains read directly (see `sseJson`).
+   */
+  readonly transport: NodeFetch = createNodeFetch();
 
   get(settings: ClientSettings): OpenAI {
     const key = `${settings.baseUrl}\u0000${settings.apiKey ?? ""}`;
@@ -32,7 +38,7 @@ export class ClientCache {
         webhookSecret: null,
         maxRetries: 0,
         logLevel: "off",
-        fetch: settings.fetch,
+        fetch: settings.fetch ?? this.transport.fetch,
       });
       this.clients.set(key, client);
     }

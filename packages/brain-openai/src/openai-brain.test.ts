@@ -102,6 +102,19 @@ describe("createOpenAIBrain", () => {
     }
   });
 
+  it("carries calls on a caller's fetch when given one, reading its web body", async () => {
+    const s = await serve([{ text: ["through ", "your fetch"] }, { text: "twice" }]);
+    const urls: string[] = [];
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      urls.push(input instanceof Request ? input.url : input.toString());
+      return globalThis.fetch(input, init);
+    };
+    const brain = createOpenAIBrain({ apiKey: "sk-test-abcdef", fetch });
+    expect(assistantText(await brain.stream(modelAt(s.baseUrl), ask).result())).toBe("through your fetch");
+    expect(assistantText(await brain.stream(modelAt(s.baseUrl), ask).result())).toBe("twice");
+    expect(urls).toEqual([`${s.baseUrl}/chat/completions`, `${s.baseUrl}/chat/completions`]);
+  });
+
   it("sends no Authorization header to a keyless local gateway", async () => {
     const s = await serve([{ text: "ok" }]);
     const saved = process.env.OPENAI_API_KEY;

@@ -1,3 +1,4 @@
+import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { Brain, BrainRequest, Context, Model, RouteJudgement } from "@x/llm-types";
 import { runStreamedCall, sdkTurnOptions, startTurn, type HttpBrainOptions, type TurnBuilder } from "@x/brain-kit";
 import { ChunkReader } from "./chunks";
@@ -5,6 +6,7 @@ import { ClientCache } from "./clients";
 import { resolveCompat, type OpenAICompatOption } from "./compat";
 import { classifyOpenAIError } from "./errors";
 import { buildOpenAIRequest } from "./request";
+import { sseJson } from "./sse-stream";
 
 export interface OpenAIBrainOptions extends HttpBrainOptions {
   /** API key. Default: `OPENAI_API_KEY`. Without one, no Authorization header is sent (local gateways). */
@@ -44,10 +46,13 @@ export function createOpenAIBrain(options: OpenAIBrainOptions = {}): Brain {
     const reader = new ChunkReader(turn);
     await runStreamedCall(turn, request, options.stallTimeoutMs, {
       build: () => buildOpenAIRequest(model, context, request, resolveCompat(model, baseUrl, options.compat)),
-      open: (body, signal) =>
-        clients
+      open: async (body, signal) => {
+        const response = await clients
           .get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch })
-          .chat.completions.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 }),
+          .chat.completions.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 })
+          .asResponse();
+        return sseJson<ChatCompletionChunk>(response, clients.transport);
+      },
       read: (chunk) => reader.read(chunk),
       // A finish reason means the provider finished: a stall or drop before the usage chunk loses nothing.
       finish: () => (reader.finishReason ? () => finish(turn, reader) : undefined),

@@ -1,3 +1,4 @@
+import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import type { Brain, BrainRequest, Context, Model } from "@x/llm-types";
 import { runStreamedCall, sdkTurnOptions, startTurn, type TurnBuilder } from "@x/brain-kit";
 import { ClientCache } from "./clients";
@@ -5,6 +6,7 @@ import { knownHost } from "./compat";
 import { classifyOpenAIError, streamErrorKind } from "./errors";
 import { judgeOpenAIRoute, openAIEndpoint, type OpenAIBrainOptions } from "./openai-brain";
 import { ResponsesEventReader, type ResponsesEnding } from "./responses-events";
+import { sseJson } from "./sse-stream";
 import { buildResponsesRequest, OPENAI_RESPONSES_API, type ResponsesRequestOptions } from "./responses-request";
 
 export interface OpenAIResponsesBrainOptions extends Omit<OpenAIBrainOptions, "compat"> {
@@ -38,10 +40,13 @@ export function createOpenAIResponsesBrain(options: OpenAIResponsesBrainOptions 
           reasoningSummary: options.reasoningSummary ?? "auto",
           promptCacheKey: knownHost(baseUrl)?.name === "openai",
         }),
-      open: (body, signal) =>
-        clients
+      open: async (body, signal) => {
+        const response = await clients
           .get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch })
-          .responses.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 }),
+          .responses.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 })
+          .asResponse();
+        return sseJson<ResponseStreamEvent>(response, clients.transport);
+      },
       read: (event) => reader.read(event),
       finish: () => {
         const ending = reader.ending;

@@ -1,0 +1,157 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Readable } from "node:stream";
+import { gzipSync } from "node:zlib";
+import { afterEach, describe, expect, it } from "vitest";
+import { createNodeFetch } from "./node-fetch";
+
+type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+async function serve(handler: Handler): Promise<string> {
+  const server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (piece: string) => (body += piece));
+    req.on("end", () => handler(req, body, res));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function text(stream: Readable | undefined): Promise<string> {
+  let out = "";
+  for await (const piece of stream!) out += String(piece);
+  return out;
+}
+
+describe("createNodeFetch", () => {
+  it("sends method, headers and body; a 2xx body is the Node stream, on a kept-alive socket", async () => {
+    const seen: { method?: string; auth?: string; length?: string; body: string; port: number }[] = [];
+    const origin = await serve((req, body, res) => {
+      seen.push({
+        method: req.method,
+        auth: req.headers.authorization,
+        length: req.headers["content-length"],
+        body,
+        port: req.socket.remotePort!,
+      });
+      res.writeHead(200, { "content-type": "text/event-stream", "x-request-id": "req_1" });
+      res.write("data: one\n\n");
+      setTimeout(() => res.end("data: two\n\n"), 20);
+    });
+    const transport = createNodeFetch();
+    for (let i = 0; i < 2; i++) {
+      const response = await transport.fetch(`${origin}/v1/chat`, {
+        method: "POST",
+        headers: new Headers({ authorization: "Bearer k", "content-type": "application/json" }),
+        body: '{"é":1}',
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-request-id")).toBe("req_1");
+      expect(response.body).toBeNull();
+      expect(await text(transport.body(response))).toBe("data: one\n\ndata: two\n\n");
+    }
+    expect(seen.map(({ port: _port, ...rest }) => rest)).toEqual([
+      { method: "POST", auth: "Bearer k", length: "8", body: '{"é":1}' },
+      { method: "POST", auth: "Bearer k", length: "8", body: '{"é":1}' },
+    ]);
+    expect(seen[1]!.port, "the second call reuses the first one's socket").toBe(seen[0]!.port);
+  });
+
+  it("any other status comes back whole, with its headers, for the SDK's typed error", async () => {
+    const origin = await serve((_req, _body, res) => {
+      res.writeHead(429, { "retry-after": "3", "content-type": "application/json" });
+      res.end('{"error":{"message":"slow down"}}');
+    });
+    const transport = createNodeFetch();
+    const response = await transport.fetch(`${origin}/x`, { method: "POST", body: "{}" });
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe("3");
+    expect(await response.json()).toEqual({ error: { message: "slow down" } });
+    expect(transport.body(response)).toBeUndefined();
+  });
+
+  it("a gzip-encoded body is decoded", async () => {
+    const origin = await serve((_req, _body, res) => {
+      res.writeHead(200, { "content-encoding": "gzip" });
+      res.end(gzipSync("data: zipped\n\n"));
+    });
+    const transport = createNodeFetch();
+    expect(await text(transport.body(await transport.fetch(origin)))).toBe("data: zipped\n\n");
+  });
+
+  it("follows a 307 with method and body, keeping the key on its origin and dropping it off it", async () => {
+    const echo: Handler = (req, body, res) => res.end(`${req.method} ${body} ${req.headers.authorization}`);
+    const elsewhere = await serve(echo);
+    const origin = await serve((req, body, res) => {
+      if (req.url === "/there") return echo(req, body, res);
+      res.writeHead(307, { location: req.url === "/same" ? "/there" : `${elsewhere}/there` });
+      res.end();
+    });
+    const transport = createNodeFetch();
+    const call = async (path: string) =>
+      text(
+        transport.body(
+          await transport.fetch(`${origin}${path}`, {
+            method: "POST",
+            headers: { authorization: "Bearer k" },
+            body: "b",
+          }),
+        ),
+      );
+    expect(await call("/same")).toBe("POST b Bearer k");
+    expect(await call("/other")).toBe("POST b undefined");
+  });
+
+  it("an abort before the answer rejects with the signal's reason; one mid-body ends the stream", async () => {
+    const origin = await serve((req, _body, res) => {
+      if (req.url === "/slow") return; // never answers
+      res.writeHead(200);
+      res.write("data: first\n\n");
+    });
+    const transport = createNodeFetch();
+    const early = new AbortController();
+    const pending = transport.fetch(`${origin}/slow`, { signal: early.signal });
+    setTimeout(() => early.abort(), 20);
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+
+    const late = new AbortController();
+    const stream = transport.body(await transport.fetch(`${origin}/open`, { signal: late.signal }))!;
+    const reading = text(stream);
+    setTimeout(() => late.abort(), 20);
+    await expect(reading).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it("a kept-alive socket the server drops as it is reused is replaced once, not reported", async () => {
+    const served = new WeakSet<object>();
+    let dropped = 0;
+    const origin = await serve((req, _body, res) => {
+      if (served.has(req.socket) && dropped === 0) {
+        dropped++;
+        req.socket.destroy();
+        return;
+      }
+      served.add(req.socket);
+      res.end("ok");
+    });
+    const transport = createNodeFetch();
+    expect(await text(transport.body(await transport.fetch(origin)))).toBe("ok");
+    expect(await text(transport.body(await transport.fetch(origin)))).toBe("ok");
+    expect(dropped).toBe(1);
+  });
+
+  it("a refused connection rejects like fetch: TypeError 'fetch failed' with the socket error as cause", async () => {
+    const origin = await serve(() => {});
+    await new Promise((resolve) => servers.pop()!.close(resolve));
+    await expect(createNodeFetch().fetch(origin)).rejects.toMatchObject({
+      name: "TypeError",
+      message: "fetch failed",
+      cause: { code: "ECONNREFUSED" },
+    });
+  });
+});

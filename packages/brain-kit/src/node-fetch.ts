@@ -1,0 +1,176 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import type { Socket } from "node:net";
+import type { Readable } from "node:stream";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+
+/**
+ * Idle keep-alive sockets close after this long (undici's default too), so a reused socket is
+ * rarely one the server has just dropped.
+ */
+const IDLE_SOCKET_MS = 4_000;
+/** Redirects followed for one call, as `fetch` does. */
+const MAX_REDIRECTS = 20;
+
+/** A keep-alive agent whose idle sockets time out, and whose reused sockets wait as long as a call needs. */
+function keepAlive<A extends HttpAgent>(Base: new (options: { keepAlive: boolean }) => A): A {
+  const agent = new Base({ keepAlive: true });
+  const keep = agent.keepSocketAlive.bind(agent);
+  const reuse = agent.reuseSocket.bind(agent);
+  agent.keepSocketAlive = (socket: Socket) => {
+    // Node returns whether it kept the socket (its types say void).
+    const kept = keep(socket) as unknown as boolean;
+    if (kept) socket.setTimeout(IDLE_SOCKET_MS);
+    return kept as unknown as void;
+  };
+  agent.reuseSocket = (socket: Socket, req) => {
+    socket.setTimeout(0);
+    reuse(socket, req);
+  };
+  return agent;
+}
+
+/**
+ * A `fetch` for the providers' SDKs on `node:http`/`node:https` with keep-alive agents. The SDK
+ * still builds every request (URL, auth, Azure, headers, body) and turns every non-2xx answer into
+ * its typed error; this only moves the bytes. A 2xx response comes back without a web body: its
+ * Node stream is read through {@link NodeFetch.body}, which spares each streamed call the web
+ * stream and the SDK's byte-level SSE decoding (most of what a streamed call costs on the client).
+ */
+export interface NodeFetch {
+  fetch: typeof globalThis.fetch;
+  /** The Node stream of a 2xx response this fetch returned (undefined for any other response). */
+  body(response: Response): Readable | undefined;
+}
+
+export function createNodeFetch(): NodeFetch {
+  const agents = { http: keepAlive(HttpAgent), https: keepAlive(HttpsAgent) };
+  const bodies = new WeakMap<Response, Readable>();
+
+  async function fetchOnNode(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+    if (input instanceof Request) throw new TypeError("node fetch: pass a URL and init, not a Request");
+    let url = new URL(input);
+    const headers = headerRecord(init.headers);
+    const body = requestBody(init.body);
+    for (let hop = 0; ; hop++) {
+      const res = await send(url, init.method ?? "GET", headers, body, init.signal ?? undefined);
+      const location = res.headers.location;
+      if ((res.statusCode === 307 || res.statusCode === 308) && location && hop < MAX_REDIRECTS) {
+        res.resume();
+        const next = new URL(location, url);
+        // A redirect to another origin must not carry the credentials meant for this one.
+        if (next.origin !== url.origin) delete headers.authorization;
+        url = next;
+        continue;
+      }
+      return respond(res, init.signal ?? undefined);
+    }
+  }
+
+  function send(
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    body: string | Uint8Array | undefined,
+    signal: AbortSignal | undefined,
+    retried = false,
+  ): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      signal?.throwIfAborted();
+      const https = url.protocol === "https:";
+      if (!https && url.protocol !== "http:") throw new TypeError(`node fetch: unsupported protocol ${url.protocol}`);
+      const options: RequestOptions = {
+        method,
+        headers: body === undefined ? headers : { ...headers, "content-length": String(byteLength(body)) },
+        agent: https ? agents.https : agents.http,
+      };
+      const req = (https ? httpsRequest : httpRequest)(url, options);
+      const onAbort = () => req.destroy(abortReason(signal!));
+      signal?.addEventListener("abort", onAbort, { once: true });
+      req.once("response", (res) => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(res);
+      });
+      req.once("error", (error: NodeJS.ErrnoException) => {
+        signal?.removeEventListener("abort", onAbort);
+        if (signal?.aborted) {
+          reject(abortReason(signal));
+          return;
+        }
+        // A kept-alive socket the server closed as we reused it: the request never reached it
+        // (Node's documented case for `reusedSocket`), so it goes once more on a new socket.
+        if (req.reusedSocket && error.code === "ECONNRESET" && !retried) {
+          send(url, method, headers, body, signal, true).then(resolve, reject);
+          return;
+        }
+        reject(new TypeError("fetch failed", { cause: error }));
+      });
+      req.end(body);
+    });
+  }
+
+  async function respond(res: IncomingMessage, signal: AbortSignal | undefined): Promise<Response> {
+    const status = res.statusCode ?? 0;
+    const headers = new Headers();
+    const raw = res.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+    const stream = decoded(res);
+    if (status >= 200 && status < 300) {
+      const response = new Response(null, { status, statusText: res.statusMessage, headers });
+      // The caller's signal also ends a body already being read, as with `fetch`.
+      if (signal) {
+        const onAbort = () => stream.destroy(abortReason(signal));
+        signal.addEventListener("abort", onAbort, { once: true });
+        stream.once("close", () => signal.removeEventListener("abort", onAbort));
+      }
+      bodies.set(response, stream);
+      return response;
+    }
+    // Anything else is read whole, for the SDK to turn into its typed error.
+    stream.setEncoding("utf8");
+    let text = "";
+    for await (const piece of stream) text += String(piece);
+    const empty = status === 204 || status === 205 || status === 304;
+    return new Response(empty ? null : text, { status, statusText: res.statusMessage, headers });
+  }
+
+  return { fetch: fetchOnNode, body: (response) => bodies.get(response) };
+}
+
+/** The response stream with a `content-encoding` undone (servers compress only when asked; some do anyway). */
+function decoded(res: IncomingMessage): Readable {
+  const encoding = res.headers["content-encoding"]?.trim().toLowerCase();
+  const unzip =
+    encoding === "gzip" || encoding === "x-gzip"
+      ? createGunzip()
+      : encoding === "deflate"
+        ? createInflate()
+        : encoding === "br"
+          ? createBrotliDecompress()
+          : undefined;
+  if (!unzip) return res;
+  res.on("error", (error) => unzip.destroy(error));
+  return res.pipe(unzip);
+}
+
+function headerRecord(headers: RequestInit["headers"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  // The SDKs pass a Headers; anything else a caller passes is read through one.
+  (headers instanceof Headers ? headers : new Headers(headers)).forEach((value, name) => (out[name] = value));
+  return out;
+}
+
+function requestBody(body: RequestInit["body"]): string | Uint8Array | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === "string" || body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  throw new TypeError("node fetch: only string and byte bodies are sent");
+}
+
+/** Why `signal` aborted, as `fetch` rejects with it: its reason, or an `AbortError`. */
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new DOMException("This operation was aborted", "AbortError");
+}
+
+const byteLength = (body: string | Uint8Array) => (typeof body === "string" ? Buffer.byteLength(body) : body.length);
