@@ -66,10 +66,15 @@ export class SqliteLexicalIndex {
       term: db.prepare<[number, string], { documents: number; best: number }>(
         `SELECT documents, best FROM strategy_blocks WHERE scope_id = ? AND term = ? AND start = ${TOTALS_START}`,
       ),
-      addToTerm: db.prepare<[number, string, number]>(
+      // An update by the full key, then an insert only for a term new to the scope: one B-tree
+      // descent in the usual case, where an upsert makes two.
+      addToTerm: db.prepare<[number, number, string]>(
+        `UPDATE strategy_blocks SET documents = documents + 1, best = max(best, ?)
+         WHERE scope_id = ? AND term = ? AND start = ${TOTALS_START}`,
+      ),
+      newTerm: db.prepare<[number, string, number]>(
         `INSERT INTO strategy_blocks (scope_id, term, start, documents, best, postings)
-         VALUES (?, ?, ${TOTALS_START}, 1, ?, x'')
-         ON CONFLICT DO UPDATE SET documents = documents + 1, best = max(best, excluded.best)`,
+         VALUES (?, ?, ${TOTALS_START}, 1, ?, x'')`,
       ),
       takeFromTerm: db.prepare<[number, string]>(
         `UPDATE strategy_blocks SET documents = documents - 1
@@ -88,11 +93,16 @@ export class SqliteLexicalIndex {
         `SELECT start, best, postings FROM strategy_blocks WHERE scope_id = ? AND term = ? AND start <= ?
          ORDER BY start DESC LIMIT 1`,
       ),
-      writeBlock: db.prepare<[number, string, number, number, number, Buffer]>(
-        `INSERT INTO strategy_blocks (scope_id, term, start, documents, best, postings) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT DO UPDATE SET documents = excluded.documents, best = excluded.best, postings = excluded.postings`,
+      insertBlock: db.prepare<[number, string, number, number, number, Buffer]>(
+        "INSERT INTO strategy_blocks (scope_id, term, start, documents, best, postings) VALUES (?, ?, ?, ?, ?, ?)",
       ),
-      ranked: db.prepare<[number], StrategyRow>(`SELECT ${RANKED_COLUMNS} FROM strategies WHERE seq = ?`),
+      updateBlock: db.prepare<[number, number, Buffer, number, string, number]>(
+        `UPDATE strategy_blocks SET documents = ?, best = ?, postings = ? WHERE scope_id = ? AND term = ? AND start = ?`,
+      ),
+      // The pool's rows in one statement, not one per candidate.
+      ranked: db.prepare<[string], StrategyRow>(
+        `SELECT ${RANKED_COLUMNS} FROM strategies WHERE seq IN (SELECT value FROM json_each(?))`,
+      ),
       dropBlock: db.prepare<[number, string, number]>(
         "DELETE FROM strategy_blocks WHERE scope_id = ? AND term = ? AND start = ?",
       ),
@@ -115,23 +125,29 @@ export class SqliteLexicalIndex {
       const appended = row !== undefined && block.seqs.length >= BLOCK_POSTINGS && seq > block.seqs.at(-1)!;
       if (!row || appended) {
         // A new record's seq is above every other: a full newest block stays full, the posting starts the next.
-        this.writeBlock(
-          scopeId,
-          posting.term,
-          seq,
-          withPosting(EMPTY, seq, posting.counts, terms.lengths),
-          posting.impact,
-        );
+        const fresh = withPosting(EMPTY, seq, posting.counts, terms.lengths);
+        this.statements.insertBlock.run(scopeId, posting.term, seq, 1, posting.impact, encodeBlock(fresh));
       } else {
         const grown = withPosting(block, seq, posting.counts, terms.lengths);
         // A rewritten record lands inside a block; a block past its size splits in halves, the upper
         // one keyed by its lowest seq.
         const half = grown.seqs.length > BLOCK_POSTINGS ? grown.seqs.length >>> 1 : grown.seqs.length;
-        this.writeBlock(scopeId, posting.term, row.start, sliceBlock(grown, 0, half), best);
-        if (half < grown.seqs.length)
-          this.writeBlock(scopeId, posting.term, grown.seqs[half]!, sliceBlock(grown, half), best);
+        this.updateBlock(scopeId, posting.term, row.start, sliceBlock(grown, 0, half), best);
+        if (half < grown.seqs.length) {
+          const upper = sliceBlock(grown, half);
+          this.statements.insertBlock.run(
+            scopeId,
+            posting.term,
+            upper.seqs[0]!,
+            upper.seqs.length,
+            best,
+            encodeBlock(upper),
+          );
+        }
       }
-      this.statements.addToTerm.run(scopeId, posting.term, posting.impact);
+      if (this.statements.addToTerm.run(posting.impact, scopeId, posting.term).changes === 0) {
+        this.statements.newTerm.run(scopeId, posting.term, posting.impact);
+      }
     }
     this.statements.adjustTotals.run(1, p, s, t, scopeId);
   }
@@ -146,7 +162,7 @@ export class SqliteLexicalIndex {
       if (!row || !found) continue;
       if (block.seqs.length === 1) this.statements.dropBlock.run(scopeId, term, row.start);
       // The best impact stays as it was: still an upper bound, which is all a search needs of it.
-      else this.writeBlock(scopeId, term, row.start, withoutPosting(block, at), row.best);
+      else this.updateBlock(scopeId, term, row.start, withoutPosting(block, at), row.best);
       this.statements.takeFromTerm.run(scopeId, term);
       this.statements.pruneTerm.run(scopeId, term);
     }
@@ -164,10 +180,9 @@ export class SqliteLexicalIndex {
       if (found && found.documents > 0) terms.push(this.postings(totals.scope_id, term, found));
     }
     const lengths = [totals.problem_length, totals.strategy_length, totals.tags_length] as const;
-    return maxScoreTop(terms, { documents: totals.documents, lengths }, pool).map(({ seq, score }) => ({
-      ...rankedRow(this.statements.ranked.get(seq)!),
-      score,
-    }));
+    const top = maxScoreTop(terms, { documents: totals.documents, lengths }, pool);
+    const rows = new Map(this.statements.ranked.all(JSON.stringify(top.map((hit) => hit.seq))).map((r) => [r.seq, r]));
+    return top.map(({ seq, score }) => ({ ...rankedRow(rows.get(seq)!), score }));
   }
 
   private postings(scopeId: number, term: string, totals: { documents: number; best: number }): TermPostings {
@@ -200,8 +215,8 @@ export class SqliteLexicalIndex {
     };
   }
 
-  private writeBlock(scopeId: number, term: string, start: number, block: PostingBlock, best: number): void {
-    this.statements.writeBlock.run(scopeId, term, start, block.seqs.length, best, encodeBlock(block));
+  private updateBlock(scopeId: number, term: string, start: number, block: PostingBlock, best: number): void {
+    this.statements.updateBlock.run(block.seqs.length, best, encodeBlock(block), scopeId, term, start);
   }
 }
 
