@@ -97,7 +97,8 @@ export class SqliteLexicalIndex {
         "INSERT INTO strategy_blocks (scope_id, term, start, documents, best, postings) VALUES (?, ?, ?, ?, ?, ?)",
       ),
       updateBlock: db.prepare<[number, number, Buffer, number, string, number]>(
-        `UPDATE strategy_blocks SET documents = ?, best = ?, postings = ? WHERE scope_id = ? AND term = ? AND start = ?`,
+        `UPDATE strategy_blocks SET documents = ?, best = ?, postings = ?
+         WHERE scope_id = ? AND term = ? AND start = ?`,
       ),
       // The pool's rows in one statement, not one per candidate.
       ranked: db.prepare<[string], StrategyRow>(
