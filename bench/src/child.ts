@@ -6,7 +6,7 @@ import { takeOutsideAttempts } from "./no-network";
 import { harnesses } from "./harnesses/registry";
 import type { Mode } from "./harnesses/types";
 import { runPool } from "./pool";
-import { saveProfile, startProfiler, summarize, type ProfileSummary } from "./profile";
+import { saveProfile, startProfiler, summarize, type CpuProfile, type ProfileSummary } from "./profile";
 import { FINAL_TEXT, TURNS, counters } from "./workload";
 
 export interface ChildConfig {
@@ -93,11 +93,13 @@ async function serve(cfg: ChildConfig): Promise<ChildResult> {
   try {
     await pass(cfg.warmup);
     const passes: PassResult[] = [];
-    const stopProfiler = cfg.profile ? await startProfiler() : undefined;
+    let stopProfiler: (() => Promise<CpuProfile>) | undefined;
     await send({ type: "ready" });
     for await (const cmd of commands()) {
       if (cmd.type === "finish") break;
       globalThis.gc?.();
+      // Started on the first pass, not before `ready`: the wait for the parent is no pass's time.
+      if (cfg.profile && !stopProfiler) stopProfiler = await startProfiler();
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       await pass(cfg.tasks);

@@ -60,7 +60,11 @@ export interface ProfileSummary {
 export function summarize(profile: CpuProfile, top = 15): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  // The first delta runs from Profiler.start to the first sample, not between two samples: whatever
+  // the thread did (or waited for) before sampling began would land on that one sample.
+  profile.samples.forEach((id, i) => {
+    if (i > 0) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const areas = new Map<string, number>();
   const fns = new Map<string, { area: string; us: number }>();
   let total = 0;

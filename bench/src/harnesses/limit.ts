@@ -36,16 +36,23 @@ async function* sse(baseURL: string, agent: Agent, messages: ChatCompletionMessa
   if (res.statusCode !== 200) throw new Error(`limit: HTTP ${res.statusCode}`);
   res.setEncoding("utf8");
   let buffer = "";
+  let done = false;
+  // Read to the end even after [DONE]: leaving early destroys the socket, and the next call would
+  // pay for a new connection that no real client pays for.
   for await (const piece of res as AsyncIterable<string>) {
+    if (done) continue;
     buffer += piece;
     let end: number;
-    while ((end = buffer.indexOf("\n\n")) >= 0) {
+    while (!done && (end = buffer.indexOf("\n\n")) >= 0) {
       const event = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       for (const line of event.split("\n")) {
         if (!line.startsWith("data: ")) continue;
         const data = line.slice(6);
-        if (data === "[DONE]") return;
+        if (data === "[DONE]") {
+          done = true;
+          break;
+        }
         yield JSON.parse(data) as ChatCompletionChunk;
       }
     }
