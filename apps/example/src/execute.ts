@@ -29,7 +29,7 @@ export async function executeTask(
   emit({ type: "note", text: `strategy store: ${describe}, scope "${teacher.scope}"` });
   try {
     const result = await runWithTeacher(runner, observed, {
-      model: runtime.seats.teacher,
+      model: runtime.roleModels.teacher,
       strategyStore: store,
       scope: teacher.scope,
       onEscalation: (e) => {

@@ -4,27 +4,27 @@ import { describe, expect, it } from "vitest";
 import { RunObserver } from "./observe";
 import { AGENT_SYSTEM_PROMPT } from "./runtime";
 
-const seat = (teacherMode: boolean, systemPrompt?: string) =>
-  new RunObserver(() => {}, { teacherMode }).seatOf({
+const speaker = (teacherMode: boolean, systemPrompt?: string) =>
+  new RunObserver(() => {}, { teacherMode }).speakerOf({
     messages: [],
     ...(systemPrompt !== undefined ? { systemPrompt } : {}),
   });
 
-describe("RunObserver.seatOf", () => {
+describe("RunObserver.speakerOf", () => {
   it("names each side job by the instructions the packages export", () => {
-    expect(seat(true, CLASSIFIER_SYSTEM_PROMPT)).toBe("classifier");
-    expect(seat(true, TEACHER_PROMPT)).toBe("teacher");
-    expect(seat(true, MONITOR_PROMPT)).toBe("helper");
-    expect(seat(true, VERIFIER_PROMPT)).toBe("helper");
-    expect(seat(true, AGENT_SYSTEM_PROMPT)).toBe("student");
-    expect(seat(false, AGENT_SYSTEM_PROMPT)).toBe("agent");
-    expect(seat(false)).toBe("agent");
+    expect(speaker(true, CLASSIFIER_SYSTEM_PROMPT)).toBe("classifier");
+    expect(speaker(true, TEACHER_PROMPT)).toBe("teacher");
+    expect(speaker(true, MONITOR_PROMPT)).toBe("helper");
+    expect(speaker(true, VERIFIER_PROMPT)).toBe("helper");
+    expect(speaker(true, AGENT_SYSTEM_PROMPT)).toBe("student");
+    expect(speaker(false, AGENT_SYSTEM_PROMPT)).toBe("agent");
+    expect(speaker(false)).toBe("agent");
   });
 
   it("reports a takeover as the teacher's, whatever brief follows its instruction", () => {
-    expect(seat(true, `${AGENT_SYSTEM_PROMPT}\n\n${TAKEOVER_PROMPT}`)).toBe("teacher");
-    expect(seat(true, `${AGENT_SYSTEM_PROMPT}\n\n${TAKEOVER_PROMPT}\n\nWhy the student was stopped: stuck — x`)).toBe(
-      "teacher",
-    );
+    expect(speaker(true, `${AGENT_SYSTEM_PROMPT}\n\n${TAKEOVER_PROMPT}`)).toBe("teacher");
+    expect(
+      speaker(true, `${AGENT_SYSTEM_PROMPT}\n\n${TAKEOVER_PROMPT}\n\nWhy the student was stopped: stuck — x`),
+    ).toBe("teacher");
   });
 });

@@ -16,7 +16,7 @@ import {
 import { REVIEWER_SYSTEM_PROMPT } from "@x/council";
 import { SPAN_NAMES, type ToolResultInfo } from "@x/runner";
 import { MONITOR_PROMPT, TAKEOVER_PROMPT, TEACHER_PROMPT, VERIFIER_PROMPT } from "@x/teacher";
-import type { AppEvent, Seat } from "./render/events";
+import type { AppEvent, Speaker } from "./render/events";
 
 /**
  * Turns what the core does into {@link AppEvent}s as it happens, from the hooks every run has — the
@@ -25,12 +25,12 @@ import type { AppEvent, Seat } from "./render/events";
  * reported the same way.
  */
 export class RunObserver {
-  /** The seat of a call that is none of the named side jobs: `student` in teacher mode, else `agent`. */
-  private readonly defaultSeat: Seat;
-  /** Whose turn the agent loop is on: tool results belong to the last agent seat that called. */
-  private agentSeat: Seat;
+  /** The speaker of a call that is none of the named side jobs: `student` in teacher mode, else `agent`. */
+  private readonly defaultSpeaker: Speaker;
+  /** Whose turn the agent loop is on: tool results belong to the last agent speaker that called. */
+  private agentSpeaker: Speaker;
 
-  /** Report the text of the seat doing the task delta by delta (`text_delta`), as it arrives. */
+  /** Report the text of the speaker doing the task delta by delta (`text_delta`), as it arrives. */
   private readonly streamText: boolean;
 
   /** Runs that are sub-runs of another (their run span names a parent), by run id. */
@@ -42,8 +42,8 @@ export class RunObserver {
     private readonly emit: (event: AppEvent) => void,
     options: { teacherMode: boolean; streamText?: boolean },
   ) {
-    this.defaultSeat = options.teacherMode ? "student" : "agent";
-    this.agentSeat = this.defaultSeat;
+    this.defaultSpeaker = options.teacherMode ? "student" : "agent";
+    this.agentSpeaker = this.defaultSpeaker;
     this.streamText = options.streamText ?? false;
   }
 
@@ -51,7 +51,7 @@ export class RunObserver {
    * Which job a model call does, read from the instructions it is sent (the packages export them);
    * a call of a sub-run's own loop is the `child`'s.
    */
-  seatOf(context: Context): Seat {
+  speakerOf(context: Context): Speaker {
     const system = context.systemPrompt ?? "";
     if (system === CLASSIFIER_SYSTEM_PROMPT) return "classifier";
     // A council reviewer's pass is a sub-run too; the runner appends the answer's schema to its instructions.
@@ -61,31 +61,31 @@ export class RunObserver {
     if (system === MONITOR_PROMPT || system === VERIFIER_PROMPT) return "helper";
     // A takeover: the teacher does the task itself, @x/teacher's TAKEOVER_PROMPT after the host's system prompt.
     if (system.includes(TAKEOVER_PROMPT)) return "teacher";
-    return this.defaultSeat;
+    return this.defaultSpeaker;
   }
 
   wrapBrain(brain: Brain): Brain {
     return {
       api: brain.api,
       stream: (model: Model, context: Context, request) => {
-        const seat = this.seatOf(context);
+        const speaker = this.speakerOf(context);
         // The teacher's advice call has no tools; its takeover run does, and then it is the agent.
         const acts = (context.tools?.length ?? 0) > 0;
-        // A child's calls do not move the top-level seat: its results are told apart by their run.
-        const working = seat === "student" || seat === "agent" || (seat === "teacher" && acts);
+        // A child's calls do not move the top-level speaker: its results are told apart by their run.
+        const working = speaker === "student" || speaker === "agent" || (speaker === "teacher" && acts);
         // A classifier's calls open no model-call span of their own: the next call is read afresh.
         this.callingRun = undefined;
-        if (working) this.agentSeat = seat;
+        if (working) this.agentSpeaker = speaker;
         const streams = working && this.streamText;
-        this.emit({ type: "model_call", phase: "start", seat, model: model.id });
+        this.emit({ type: "model_call", phase: "start", speaker, model: model.id });
         const inner = streams
-          ? this.teeText(seat, brain.stream(model, context, request))
+          ? this.teeText(speaker, brain.stream(model, context, request))
           : brain.stream(model, context, request);
         let reported = false;
         const report = (message: AssistantMessage) => {
           if (reported) return;
           reported = true;
-          this.report(seat, model, message);
+          this.report(speaker, model, message);
         };
         void inner.result().then(report);
         const wrapped: BrainStream = {
@@ -112,22 +112,22 @@ export class RunObserver {
    * Reads the stream as it arrives and reports its text deltas, then hands the same events on: the
    * runner may only await `result()`, and a brain's stream has one consumer.
    */
-  private teeText(seat: Seat, inner: BrainStream): BrainStream {
+  private teeText(speaker: Speaker, inner: BrainStream): BrainStream {
     const outer = new EventStream();
     void (async () => {
       for await (const event of inner) {
-        if (event.type === "text_delta") this.emit({ type: "text_delta", seat, delta: event.delta });
+        if (event.type === "text_delta") this.emit({ type: "text_delta", speaker, delta: event.delta });
         outer.push(event);
       }
     })();
     return outer;
   }
 
-  private report(seat: Seat, model: Model, message: AssistantMessage): void {
+  private report(speaker: Speaker, model: Model, message: AssistantMessage): void {
     const end: AppEvent = {
       type: "model_call",
       phase: "end",
-      seat,
+      speaker,
       model: model.id,
       tokens: message.usage.totalTokens,
       costMicroUsd: message.usage.cost.total,
@@ -136,7 +136,7 @@ export class RunObserver {
     if (message.errorKind) end.errorKind = message.errorKind;
     this.emit(end);
     // A classifier's reply is reported by its verdict frame.
-    if (seat === "classifier") return;
+    if (speaker === "classifier") return;
     if (message.stopReason === "error" || message.stopReason === "aborted") {
       this.emit({
         type: "notice",
@@ -147,9 +147,9 @@ export class RunObserver {
       return;
     }
     const text = assistantText(message);
-    if (text.trim() !== "") this.emit({ type: "turn", seat, model: model.id, text });
+    if (text.trim() !== "") this.emit({ type: "turn", speaker, model: model.id, text });
     for (const call of assistantToolCalls(message))
-      this.emit({ type: "tool_call", seat, id: call.id, name: call.name, arguments: call.arguments });
+      this.emit({ type: "tool_call", speaker, id: call.id, name: call.name, arguments: call.arguments });
   }
 
   readonly tracer: Tracer = {
@@ -179,7 +179,7 @@ export class RunObserver {
       .join("\n");
     this.emit({
       type: "tool_result",
-      seat: this.childRuns.has(info.runId) ? "child" : this.agentSeat,
+      speaker: this.childRuns.has(info.runId) ? "child" : this.agentSpeaker,
       id: info.toolCall.id,
       name: info.result.toolName,
       isError: info.result.isError,

@@ -14,10 +14,10 @@ export const AGENT_SYSTEM_PROMPT = `You are x-agent, working inside one sandbox 
 Do only what the task asks. When you are done, answer in one or two sentences with what you found or did.`;
 
 /** Which catalog key plays which part. */
-export interface Seats {
+export interface RoleModels {
   student: string;
   teacher: string;
-  /** Absent: no classifier role, the core picks the seat (and says so in a notice). */
+  /** Absent: no classifier role, the core picks the classifier's model (and says so in a notice). */
   classifier?: string;
 }
 
@@ -26,7 +26,7 @@ export interface Runtime {
   /** What the runner was made from: a queue worker makes its own runner from the same parts. */
   deps: RunnerDeps;
   observer: RunObserver;
-  seats: Seats;
+  roleModels: RoleModels;
   models: ModelCatalog;
 }
 
@@ -56,11 +56,11 @@ export async function createRuntime(
   });
   let brains: Brain[];
   let models: ModelCatalog;
-  let seats: Seats;
+  let roleModels: RoleModels;
   if (source.mode === "demo") {
     brains = [demoBrain({ thinkMs: source.thinkMs })];
     models = DEMO_CATALOG;
-    seats = { student: "student", teacher: "teacher", classifier: "classifier" };
+    roleModels = { student: "student", teacher: "teacher", classifier: "classifier" };
   } else {
     const { endpoint, apiKey } = source;
     const options = apiKey === undefined ? {} : { apiKey };
@@ -77,16 +77,16 @@ export async function createRuntime(
     };
     if (endpoint.classifierModel !== undefined) catalog.classifier = endpointModel(endpoint, endpoint.classifierModel);
     models = catalog;
-    seats = {
+    roleModels = {
       student: "student",
       teacher: "teacher",
       ...(endpoint.classifierModel !== undefined ? { classifier: "classifier" } : {}),
     };
   }
   const roles: Roles = {
-    default: seats.student,
-    advisor: seats.teacher,
-    ...(seats.classifier !== undefined ? { classifier: seats.classifier } : {}),
+    default: roleModels.student,
+    advisor: roleModels.teacher,
+    ...(roleModels.classifier !== undefined ? { classifier: roleModels.classifier } : {}),
   };
   const deps: RunnerDeps = {
     brains: brains.map((brain) => observer.wrapBrain(brain)),
@@ -100,5 +100,5 @@ export async function createRuntime(
     // Short backoff: a person is watching.
     retry: { maxRetries: 2, baseDelayMs: 300, maxDelayMs: 5_000 },
   };
-  return { runner: createRunner(deps), deps, observer, seats, models };
+  return { runner: createRunner(deps), deps, observer, roleModels, models };
 }

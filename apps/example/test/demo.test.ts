@@ -61,7 +61,7 @@ describe("x-agent demo (child process, scripted models)", { timeout: 180_000 }, 
     expect(retrieved.hits).toHaveLength(1);
     expect(retrieved.hits[0]!.strategy).toBe(escalations[0]!.strategy);
     expect(ofType(memory, "escalation")).toEqual([]);
-    expect(memory.some((e) => e.type === "model_call" && e.seat === "teacher")).toBe(false);
+    expect(memory.some((e) => e.type === "model_call" && e.speaker === "teacher")).toBe(false);
     expect(ofType(memory, "tool_call")[0]).toMatchObject({ name: "list_files" });
     const memoryResult = ofType(memory, "result")[0]!;
     expect(memoryResult.output).toBe('config/logging.json sets level to "debug".');

@@ -136,7 +136,7 @@ describe("x-agent run --mode council against an OpenAI-compatible server", { tim
     expect(council.summary.tokensEstimated).toBe(false);
     expect(council.summary.costMicroUsd).toBe(billed * CALL_MICRO_USD);
     const ends = ofType(events, "model_call").filter((m) => m.phase === "end");
-    expect(ends.every((m) => m.seat === "reviewer")).toBe(true);
+    expect(ends.every((m) => m.speaker === "reviewer")).toBe(true);
     // The refused call's event carries the brain's estimate of its prompt, which no total counts: no provider served it.
     const refused = ends.filter((m) => m.stopReason === "error");
     expect(refused.map((m) => m.errorKind)).toEqual(["bad_request"]);

@@ -72,7 +72,7 @@ describe("x-agent demo review (child process, scripted reviewers)", { timeout: 1
     const singleAt = events.indexOf(single!);
     const councilCalls = callsBetween(events, 0, councilAt);
     const singleCalls = callsBetween(events, councilAt, singleAt);
-    expect(callsBetween(events, 0, events.length).every((c) => c.seat === "reviewer")).toBe(true);
+    expect(callsBetween(events, 0, events.length).every((c) => c.speaker === "reviewer")).toBe(true);
     expect(councilCalls).toHaveLength(9);
     expect(council!.modelCalls).toBe(9);
     expect(singleCalls).toHaveLength(1);

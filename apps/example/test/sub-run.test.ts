@@ -16,8 +16,8 @@ describe("x-agent demo sub-run (child process, scripted models)", { timeout: 180
     const events = parseEvents(run.stdout);
     expect(ofType(events, "scenario").map((s) => s.name)).toEqual(["sub-run"]);
 
-    // The parent calls only the delegating tool; the child's calls are its own seat's, on its fewer tools.
-    expect(ofType(events, "tool_call").map((c) => [c.seat, c.name])).toEqual([
+    // The parent calls only the delegating tool; the child's calls are its own speaker's, on its fewer tools.
+    expect(ofType(events, "tool_call").map((c) => [c.speaker, c.name])).toEqual([
       ["agent", "write_migration"],
       ["child", "list_files"],
       ["child", "write_file"],
@@ -38,9 +38,9 @@ describe("x-agent demo sub-run (child process, scripted models)", { timeout: 180
 
     const results = ofType(events, "tool_result");
     const apply = results.find((r) => r.name === "shell")!;
-    expect(apply).toMatchObject({ seat: "child", isError: true });
+    expect(apply).toMatchObject({ speaker: "child", isError: true });
     expect(apply.text).toMatch(/ancestor run/);
-    expect(results.at(-1)).toMatchObject({ seat: "agent", name: "write_migration", isError: false });
+    expect(results.at(-1)).toMatchObject({ speaker: "agent", name: "write_migration", isError: false });
 
     const sandbox = ofType(events, "note")
       .find((n) => n.text.startsWith("sandbox: "))!
@@ -63,8 +63,8 @@ describe("x-agent demo sub-run (child process, scripted models)", { timeout: 180
     // Every model call of the scenario — the agent's, the child's and all four classifications — is in
     // the parent's tokens exactly once; the child's share is its own calls and the classifications it caused.
     const ends = ofType(events, "model_call").filter((m) => m.phase === "end");
-    const sum = (seats: string[]) =>
-      ends.filter((m) => seats.includes(m.seat)).reduce((total, m) => total + (m.tokens ?? 0), 0);
+    const sum = (speakers: string[]) =>
+      ends.filter((m) => speakers.includes(m.speaker)).reduce((total, m) => total + (m.tokens ?? 0), 0);
     expect(summary.tokens).toBe(sum(["agent", "child", "classifier"]));
     expect(child.tokens).toBe(summary.tokens - sum(["agent"]));
     expect(child.costMicroUsd).toBeGreaterThan(0);

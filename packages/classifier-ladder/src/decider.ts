@@ -87,8 +87,8 @@ type RungResult = { ruled: AutoModeVerdict; reasked: boolean } | { failed: Class
  * Arms auto mode for one run — screens the fallback knob, runs the route pre-flight, builds the
  * rungs, announces the run's notices — and returns the decider that judges each gated call.
  *
- * Per classification: rung by rung, a first attempt on the rung's seat with the first suffix; one
- * re-ask on the think seat when the reply is missing a verdict; a failed call or an exhausted budget
+ * Per classification: rung by rung, a first attempt on the rung's reasoning preset with the first
+ * suffix; one re-ask on the think preset when the reply is missing a verdict; a failed call or an exhausted budget
  * moves to the next rung, and with no rung left the outcome is `unavailable`. A reply is allowed
  * only on exactly one clean "no".
  */
@@ -128,7 +128,7 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
   async function call(
     model: Model,
     brain: Brain,
-    seat: ClassifierSeatRequest,
+    preset: ClassifierSeatRequest,
     request: ClassifierRequest,
     budget: RungBudget,
   ): Promise<AssistantMessage> {
@@ -144,8 +144,8 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
       model,
       { systemPrompt, messages: [asked] },
       {
-        maxTokens: seat.maxTokens,
-        reasoning: seat.reasoning,
+        maxTokens: preset.maxTokens,
+        reasoning: preset.reasoning,
         signal: budget.signal,
         timeoutMs: Math.max(1, budget.remaining()),
         cacheKey,
@@ -189,12 +189,12 @@ export function createAutoModeDecider(args: CreateAutoModeDeciderArgs): AutoMode
     if (brain instanceof ClassifierLegError) return { failed: brain };
     const budget = startRungBudget(timeoutMs, input.signal);
     try {
-      const attempt = async (seat: ClassifierSeatRequest, suffix: string) => {
+      const attempt = async (preset: ClassifierSeatRequest, suffix: string) => {
         const text = classifierRequest({ ...input, suffix });
         const refused = admit(tally.usage);
         if (refused !== undefined) throw new ClassifierLegError("error", `the classifier was not asked: ${refused}`);
         tally.calls++;
-        const reply = await call(model, brain, seat, text, budget);
+        const reply = await call(model, brain, preset, text, budget);
         tally.usage = addUsage(tally.usage, reply.usage);
         if (budget.timedOut())
           throw new ClassifierLegError("timeout", `the classifier did not answer within ${timeoutMs} ms`);

@@ -51,8 +51,8 @@ export interface DenialLimit {
   personDecided(): DenialState;
   /** Forgets everything (a new run). */
   reset(): DenialState;
-  /** Classify while no limit is reached; then ask a person when there is one, else stop. */
-  route(approvalSeat: boolean): DenialLimitRoute;
+  /** Classify while no limit is reached; then ask a person when one can be asked, else stop. */
+  route(personAvailable: boolean): DenialLimitRoute;
 }
 
 function screen(name: string, value: number | undefined, fallback: number): number {
@@ -145,9 +145,9 @@ export function createDenialLimit(options: DenialLimitOptions = {}): DenialLimit
       cell.denials = initial;
       return cell.denials;
     },
-    route(approvalSeat) {
+    route(personAvailable) {
       if (!cell.denials.tripped) return "classify";
-      return approvalSeat ? "ask" : "stop";
+      return personAvailable ? "ask" : "stop";
     },
   };
 }

@@ -2,7 +2,7 @@ import { describeIssues, MessageSchema, type Message, issuesLine } from "@x/llm-
 import { z } from "zod";
 import { canonicalJson } from "./canonical-json";
 import { mac, outsideJson, ParkedRunError } from "./park";
-import { ParkedSpecSchema, RunStateSchema, type ParkedSpec, type RunState } from "./park-schema";
+import { RunSpecSchema, RunStateSchema, type RunSpec, type RunState } from "./park-schema";
 import type { RunContext } from "./run-context";
 import { timingSafeEqual } from "node:crypto";
 
@@ -18,7 +18,7 @@ export const RunCheckpointSchema = z.strictObject({
   kind: z.literal(RUN_CHECKPOINT_KIND),
   version: z.literal(RUN_CHECKPOINT_VERSION),
   createdAt: z.number(),
-  spec: ParkedSpecSchema,
+  spec: RunSpecSchema,
   history: z.array(MessageSchema),
   /** New messages of the run so far, the objective first; the last turn's tool results all in. */
   messages: z.array(MessageSchema).min(1),
@@ -33,7 +33,7 @@ export type CheckpointSink = (checkpoint: RunCheckpoint) => void | Promise<void>
 
 interface CheckpointInput {
   now: number;
-  spec: ParkedSpec;
+  spec: RunSpec;
   history: Message[];
   messages: Message[];
   state: RunState;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { parseWith, type ToolCall } from "@x/llm-types";
 import type { ToolContext } from "./define-tool";
 import { ModelResolutionError } from "./resolve";
-import type { ParkedSpec } from "./park-schema";
+import type { RunSpec } from "./park-schema";
 import { noListener, type ResolvedDeps } from "./run-context";
 import { buildContext, freshState } from "./run-lifecycle";
 import { TaskSpecSchema } from "./schemas";
@@ -78,7 +78,7 @@ export async function runHosted<T>(
       toolNames: [],
       hasOutput: false,
       ...(model !== undefined
-        ? { model: (Array.isArray(model) ? [...(model as unknown[])] : model) as ParkedSpec["model"] }
+        ? { model: (Array.isArray(model) ? [...(model as unknown[])] : model) as RunSpec["model"] }
         : {}),
     },
     tools: [],

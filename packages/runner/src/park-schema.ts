@@ -8,8 +8,12 @@ import { TASK_STATUSES, RUN_TERMINAL_CODES } from "./types";
 export const PARKED_RUN_KIND = "x.parked_run";
 export const PARKED_RUN_VERSION = 1;
 
-/** The JSON-safe part of a TaskSpec; tools, the output schema and observers come back with `resume`. */
-export const ParkedSpecSchema = z.strictObject({
+/**
+ * The spec of a run as it lives: the JSON-safe part of its TaskSpec with its run id and tool names.
+ * Every run holds one, and a park stores it as it is; tools, the output schema and observers come
+ * back with `resume`.
+ */
+export const RunSpecSchema = z.strictObject({
   ...taskSpecFields,
   model: TaskModelRefSchema.optional(),
   runId: z.string().min(1),
@@ -19,7 +23,7 @@ export const ParkedSpecSchema = z.strictObject({
   /** Set on a sub-run: its park resumes only inside this parent run's. */
   parentRunId: z.string().min(1).optional(),
 });
-export type ParkedSpec = z.infer<typeof ParkedSpecSchema>;
+export type RunSpec = z.infer<typeof RunSpecSchema>;
 
 const GateSchema = z.strictObject({
   kind: ApprovalKindSchema,
@@ -97,7 +101,7 @@ export const ParkedRunSchema = z.strictObject({
   parkId: z.string().min(16),
   createdAt: z.number(),
   expiresAt: z.number(),
-  spec: ParkedSpecSchema,
+  spec: RunSpecSchema,
   history: z.array(MessageSchema),
   /** New messages of the run so far; the last is the assistant turn holding the pending call. */
   messages: z.array(MessageSchema).min(1),

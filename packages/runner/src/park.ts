@@ -15,7 +15,7 @@ import {
   PARKED_RUN_VERSION,
   ParkedRunSchema,
   type ParkedRun,
-  type ParkedSpec,
+  type RunSpec,
   type PendingCall,
   type RunState,
 } from "./park-schema";
@@ -110,7 +110,7 @@ export interface ParkInput {
   parkId: string;
   now: number;
   ttlMs: number;
-  spec: ParkedSpec;
+  spec: RunSpec;
   history: Message[];
   messages: Message[];
   pending: PendingCall;

@@ -14,7 +14,7 @@ import { PERMISSIONS, type ApprovalKind, type Permission, type Terminal } from "
  * The spec's word for this tool, then the tool's own default, then the spec default, then `allow`.
  * Only the map's OWN keys count: a tool named `constructor` or `toString` must not pick up
  * `Object.prototype`'s members. A value outside the closed set (a hand-made tool's typo) reads as
- * `ask`, the strictest seat: a person decides.
+ * `ask`, the strictest permission: a person decides.
  */
 export function permissionFor(
   spec: { permissions?: Readonly<Record<string, Permission>>; defaultPermission?: Permission },

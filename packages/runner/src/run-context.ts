@@ -5,7 +5,7 @@ import type { Tool } from "./define-tool";
 import type { RunEvent } from "./events";
 import type { LoopGuard } from "./loop-guard";
 import type { ParkLedger } from "./park-ledger";
-import type { ParkedSpec, RunState } from "./park-schema";
+import type { RunSpec, RunState } from "./park-schema";
 import type { CheckpointSink } from "./checkpoint";
 import type { TaskModel } from "./resolve";
 import type { ResolvedRetry } from "./retry";
@@ -74,7 +74,7 @@ export const noListener: (event: RunEvent) => void = () => undefined;
 export interface RunContext {
   deps: ResolvedDeps;
   /** The JSON-safe spec, as a park would store it. */
-  spec: ParkedSpec;
+  spec: RunSpec;
   output?: TaskSpec["output"];
   onToolResult?: TaskSpec["onToolResult"];
   /** The host's sink for checkpoints after each finished turn (`RunOptions.onCheckpoint`). */

@@ -11,7 +11,7 @@ import type { LoopEnd } from "./loop";
 import { createLoopGuard } from "./loop-guard";
 import { outputInstruction } from "./output";
 import { signParkedRun } from "./park";
-import type { ParkedRun, ParkedSpec, RunState } from "./park-schema";
+import type { ParkedRun, RunSpec, RunState } from "./park-schema";
 import { resolveTaskModel } from "./resolve";
 import type { Lineage, ResolvedDeps, RunContext } from "./run-context";
 import { offeredToolSpecs } from "./sub-run-policy";
@@ -24,7 +24,7 @@ import type { TaskResult, TaskSpec, Terminal } from "./types";
 // One run's life, shared by a fresh run and a resumed one: its context, its loop, its result.
 
 export interface ContextInput {
-  spec: ParkedSpec;
+  spec: RunSpec;
   tools: readonly Tool[];
   output?: TaskSpec["output"];
   onToolResult?: TaskSpec["onToolResult"];
@@ -165,7 +165,7 @@ function finish(ctx: RunContext, end: LoopEnd): TaskResult {
 
 export function failedBeforeStart(
   terminal: Terminal,
-  spec: ParkedSpec,
+  spec: RunSpec,
   messages: Message[],
   emit: (e: RunEvent) => void,
   parked?: ParkedRun,

@@ -10,7 +10,7 @@ import { checkHistory } from "./known-messages";
 import { runTurns } from "./loop";
 import { checkParkKey, randomParkKey } from "./park";
 import { createMemoryParkLedger } from "./park-ledger";
-import type { ParkedSpec } from "./park-schema";
+import type { RunSpec } from "./park-schema";
 import { resolveTaskModel } from "./resolve";
 import { continueRun } from "./continue-run";
 import { resumeRun } from "./resume";
@@ -97,17 +97,16 @@ function resolveDeps(deps: RunnerDeps): ResolvedDeps {
 }
 
 /** The JSON-safe part of a spec, as a park stores it. */
-function parkedSpecOf(spec: TaskSpec, runId: string, lineage: Lineage | undefined): ParkedSpec {
+function runSpecOf(spec: TaskSpec, runId: string, lineage: Lineage | undefined): RunSpec {
   const { tools, history: _history, output, onToolResult: _observer, model, ...rest } = spec;
-  const out: ParkedSpec = {
+  const out: RunSpec = {
     ...rest,
     runId,
     toolNames: (tools ?? []).map((tool) => tool.name),
     hasOutput: output !== undefined,
     ...(lineage ? { parentRunId: lineage.parent.runId } : {}),
   };
-  if (model !== undefined)
-    out.model = (Array.isArray(model) ? [...(model as unknown[])] : model) as ParkedSpec["model"];
+  if (model !== undefined) out.model = (Array.isArray(model) ? [...(model as unknown[])] : model) as RunSpec["model"];
   return out;
 }
 
@@ -122,7 +121,7 @@ export async function execute(
   parseWith(TaskSpecSchema, rawSpec, "task spec");
   checkHistory(rawSpec.history ?? [], "task spec");
   const runId = rawSpec.runId ?? randomUUID();
-  const spec = parkedSpecOf(rawSpec, runId, lineage);
+  const spec = runSpecOf(rawSpec, runId, lineage);
   const messages: Message[] = [
     {
       role: "user",

@@ -83,7 +83,7 @@ function childTaskSpec(parent: RunContext, spec: SubRunSpec): TaskSpec {
   const { budgetShare: _share, budget: _budget, tools, model, role, ...rest } = spec;
   const budget = carveBudget(parent, spec);
   // No model named: the child runs on whatever the parent's spec named (its model, or its role).
-  const seat =
+  const runsOn =
     model !== undefined
       ? { model }
       : role !== undefined
@@ -96,7 +96,7 @@ function childTaskSpec(parent: RunContext, spec: SubRunSpec): TaskSpec {
   return {
     maxTurns: DEFAULT_CHILD_MAX_TURNS,
     ...rest,
-    ...seat,
+    ...runsOn,
     tools: tools ?? [],
     ...(budget ? { budget } : {}),
     ...(parent.sessionId !== undefined ? { sessionId: parent.sessionId } : {}),

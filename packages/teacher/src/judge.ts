@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Runner, RunStats, TaskResult } from "@x/runner";
 import type { ResolvedTeacherConfig, VerifyInput } from "./config";
 import type { VerdictRecord } from "./result";
-import { askVerifier, type Seat } from "./seats";
+import { askVerifier, type SideCallSpec } from "./side-calls";
 
 const VerdictSchema = z.union([
   z.boolean(),
@@ -12,10 +12,10 @@ const VerdictSchema = z.union([
 ]);
 
 /** Who judges, and on what task: the same for every student run of a `runWithTeacher` call. */
-export interface JudgeSeat {
+export interface JudgeContext {
   runner: Runner;
   config: ResolvedTeacherConfig;
-  helper: Seat;
+  helper: SideCallSpec;
   task: string;
 }
 
@@ -60,8 +60,8 @@ async function verifyInCode(
  * Judges a completed output: the host's `verify` first (zero tokens); only when it is absent or
  * undecided does the rubric verifier run on the helper model, if `verifyOutput` is on.
  */
-export async function judgeOutput(seat: JudgeSeat, result: TaskResult, run: number): Promise<Judgement> {
-  const { runner, config, helper, task } = seat;
+export async function judgeOutput(target: JudgeContext, result: TaskResult, run: number): Promise<Judgement> {
+  const { runner, config, helper, task } = target;
   const verdicts: VerdictRecord[] = [];
   if (config.verify) {
     const code = await verifyInCode(config.verify, { task, output: result.output, result, run });

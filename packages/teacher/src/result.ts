@@ -18,7 +18,7 @@ export interface EscalationRecord {
 export interface VerdictRecord {
   /** Which student run's output was judged: 1 for the first, 2 after the first correction, … */
   run: number;
-  /** `code`: the host's `verify` function; `rubric`: the verifier model on the helper seat. */
+  /** `code`: the host's `verify` function; `rubric`: the verifier model, on the helper's side call. */
   by: "code" | "rubric";
   /** Absent when nothing was decided (the check deferred or broke; no readable rubric sample). */
   pass?: boolean;

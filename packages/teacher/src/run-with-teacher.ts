@@ -18,9 +18,9 @@ import {
   type TeacherConfig,
 } from "./config";
 import { checkGuards, teacherAllowance } from "./guards";
-import { judgeOutput, type JudgeSeat } from "./judge";
+import { judgeOutput, type JudgeContext } from "./judge";
 import type { EscalationRecord, EscalationTrigger, TeacherRunResult, TeacherStrategies, VerdictRecord } from "./result";
-import { askMonitor, askTeacher, clip, helperSeat, teacherBrief, teacherSeat, type Seat } from "./seats";
+import { askMonitor, askTeacher, clip, helperCall, teacherBrief, teacherCall, type SideCallSpec } from "./side-calls";
 import { toTeacherStats } from "./stats";
 import {
   recallStrategies,
@@ -61,8 +61,8 @@ export async function runWithTeacher(
   // The runner keys provider prompt caches by session (else by run): one id keeps every continuation
   // on the same cache, and the teacher's and helper's calls each on one of their own.
   const sessionId = studentSpec.sessionId ?? `student-${randomUUID()}`;
-  const helper = helperSeat(config, studentSpec, `${sessionId}:helper`);
-  const teacherAt = teacherSeat(config, `${sessionId}:teacher`);
+  const helper = helperCall(config, studentSpec, `${sessionId}:helper`);
+  const teacherAt = teacherCall(config, `${sessionId}:teacher`);
   const tracker = new StuckTracker({ threshold: config.stuckThreshold, hardOverride: config.stuckHardOverride });
   const escalations: EscalationRecord[] = [];
   const verdicts: VerdictRecord[] = [];
@@ -197,7 +197,7 @@ async function runStudent(
   runner: Runner,
   spec: TaskSpec,
   config: ResolvedTeacherConfig,
-  helper: Seat,
+  helper: SideCallSpec,
   tracker: StuckTracker,
   task: string,
 ): Promise<{ result: TaskResult; helperStats: RunStats }> {
@@ -252,7 +252,7 @@ const UNTEACHABLE: ReadonlySet<ErrorKind> = new Set(["auth", "network", "rate_li
  * and running out of turns; a stop the host's observer asked for, a park, an abort or a spent budget
  * are the host's business and never escalate; nor does a failure the provider caused (`UNTEACHABLE`).
  */
-async function detectTrigger(judge: JudgeSeat, result: TaskResult, run: number): Promise<Fired> {
+async function detectTrigger(judge: JudgeContext, result: TaskResult, run: number): Promise<Fired> {
   const none = { helperStats: [], verdicts: [] };
   const fire = (trigger: EscalationTrigger): Fired => ({
     ...none,

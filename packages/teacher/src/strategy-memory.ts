@@ -2,7 +2,7 @@ import type { MessageProvenance } from "@x/llm-types";
 import { LIMITS, type StrategyHit, type StrategyStore } from "@x/strategy-store-core";
 import type { ResolvedTeacherConfig } from "./config";
 import type { EscalationRecord, StoredStrategy } from "./result";
-import { clip } from "./seats";
+import { clip } from "./side-calls";
 
 /** The store and scope when both are set; strategy memory is off otherwise (no scope, no store use). */
 function memory(config: ResolvedTeacherConfig): { store: StrategyStore; scope: string } | undefined {

@@ -4,7 +4,7 @@ import { splitTrailingAdvice, type TeacherAdvice } from "./advice";
 import type { ResolvedTeacherConfig } from "./config";
 import { TAKEOVER_ADVICE_PROMPT, TAKEOVER_PROMPT } from "./prompts";
 import type { EscalationRecord } from "./result";
-import { describeFailure, describeTrigger, type FailureReport, type Seat } from "./seats";
+import { describeFailure, describeTrigger, type FailureReport, type SideCallSpec } from "./side-calls";
 import { strategiesProvenance } from "./strategy-memory";
 
 /**
@@ -18,7 +18,7 @@ import { strategiesProvenance } from "./strategy-memory";
 function teacherRun(
   runner: Runner,
   spec: TaskSpec,
-  seat: Seat,
+  target: SideCallSpec,
   objective: string,
   brief: string | undefined,
   adviceBlock: boolean,
@@ -30,7 +30,7 @@ function teacherRun(
   const systemPrompt = parts.filter((n) => n !== undefined).join("\n\n");
   return runner.runTask({
     ...rest,
-    ...seat,
+    ...target,
     ...(systemPrompt !== "" ? { systemPrompt } : {}),
     objective,
     objectiveProvenance: strategiesProvenance(objective, spec.objective),
@@ -49,14 +49,14 @@ export function runTakeover(
   runner: Runner,
   spec: TaskSpec,
   config: ResolvedTeacherConfig,
-  seat: Seat,
+  target: SideCallSpec,
   objective: string,
   failure: FailureReport,
   escalations: readonly EscalationRecord[],
 ): Promise<TaskResult> {
   const notes = escalations.map((e) => `- (${e.trigger}) ${describeAdvice(e.teacher)}`).join("\n");
   const brief = briefFor(config, { ...failure, earlier: [] }, `What the teacher's review found:\n${notes}`);
-  return teacherRun(runner, spec, seat, objective, brief, false);
+  return teacherRun(runner, spec, target, objective, brief, false);
 }
 
 function describeAdvice(advice: TeacherAdvice): string {
@@ -86,12 +86,12 @@ export async function takeOverAtOnce(
   runner: Runner,
   spec: TaskSpec,
   config: ResolvedTeacherConfig,
-  seat: Seat,
+  target: SideCallSpec,
   objective: string,
   failure: FailureReport,
   adviceBlock: boolean,
 ): Promise<{ result: TaskResult; advice: TeacherAdvice; reached: boolean }> {
-  const result = await teacherRun(runner, spec, seat, objective, briefFor(config, failure), adviceBlock);
+  const result = await teacherRun(runner, spec, target, objective, briefFor(config, failure), adviceBlock);
   if (result.status === "failed" && result.stats.turns === 0)
     return { result, advice: { takeover: false, confidence: 0, raw: "" }, reached: false };
   if (!adviceBlock) return { result, advice: { takeover: true, confidence: 0 }, reached: true };

@@ -69,7 +69,7 @@ export async function reviewCommand(command: Extract<Command, { name: "run" }>, 
   try {
     const reviewers = REVIEW_LENSES.map((r) => ({
       ...r,
-      model: runtime.seats.student,
+      model: runtime.roleModels.student,
       ...(command.maxTurns !== undefined ? { maxTurns: command.maxTurns } : {}),
     }));
     const result = await reviewWithCouncil(runtime.runner, "review", task, { reviewers, signal: stop.signal }, io.emit);

@@ -98,7 +98,7 @@ async function runWith(
 
   const spec = {
     objective: command.objective,
-    model: runtime.seats.student,
+    model: runtime.roleModels.student,
     systemPrompt: AGENT_SYSTEM_PROMPT,
     tools: withMcp(sandboxTools({ root: sandbox, shellTimeoutMs: command.shellTimeoutMs }), mcp),
     permissions: SANDBOX_PERMISSIONS,

@@ -55,7 +55,7 @@ function reviewerModel(lens: ReviewLens): Model {
   });
 }
 
-/** The whole scripted catalog: the three seats, and each reviewer under `reviewer-<lens>`. */
+/** The whole scripted catalog: the three role models, and each reviewer under `reviewer-<lens>`. */
 export const DEMO_CATALOG: Readonly<Record<string, Model>> = {
   ...DEMO_MODELS,
   ...Object.fromEntries(Object.entries(REVIEWER_MODELS).map(([lens, model]) => [`reviewer-${lens}`, model])),

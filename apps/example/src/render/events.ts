@@ -6,11 +6,11 @@ export type AppEvent =
   | { type: "banner"; text: string }
   | { type: "scenario"; name: string; title: string; about: string }
   | { type: "note"; text: string }
-  /** A model call began (`phase: start`) or ended; `seat` says whose call it is. */
+  /** A model call began (`phase: start`) or ended; `speaker` says whose call it is. */
   | {
       type: "model_call";
       phase: "start" | "end";
-      seat: Seat;
+      speaker: Speaker;
       model: string;
       /**
        * As the provider reported them, else estimated; for a call no provider served (refused,
@@ -22,11 +22,11 @@ export type AppEvent =
       stopReason?: string;
       errorKind?: string;
     }
-  /** Model text as it arrives (`x-agent run`, for the seat doing the task); the `turn` event still follows. */
-  | { type: "text_delta"; seat: Seat; delta: string }
+  /** Model text as it arrives (`x-agent run`, for the speaker doing the task); the `turn` event still follows. */
+  | { type: "text_delta"; speaker: Speaker; delta: string }
   /** The text an assistant turn ended with (student, teacher, or a helper's verdict). */
-  | { type: "turn"; seat: Seat; model: string; text: string }
-  | { type: "tool_call"; seat: Seat; id: string; name: string; arguments: Record<string, unknown> }
+  | { type: "turn"; speaker: Speaker; model: string; text: string }
+  | { type: "tool_call"; speaker: Speaker; id: string; name: string; arguments: Record<string, unknown> }
   | {
       type: "verdict";
       tool: string;
@@ -37,7 +37,7 @@ export type AppEvent =
       /** Whose classifier ruled: the calling run's own (`leg`), or an ancestor run's, frozen when the sub-run started. */
       station?: "leg" | "ancestor";
     }
-  | { type: "tool_result"; seat: Seat; id: string; name: string; isError: boolean; text: string }
+  | { type: "tool_result"; speaker: Speaker; id: string; name: string; isError: boolean; text: string }
   | {
       type: "escalation";
       attempt: number;
@@ -87,7 +87,7 @@ export type AppEvent =
  * the classifier gating, the agent (a run with no teacher), a child (a sub-run's own loop), or a
  * reviewer of a council (its review or its critique of the others' findings).
  */
-export type Seat = "student" | "teacher" | "helper" | "classifier" | "agent" | "child" | "reviewer";
+export type Speaker = "student" | "teacher" | "helper" | "classifier" | "agent" | "child" | "reviewer";
 
 /** One council member's part in a review. */
 export interface ReviewerRow {

@@ -5,10 +5,10 @@ describe("output", () => {
   it("on a terminal, spins while a model works and clears the spinner before the next line", () => {
     let out = "";
     const sink = humanSink({ write: (t) => (out += t), tty: true, color: false });
-    sink.emit({ type: "model_call", phase: "start", seat: "student", model: "m" });
+    sink.emit({ type: "model_call", phase: "start", speaker: "student", model: "m" });
     expect(out).toMatch(/student · m thinking… 0\.\ds$/);
-    sink.emit({ type: "model_call", phase: "end", seat: "student", model: "m", tokens: 10 });
-    sink.emit({ type: "tool_call", seat: "student", id: "c", name: "read_file", arguments: { path: "a" } });
+    sink.emit({ type: "model_call", phase: "end", speaker: "student", model: "m", tokens: 10 });
+    sink.emit({ type: "tool_call", speaker: "student", id: "c", name: "read_file", arguments: { path: "a" } });
     sink.close();
     expect(out.endsWith('\r\x1b[2K   student → read_file {"path":"a"}\n')).toBe(true);
   });
@@ -17,12 +17,12 @@ describe("output", () => {
     let progress = "";
     let text = "";
     const sink = humanSink({ write: (t) => (progress += t), text: (t) => (text += t), tty: false, color: false });
-    sink.emit({ type: "model_call", phase: "start", seat: "agent", model: "m" });
-    sink.emit({ type: "text_delta", seat: "agent", delta: "The sandbox " });
-    sink.emit({ type: "text_delta", seat: "agent", delta: "holds\r\na\x1b[2J file." });
+    sink.emit({ type: "model_call", phase: "start", speaker: "agent", model: "m" });
+    sink.emit({ type: "text_delta", speaker: "agent", delta: "The sandbox " });
+    sink.emit({ type: "text_delta", speaker: "agent", delta: "holds\r\na\x1b[2J file." });
     expect(text).toBe("The sandbox holds\na\ufffd[2J file.");
-    sink.emit({ type: "model_call", phase: "end", seat: "agent", model: "m", tokens: 10 });
-    sink.emit({ type: "turn", seat: "agent", model: "m", text: "The sandbox holds a file." });
+    sink.emit({ type: "model_call", phase: "end", speaker: "agent", model: "m", tokens: 10 });
+    sink.emit({ type: "turn", speaker: "agent", model: "m", text: "The sandbox holds a file." });
     const summary = {
       label: "run",
       status: "completed",
@@ -69,9 +69,9 @@ describe("output", () => {
   it("in a pipe, prints plain lines only", () => {
     let out = "";
     const sink = humanSink({ write: (t) => (out += t), tty: false, color: false });
-    sink.emit({ type: "model_call", phase: "start", seat: "classifier", model: "c" });
+    sink.emit({ type: "model_call", phase: "start", speaker: "classifier", model: "c" });
     sink.emit({ type: "verdict", tool: "shell", verdict: "block", reason: "no", model: "c" });
-    sink.emit({ type: "turn", seat: "helper", model: "m", text: '{"pass": true, "reason": "fine"}' });
+    sink.emit({ type: "turn", speaker: "helper", model: "m", text: '{"pass": true, "reason": "fine"}' });
     expect(out).toBe("   auto    ✗ BLOCKED shell: no (classifier c)\n   helper  verifier: pass — fine\n");
   });
 
@@ -80,7 +80,7 @@ describe("output", () => {
     const sink = humanSink({ write: (t) => (out += t), tty: false, color: false });
     sink.emit({
       type: "tool_result",
-      seat: "agent",
+      speaker: "agent",
       id: "c",
       name: "read_file",
       isError: false,
@@ -115,7 +115,7 @@ describe("approval prompt", () => {
     let out = "";
     const sink = humanSink({ write: (t) => (out += t), tty: false, color: false, inputEchoes: false });
     sink.emit({ type: "approval_request", tool: "write_file", arguments: { path: "a" }, kind: "ask" });
-    sink.emit({ type: "tool_result", seat: "agent", id: "c", name: "write_file", isError: false, text: "wrote" });
+    sink.emit({ type: "tool_result", speaker: "agent", id: "c", name: "write_file", isError: false, text: "wrote" });
     expect(out).toBe(
       '   ? write_file {"path":"a"} needs your approval\n     [y]es / [n]o / [p]ark it for later: \n           ✓ write_file: wrote\n',
     );

@@ -1,4 +1,4 @@
-import type { AppEvent, EventSink, Seat } from "./events";
+import type { AppEvent, EventSink, Speaker } from "./events";
 import { councilLines, reportedFindings, reviewerTurn } from "./council-lines";
 import { oneLine } from "./one-line";
 import { Spinner } from "./spinner";
@@ -35,7 +35,7 @@ const CODES = {
 } as const;
 type Style = keyof typeof CODES;
 
-const SEAT_STYLE: Record<Seat, Style> = {
+const SPEAKER_STYLE: Record<Speaker, Style> = {
   student: "cyan",
   teacher: "magenta",
   helper: "blue",
@@ -65,7 +65,7 @@ export function humanSink(options: HumanOptions): EventSink {
     promptOpen = false;
     options.write(`${text}\n`);
   };
-  const seat = (name: Seat) => paint(SEAT_STYLE[name], name.padEnd(7));
+  const speaker = (name: Speaker) => paint(SPEAKER_STYLE[name], name.padEnd(7));
 
   return {
     emit(event: AppEvent) {
@@ -82,7 +82,7 @@ export function humanSink(options: HumanOptions): EventSink {
           print(paint("dim", `   ${event.text}`));
           return;
         case "model_call":
-          if (event.phase === "start") spinner?.start(`${event.seat} · ${event.model} thinking…`);
+          if (event.phase === "start") spinner?.start(`${event.speaker} · ${event.model} thinking…`);
           else {
             spinner?.stop();
             closeText();
@@ -101,22 +101,22 @@ export function humanSink(options: HumanOptions): EventSink {
         case "turn": {
           if (event.text.trim() === "") return;
           // Already on screen, as it streamed.
-          if (options.text && (event.seat === "agent" || event.seat === "student")) return;
+          if (options.text && (event.speaker === "agent" || event.speaker === "student")) return;
           // The teacher's advice is shown, parsed, by its escalation line.
-          if (event.seat === "teacher" && event.text.trim().startsWith("{")) return;
+          if (event.speaker === "teacher" && event.text.trim().startsWith("{")) return;
           const check =
-            event.seat === "helper"
+            event.speaker === "helper"
               ? helperVerdict(event.text)
-              : event.seat === "reviewer"
+              : event.speaker === "reviewer"
                 ? reviewerTurn(event.model, event.text)
                 : undefined;
-          if (check) print(`   ${seat(event.seat)} ${check}`);
-          else print(`   ${seat(event.seat)} ${paint("dim", "says")} ${oneLine(event.text, 220)}`);
+          if (check) print(`   ${speaker(event.speaker)} ${check}`);
+          else print(`   ${speaker(event.speaker)} ${paint("dim", "says")} ${oneLine(event.text, 220)}`);
           return;
         }
         case "tool_call":
           print(
-            `   ${seat(event.seat)} ${paint("bold", "→")} ${oneLine(event.name, 80)} ${oneLine(JSON.stringify(event.arguments), 160)}`,
+            `   ${speaker(event.speaker)} ${paint("bold", "→")} ${oneLine(event.name, 80)} ${oneLine(JSON.stringify(event.arguments), 160)}`,
           );
           return;
         case "verdict": {
@@ -223,7 +223,7 @@ export function humanSink(options: HumanOptions): EventSink {
           return;
         case "council": {
           const lines = councilLines(event, options.columns ? options.columns - 3 : undefined);
-          for (const line of lines.reviewers) print(`   ${seat("reviewer")} ${line}`);
+          for (const line of lines.reviewers) print(`   ${speaker("reviewer")} ${line}`);
           print(lines.table.replace(/^/gm, "   "));
           const ok = event.status === "completed";
           print(`   ${ok ? paint("green", "✔") : paint("red", "✘")} ${paint("bold", event.status)} ${lines.outcome}`);

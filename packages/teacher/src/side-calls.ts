@@ -6,19 +6,19 @@ import { majorityVote, parseVerdict, type Verdict, type VoteResult } from "./ver
 
 /**
  * Which model a side call runs on (a model or chain, or a runner role), and the session its calls
- * share: the runner keys provider prompt caches by session, so a seat asked twice in a run (verifier
+ * share: the runner keys provider prompt caches by session, so a side call made twice in a run (verifier
  * samples, repeated advice asks) sends its stable prefix under one cache key.
  */
-export type Seat = Pick<TaskSpec, "model" | "role" | "sessionId">;
+export type SideCallSpec = Pick<TaskSpec, "model" | "role" | "sessionId">;
 
 /** The cheap helper: `helperModel`, else whatever the student runs on. */
-export function helperSeat(config: ResolvedTeacherConfig, student: TaskSpec, sessionId: string): Seat {
+export function helperCall(config: ResolvedTeacherConfig, student: TaskSpec, sessionId: string): SideCallSpec {
   if (config.helperModel !== undefined) return { model: config.helperModel, sessionId };
   return { model: student.model, role: student.role, sessionId };
 }
 
 /** The teacher: `model`, else the runner's `advisor` role (the runner's one role resolver decides). */
-export function teacherSeat(config: ResolvedTeacherConfig, sessionId: string): Seat {
+export function teacherCall(config: ResolvedTeacherConfig, sessionId: string): SideCallSpec {
   return config.model !== undefined ? { model: config.model, sessionId } : { role: "advisor", sessionId };
 }
 
@@ -35,14 +35,14 @@ interface SideCall {
  */
 async function sideCall(
   runner: Runner,
-  seat: Seat,
+  target: SideCallSpec,
   systemPrompt: string,
   objective: string,
   budget?: TaskSpec["budget"],
 ): Promise<SideCall> {
   // The objective is teacher mode's own brief (it quotes the student's answer), not the user's words.
   const result = await runner.runTask({
-    ...seat,
+    ...target,
     systemPrompt,
     objective,
     objectiveProvenance: "engine",
@@ -55,19 +55,19 @@ async function sideCall(
 
 export async function askMonitor(
   runner: Runner,
-  seat: Seat,
+  target: SideCallSpec,
   config: ResolvedTeacherConfig,
   task: string,
   recent: readonly string[],
 ): Promise<Verdict & { stats: RunStats }> {
   const objective = `Task:\n${task}\n\nRecent tool calls, newest last:\n${recent.map((line) => `- ${line}`).join("\n")}`;
-  const call = await sideCall(runner, seat, config.prompts?.monitor ?? MONITOR_PROMPT, objective);
+  const call = await sideCall(runner, target, config.prompts?.monitor ?? MONITOR_PROMPT, objective);
   return { ...parseVerdict(call.text, "stuck"), stats: call.stats };
 }
 
 export async function askVerifier(
   runner: Runner,
-  seat: Seat,
+  target: SideCallSpec,
   config: ResolvedTeacherConfig,
   task: string,
   output: string,
@@ -77,7 +77,7 @@ export async function askVerifier(
   const stats: RunStats[] = [];
   // Sequential: samples are cheap, and a fixed order keeps scripted and replayed runs reproducible.
   for (let i = 0; i < config.verifierSamples; i++) {
-    const call = await sideCall(runner, seat, config.prompts?.verifier ?? VERIFIER_PROMPT, objective);
+    const call = await sideCall(runner, target, config.prompts?.verifier ?? VERIFIER_PROMPT, objective);
     samples.push(parseVerdict(call.text, "pass"));
     stats.push(call.stats);
   }
@@ -86,12 +86,12 @@ export async function askVerifier(
 
 export async function askTeacher(
   runner: Runner,
-  seat: Seat,
+  target: SideCallSpec,
   config: ResolvedTeacherConfig,
   brief: string,
   budget?: TaskSpec["budget"],
 ): Promise<{ advice: TeacherAdvice; answered: boolean; stats: RunStats }> {
-  const call = await sideCall(runner, seat, config.prompts?.teacher ?? TEACHER_PROMPT, brief, budget);
+  const call = await sideCall(runner, target, config.prompts?.teacher ?? TEACHER_PROMPT, brief, budget);
   return { advice: parseTeacherAdvice(call.text), answered: call.completed, stats: call.stats };
 }
 
