@@ -4,13 +4,4 @@ export {
   createAnthropicBrain,
   DEFAULT_ANTHROPIC_BASE_URL,
 } from "./anthropic-brain";
-export { type AnthropicRequestBody, buildAnthropicRequest, toAnthropicMessages } from "./request";
-export {
-  answerRoom,
-  defaultThinkingStyle,
-  openTurnAllowsThinking,
-  thinkingFor,
-  THINKING_BUDGETS,
-  type AnthropicThinkingStyle,
-} from "./thinking";
-export { classifyAnthropicError } from "./errors";
+export { THINKING_BUDGETS, type AnthropicThinkingStyle } from "./thinking";

@@ -9,7 +9,9 @@ import {
 } from "@x/brain-kit/testing";
 import { defineModel, emptyUsage, type AssistantMessage, type Context, type Model } from "@x/llm-types";
 import { afterEach, describe, expect, it } from "vitest";
-import { buildAnthropicRequest, createAnthropicBrain, defaultThinkingStyle } from "../src/index";
+import { createAnthropicBrain } from "../src/index";
+import { buildAnthropicRequest } from "../src/request";
+import { defaultThinkingStyle } from "../src/thinking";
 import { anthropicRuleViolations } from "./wire-rules";
 
 const RECORDINGS = join(import.meta.dirname, "../recordings");

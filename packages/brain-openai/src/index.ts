@@ -4,25 +4,6 @@ export {
   OPENAI_COMPLETIONS_API,
   type OpenAIBrainOptions,
 } from "./openai-brain";
-export {
-  KNOWN_HOSTS,
-  knownHost,
-  type KnownHost,
-  type OpenAICompat,
-  type OpenAICompatOption,
-  resolveCompat,
-} from "./compat";
-export { buildOpenAIRequest, type OpenAIRequestBody, toOpenAIMessages, toOpenAITools } from "./request";
-export { classifyOpenAIError, streamErrorKind } from "./errors";
+export { type OpenAICompat, type OpenAICompatOption } from "./compat";
 export { createOpenAIResponsesBrain, type OpenAIResponsesBrainOptions } from "./responses-brain";
-export {
-  buildResponsesRequest,
-  OPENAI_RESPONSES_API,
-  reasoningRef,
-  splitCallId,
-  toResponsesInput,
-  type ReasoningItemRef,
-  type ResponsesRequestBody,
-  type ResponsesRequestOptions,
-} from "./responses-request";
-export { responsesUsage, ResponsesEventReader, type ResponsesEnding } from "./responses-events";
+export { OPENAI_RESPONSES_API } from "./responses-request";

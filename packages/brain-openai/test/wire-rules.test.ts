@@ -1,6 +1,7 @@
 import { defineModel, type Context } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
-import { buildOpenAIRequest, resolveCompat, type OpenAIRequestBody } from "../src/index";
+import { buildOpenAIRequest, type OpenAIRequestBody } from "../src/request";
+import { resolveCompat } from "../src/compat";
 
 /** A history with a tool round trip, the shape a runner sends on its second call. */
 const context: Context = {

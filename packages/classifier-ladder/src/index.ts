@@ -11,33 +11,21 @@ export {
   type ClassifierSeat,
   classifierSeatModel,
 } from "./seat";
-export { routesMatch } from "./route";
 export {
   AUTO_MODE_CLASSIFIER_FALLBACKS,
   type AutoModeClassifierFallback,
   autoModeClassifierFallbackOf,
   classifierLadderRungs,
 } from "./rungs";
+export { CLASSIFIER_ARMING_NOTICES, type RouteJudge } from "./preflight";
 export {
-  armClassifierLadder,
-  type ArmedClassifierLadder,
-  CLASSIFIER_ARMING_NOTICES,
-  derivedRouteFallsBack,
-  type RouteJudge,
-} from "./preflight";
-export {
-  CLASSIFIER_LOW_ALLOWANCE_TOKENS,
   CLASSIFIER_LOW_SEAT,
   CLASSIFIER_OFF_SEAT,
-  CLASSIFIER_THINK_ALLOWANCE_TOKENS,
   CLASSIFIER_THINK_SEAT,
-  CLASSIFIER_VERDICT_TOKENS,
   classifierRungSeat,
   type ClassifierSeatRequest,
-  thinkingOffSpelled,
 } from "./rung-seat";
 export { CLASSIFIER_ATTEMPT_SUFFIX } from "./suffix";
-export { type ClassifierVerdict, readClassifierVerdict, stripClassifierThinking } from "./verdict";
 export {
   classifierReplyAsksAgain,
   classifierReplyEmptyAtCap,
@@ -47,14 +35,7 @@ export {
   classifierReplyVerdictText,
 } from "./reply";
 export { CLASSIFIER_SYSTEM_PROMPT } from "./prompt";
-export {
-  CLASSIFIER_ACTION_CHARS,
-  CLASSIFIER_ENTRY_CHARS,
-  CLASSIFIER_TRANSCRIPT_CHARS,
-  classifierTranscript,
-  type ClassifierTranscriptEntry,
-  renderClassifierRequest,
-} from "./transcript";
+export { classifierTranscript, renderClassifierRequest } from "./transcript";
 export {
   type AutoModeClassified,
   type AutoModeFallback,
@@ -69,7 +50,7 @@ export {
   type CreateAutoModeDeciderArgs,
   DEFAULT_CLASSIFIER_TIMEOUT_MS,
 } from "./decider";
-export { CLASSIFIER_CONTRACT_BROKEN_STREAK, classifierRoundObserver } from "./observer";
+export { classifierRoundObserver } from "./observer";
 export {
   type ClassifierUnavailableDisposition,
   type ClassifierUnavailableInfo,

@@ -2,11 +2,7 @@ export { runCouncil } from "./run-council";
 export { routeTask, type RouteDecision, type RouteInput, type TaskMode } from "./route";
 export { CouncilConfigError, MAX_COUNCIL_ROUNDS } from "./council-config";
 export {
-  CritiqueSchema,
   CRITIQUE_VERDICTS,
-  FindingSchema,
-  LocationSchema,
-  ReviewSchema,
   SEVERITIES,
   type Critique,
   type CritiqueVerdict,
@@ -15,10 +11,10 @@ export {
   type Review,
   type Severity,
 } from "./findings";
-export { locationMatcher, wordOverlap, type FindingMatcher, type LocationMatcherOptions } from "./matcher";
+export { locationMatcher, type FindingMatcher, type LocationMatcherOptions } from "./matcher";
 export { mergeFindings, type FindingCluster, type RawFinding } from "./merge";
-export { CONFIRM_WEIGHT, scoreFinding, type FindingScore, type Stance } from "./score";
-export { REVIEWER_SYSTEM_PROMPT, renderFiles } from "./prompts";
+export { type FindingScore, type Stance } from "./score";
+export { REVIEWER_SYSTEM_PROMPT } from "./prompts";
 export {
   COUNCIL_STOPS,
   type CouncilConfig,

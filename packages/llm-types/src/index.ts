@@ -1,41 +1,23 @@
 export {
   type Api,
-  ApiSchema,
   type InputKind,
-  InputKindSchema,
   KNOWN_APIS,
   type Model,
   type ModelCost,
-  ModelCostSchema,
   type ModelInput,
   ModelSchema,
-  normalizeBaseUrl,
-  type RouteCarrier,
   routeIdentity,
   sameRoute,
 } from "./model";
-export {
-  addUsage,
-  computeCost,
-  type Cost,
-  CostSchema,
-  emptyUsage,
-  microToUsd,
-  type Usage,
-  usageFor,
-  UsageSchema,
-  ZERO_COST,
-} from "./usage";
+export { addUsage, computeCost, type Cost, emptyUsage, microToUsd, type Usage, usageFor, UsageSchema } from "./usage";
 export {
   type AssistantContent,
-  AssistantContentSchema,
   type AssistantMessage,
   AssistantMessageSchema,
   assistantText,
   assistantToolCalls,
   ERROR_KINDS,
   type ErrorKind,
-  ErrorKindSchema,
   type ImageContent,
   ImageContentSchema,
   type Message,
@@ -45,15 +27,11 @@ export {
   type TextContent,
   TextContentSchema,
   type ThinkingContent,
-  ThinkingContentSchema,
   type ToolCall,
-  ToolCallSchema,
   type ToolResultMessage,
-  ToolResultMessageSchema,
   type UserMessage,
-  UserMessageSchema,
 } from "./messages";
-export { type ToolSpec, ToolSpecSchema } from "./tool";
+export { type ToolSpec } from "./tool";
 export { type Context } from "./context";
 export {
   type Brain,
@@ -76,14 +54,11 @@ export {
   type ModelRouting,
   resolveRole,
   ROLE_NAMES,
-  ROLE_TIER_TABLE,
   type RoleName,
   type RoleResolution,
   type Roles,
   type RoleSpec,
-  roleSpecModels,
   roleSpecNamesModel,
-  roleSpecThinking,
   type Tier,
   type TierBindings,
   TIERS,
@@ -93,12 +68,9 @@ export { type EngineNotice, type NoticeSink, safeObserve, type TraceFrame, type 
 export { describeIssues, issuesLine, parseWith, SchemaValidationError } from "./parse";
 export {
   PROVENANCES,
-  ProvenanceSchema,
-  ProvenancePartSchema,
   MessageProvenanceSchema,
   attributedUserText,
   joinAttributed,
-  userMessageText,
   type AttributedText,
   type MessageProvenance,
   type Provenance,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { defineModel, normalizeBaseUrl, routeIdentity, sameRoute, type Model } from "./index";
+import { defineModel } from "./index";
+import { normalizeBaseUrl, routeIdentity, sameRoute, type Model } from "./model";
 import { SchemaValidationError } from "./parse";
 
 const base: Model = defineModel({

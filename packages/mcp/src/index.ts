@@ -1,13 +1,7 @@
 export { connectMcp, type McpToolset } from "./toolset";
-export {
-  McpServerConfigSchema,
-  McpPolicySchema,
-  ANNOTATION_TRUST,
-  type McpServerConfig,
-  type McpPolicy,
-} from "./server-config";
+export { ANNOTATION_TRUST, type McpServerConfig, type McpPolicy } from "./server-config";
 export { clearTool, type ToolClearance, type ToolHints } from "./permission-policy";
-export { mcpToolName, mcpServerOf, TOOL_NAME_SEPARATOR } from "./tool-name";
+export { TOOL_NAME_SEPARATOR } from "./tool-name";
 export {
   McpError,
   McpCallError,

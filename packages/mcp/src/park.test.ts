@@ -7,7 +7,8 @@ import { fauxToolCall } from "@x/brain-faux";
 import type { Message } from "@x/llm-types";
 import { createFileParkLedger } from "@x/runner";
 import { afterAll, describe, expect, it } from "vitest";
-import { connectMcp, mcpServerOf } from "./index";
+import { connectMcp } from "./index";
+import { mcpServerOf } from "./tool-name";
 import { autoRunner, resultText, toolResults } from "../test/harness";
 import { filesystemServer } from "../test/servers";
 

@@ -8,14 +8,13 @@ export {
   type ToolOutput,
   type ToolProgress,
 } from "./define-tool";
-export { resolveTaskModel, resolveMainModel, ModelResolutionError, type TaskModel } from "./resolve";
+export { resolveMainModel, resolveTaskModel, ModelResolutionError } from "./resolve";
 export { ParkedRunError, PARKED_RUN_ERROR_CODES, MIN_PARK_KEY_BYTES, type ParkedRunErrorCode } from "./park";
 export { RunnerConfigError } from "./config-error";
 export type { CompactionReport } from "./compaction";
 export type { CompactionOptions, CompactionRequest, CompactionSummary, Compactor } from "./compaction-options";
 export { COMPACTION_PROMPT } from "./compactor";
 export { COMPACTION_HEADER } from "./compaction-view";
-export { capText } from "./tool-result-cap";
 export { ParkedRunSchema, PARKED_RUN_KIND, PARKED_RUN_VERSION, type ParkedRun, type PendingCall } from "./park-schema";
 export { createFileParkLedger, createMemoryParkLedger, type ParkClaim, type ParkLedger } from "./park-ledger";
 export {
@@ -26,12 +25,7 @@ export {
   type RunCheckpoint,
 } from "./checkpoint";
 export { TaskSpecSchema } from "./schemas";
-export { systemClock } from "./clock";
 export { SPAN_NAMES } from "./tracer";
-export { permissionFor } from "./permissions";
-export { createLoopGuard, type LoopGuard, type LoopGuardState, type LoopGuardVerdict } from "./loop-guard";
-export { budgetExceeded } from "./budget";
-export { backoffMs, failureAction, type FailureAction } from "./retry";
 export type { RunEvent, VerdictInfo } from "./events";
 export { runSubTask, SubRunError, SUB_RUN_ERROR_CODES, type SubRunErrorCode } from "./sub-run";
 export { defineSubRunTool, type SubRunToolDefinition } from "./sub-run-tool";

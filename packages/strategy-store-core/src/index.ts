@@ -1,43 +1,7 @@
-export { StrategyStoreError, isStrategyStoreError, notFound, closedError } from "./errors";
+export { StrategyStoreError, isStrategyStoreError } from "./errors";
 export type { StrategyStoreErrorCode, StrategyStoreErrorOptions } from "./errors";
-export { LIMITS, DEFAULT_LIST_LIMIT } from "./limits";
-export {
-  StrategyInputSchema,
-  StrategyRecordSchema,
-  ScopeSchema,
-  RecordIdSchema,
-  ConfidenceSchema,
-  EmbeddingSchema,
-} from "./record";
-export type { StrategyInput, ParsedStrategyInput, StrategyRecord, StrategyHit } from "./record";
+export { LIMITS } from "./limits";
+export { StrategyInputSchema, StrategyRecordSchema, ScopeSchema } from "./record";
+export type { StrategyInput, StrategyRecord, StrategyHit } from "./record";
 export { SearchQuerySchema, ListQuerySchema } from "./store";
 export type { StrategyStore, SearchQuery, ListQuery, StrategyPage, EmbedFn, StrategyStoreOptions } from "./store";
-export { parseOrThrow, parseInput, parseSearch, parseList, parseScope, parseId, parseSuccess } from "./validate";
-export { words, tokenize, queryWords } from "./tokenize";
-export { normaliseStrategy, strategyKey } from "./normalise";
-export { newId } from "./id";
-export { encodeCursor, decodeCursor } from "./cursor";
-export { recordFromRow, rankedFieldsFromRow } from "./stored-row";
-export { indexedForm, readIndexedForm, indexedTerms, termsText, termsFromText } from "./indexed-form";
-export type { IndexedForm, TermSet } from "./indexed-form";
-export { prepareStrategy, prepareBatch, embedOne, newRecord, mergeRecord } from "./prepare";
-export type { PreparedStrategy } from "./prepare";
-export { rankCandidates, recordTerms, candidatePoolSize, outcomeFactor, cosineSimilarity, RRF_K } from "./ranking";
-export type { LexicalCandidate, VectorCandidate, RankedFields, RankedHit, RankOptions } from "./ranking";
-export {
-  BM25F,
-  LEXICAL_FIELDS,
-  documentTerms,
-  queryTerms,
-  idf,
-  idfSql,
-  lengthNorms,
-  lengthNormSql,
-  weightedFrequency,
-  saturate,
-  postingsPerTerm,
-  bm25fSql,
-} from "./bm25f";
-export { maxScoreTop } from "./max-score";
-export type { TermPostings, PostingRun, ScoredSeq } from "./max-score";
-export type { FieldTriple, TermPosting, DocumentTerms, ScopeTotals, LexicalFields, Bm25fSqlNames } from "./bm25f";

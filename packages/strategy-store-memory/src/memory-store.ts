@@ -19,12 +19,10 @@ import {
   queryTerms,
   rankCandidates,
   recordTerms,
-} from "@x/strategy-store-core";
+} from "@x/strategy-store-core/backend";
 import type {
   EmbedFn,
-  LexicalCandidate,
   ListQuery,
-  PreparedStrategy,
   SearchQuery,
   StrategyHit,
   StrategyInput,
@@ -32,8 +30,8 @@ import type {
   StrategyRecord,
   StrategyStore,
   StrategyStoreOptions,
-  VectorCandidate,
 } from "@x/strategy-store-core";
+import type { LexicalCandidate, PreparedStrategy, VectorCandidate } from "@x/strategy-store-core/backend";
 import { MemoryStrategyDatabase } from "./database";
 import type { ScopeData } from "./database";
 

@@ -1,5 +1,12 @@
-import { documentTerms, idf, lengthNorms, postingsPerTerm, saturate, weightedFrequency } from "@x/strategy-store-core";
-import type { FieldTriple, LexicalFields } from "@x/strategy-store-core";
+import {
+  documentTerms,
+  idf,
+  lengthNorms,
+  postingsPerTerm,
+  saturate,
+  weightedFrequency,
+} from "@x/strategy-store-core/backend";
+import type { FieldTriple, LexicalFields } from "@x/strategy-store-core/backend";
 import { PostingList } from "./posting-list";
 
 interface IndexedDoc {

@@ -1,5 +1,12 @@
-import { bm25fSql, idfSql, lengthNormSql, postingsPerTerm, queryTerms, readIndexedForm } from "@x/strategy-store-core";
-import type { DocumentTerms, FieldTriple } from "@x/strategy-store-core";
+import {
+  bm25fSql,
+  idfSql,
+  lengthNormSql,
+  postingsPerTerm,
+  queryTerms,
+  readIndexedForm,
+} from "@x/strategy-store-core/backend";
+import type { DocumentTerms, FieldTriple } from "@x/strategy-store-core/backend";
 import type { Executor } from "./connection";
 import type { Tables } from "./migrations";
 import { RECORD_COLUMNS } from "./rows";

@@ -1,4 +1,5 @@
-import { documentTerms, indexedForm, StrategyStoreError } from "@x/strategy-store-core";
+import { StrategyStoreError } from "@x/strategy-store-core";
+import { documentTerms, indexedForm } from "@x/strategy-store-core/backend";
 import type { Executor } from "./connection";
 import { PostgresLexicalIndex } from "./lexical-index";
 

@@ -1,3 +1,4 @@
+import { StrategyStoreError } from "@x/strategy-store-core";
 import {
   candidatePoolSize,
   closedError,
@@ -20,14 +21,12 @@ import {
   indexedForm,
   rankedFieldsFromRow,
   recordFromRow,
-  StrategyStoreError,
   termsFromText,
   termsText,
-} from "@x/strategy-store-core";
+} from "@x/strategy-store-core/backend";
 import type {
   EmbedFn,
   ListQuery,
-  PreparedStrategy,
   SearchQuery,
   StrategyHit,
   StrategyInput,
@@ -36,6 +35,7 @@ import type {
   StrategyStore,
   StrategyStoreOptions,
 } from "@x/strategy-store-core";
+import type { PreparedStrategy } from "@x/strategy-store-core/backend";
 import pg from "pg";
 import { executorFor } from "./connection";
 import type { Executor, PgClient } from "./connection";

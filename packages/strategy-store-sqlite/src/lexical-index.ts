@@ -6,8 +6,9 @@ import {
   rankedFieldsFromRow,
   readIndexedForm,
   termsFromText,
-} from "@x/strategy-store-core";
-import type { DocumentTerms, LexicalCandidate, RankedFields, TermPostings, TermSet } from "@x/strategy-store-core";
+} from "@x/strategy-store-core/backend";
+import type { TermSet } from "@x/strategy-store-core/backend";
+import type { DocumentTerms, LexicalCandidate, RankedFields, TermPostings } from "@x/strategy-store-core/backend";
 import {
   BLOCK_POSTINGS,
   decodeBlock,

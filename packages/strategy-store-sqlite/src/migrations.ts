@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
-import { documentTerms, StrategyStoreError, termsText } from "@x/strategy-store-core";
+import { StrategyStoreError } from "@x/strategy-store-core";
+import { documentTerms, termsText } from "@x/strategy-store-core/backend";
 import { encodeIndexed, SqliteLexicalIndex } from "./lexical-index";
 
 /**

@@ -1,5 +1,5 @@
 import { StrategyStoreError } from "@x/strategy-store-core";
-import type { FieldTriple } from "@x/strategy-store-core";
+import type { FieldTriple } from "@x/strategy-store-core/backend";
 
 /**
  * Postings of one term in one scope, `seq` ascending, as one blob: every `seq` (float64), then six

@@ -1,4 +1,5 @@
-import { recordFromRow, type StrategyRecord } from "@x/strategy-store-core";
+import { type StrategyRecord } from "@x/strategy-store-core";
+import { recordFromRow } from "@x/strategy-store-core/backend";
 
 export interface StrategyRow {
   seq: number;

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { StrategyStoreError } from "@x/strategy-store-core";
 import {
   candidatePoolSize,
   closedError,
@@ -21,13 +22,11 @@ import {
   parseSuccess,
   prepareBatch,
   rankCandidates,
-  StrategyStoreError,
   termsText,
-} from "@x/strategy-store-core";
+} from "@x/strategy-store-core/backend";
 import type {
   EmbedFn,
   ListQuery,
-  PreparedStrategy,
   SearchQuery,
   StrategyHit,
   StrategyInput,
@@ -35,8 +34,8 @@ import type {
   StrategyRecord,
   StrategyStore,
   StrategyStoreOptions,
-  VectorCandidate,
 } from "@x/strategy-store-core";
+import type { PreparedStrategy, VectorCandidate } from "@x/strategy-store-core/backend";
 import { migrate } from "./migrations";
 import { decodeEmbedding, encodeEmbedding, rowToRecord } from "./rows";
 import type { StrategyRow } from "./rows";

@@ -1,16 +1,9 @@
 export { runWithTeacher, STUCK_STOP_CODE } from "./run-with-teacher";
-export { parseTeacherAdvice, TeacherAdviceSchema } from "./advice";
+export { parseTeacherAdvice } from "./advice";
 export type { TeacherAdvice } from "./advice";
 export { TEACHER_PROMPT, VERIFIER_PROMPT, MONITOR_PROMPT, TAKEOVER_PROMPT, TAKEOVER_ADVICE_PROMPT } from "./prompts";
 export { TEACHER_DEFAULTS, ONE_SHOT_DEFAULTS, resolveTeacherConfig } from "./config";
-export type {
-  TeacherConfig,
-  ResolvedTeacherConfig,
-  EscalationPolicyInfo,
-  VerifyInput,
-  VerifyVerdict,
-  TakeoverBrief,
-} from "./config";
+export type { TeacherConfig, EscalationPolicyInfo, VerifyInput, VerifyVerdict, TakeoverBrief } from "./config";
 export type {
   EscalationRecord,
   EscalationTrigger,
