@@ -12,7 +12,9 @@ import { Interrupt, play } from "./play";
 import type { FauxResponder, FauxResponse, FauxScriptItem } from "./response";
 
 export interface FauxBrainOptions {
-  /** The wire this brain answers for. Default `"faux"`; set e.g. `"openai-completions"` to stand in for a real brain. */
+  /**
+   * The wire this brain answers for. Default `"faux"`; set e.g. `"openai-completions"` to stand in for a real brain.
+   */
   api?: string;
   /** Characters per streamed delta. Default 4. */
   chunkSize?: number;

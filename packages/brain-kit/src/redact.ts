@@ -34,7 +34,9 @@ function base64Forms(secret: string): string[] {
   return [...new Set(forms)];
 }
 
-/** Header names whose values are credentials (`authorization`, `x-api-key`, `api-key`, `cookie`, `x-goog-api-key`, ...). */
+/**
+ * Header names whose values are credentials (`authorization`, `x-api-key`, `api-key`, `cookie`, `x-goog-api-key`, ...).
+ */
 const CREDENTIAL_HEADER = /auth|key|token|secret|cookie|password/i;
 
 /**

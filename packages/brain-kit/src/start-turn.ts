@@ -20,7 +20,10 @@ export interface HttpBrainOptions {
   baseUrl?: string;
   /** Headers on every request; the model's `headers` and the request's go over them. */
   headers?: Record<string, string>;
-  /** No bytes for this long (from the request on) ⇒ keep what arrived, `partialFinalized`. Default 120 000 ms; `request.stallTimeoutMs` wins. */
+  /**
+   * No bytes for this long (from the request on) ⇒ keep what arrived, `partialFinalized`. Default 120 000 ms;
+   * `request.stallTimeoutMs` wins.
+   */
   stallTimeoutMs?: number;
   /**
    * A `fetch` to carry the calls (proxies, instrumentation). Default: the brain's own transport

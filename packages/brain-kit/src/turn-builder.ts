@@ -25,7 +25,9 @@ export interface BrainEventSink {
 export interface TurnBuilderOptions {
   model: Model;
   stream: BrainEventSink;
-  /** Repetition guard on text and thinking deltas (one guard each). `false` turns it off. Default: on, default options. */
+  /**
+   * Repetition guard on text and thinking deltas (one guard each). `false` turns it off. Default: on, default options.
+   */
   guard?: RepetitionGuardOptions | false;
   /** The output cap of this call, quoted when an empty turn hits it. Default: the model's. */
   maxTokens?: number;

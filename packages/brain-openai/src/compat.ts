@@ -19,7 +19,10 @@ export interface OpenAICompat {
    * - `none`: nothing is sent (the model id decides, e.g. `deepseek-reasoner`).
    */
   thinkingSwitch: "reasoning_effort" | "enable_thinking" | "enable_thinking_param" | "reasoning_object" | "none";
-  /** The output-cap field: OpenAI and Azure OpenAI want `max_completion_tokens` (their reasoning models refuse `max_tokens`); most gateways read `max_tokens`. */
+  /**
+   * The output-cap field: OpenAI and Azure OpenAI want `max_completion_tokens` (their reasoning models refuse
+   * `max_tokens`); most gateways read `max_tokens`.
+   */
   maxTokensField: "max_completion_tokens" | "max_tokens";
   /** Send `request.cacheKey` as `prompt_cache_key`. */
   promptCacheKey: boolean;

@@ -4,7 +4,10 @@ import type { AutoModeClassified } from "./outcome";
 /** Classifications in a row on one model that broke the answer format before it is reported. */
 export const CLASSIFIER_CONTRACT_BROKEN_STREAK = 3;
 
-/** The `classifier.fallback` notice is repeated at these counts only (1, 10, 100, …), so a dead seat stays visible without flooding. */
+/**
+ * The `classifier.fallback` notice is repeated at these counts only (1, 10, 100, …), so a dead seat stays visible
+ * without flooding.
+ */
 function isThrottleStep(count: number): boolean {
   return /^10*$/.test(String(count));
 }

@@ -1,4 +1,6 @@
-/** Which mode suits a task: teacher mode (depth, when an answer can be checked) or a council (breadth, when it cannot). */
+/**
+ * Which mode suits a task: teacher mode (depth, when an answer can be checked) or a council (breadth, when it cannot).
+ */
 export type TaskMode = "teacher" | "council";
 
 export interface RouteInput {

@@ -94,7 +94,9 @@ export const COUNCIL_STOPS = ["agreement", "round_cap", "budget", "no_findings",
 export type CouncilStop = (typeof COUNCIL_STOPS)[number];
 
 export interface CouncilResult {
-  /** `partial`: the budget cut a phase short (what was found is still scored); `failed`: no reviewer produced a review. */
+  /**
+   * `partial`: the budget cut a phase short (what was found is still scored); `failed`: no reviewer produced a review.
+   */
   status: "completed" | "partial" | "failed" | "aborted";
   stoppedBecause: CouncilStop;
   /** Findings at or above the threshold, highest score first. */

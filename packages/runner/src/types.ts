@@ -256,7 +256,10 @@ export interface RetryOptions {
   maxRetries?: number;
   /** First backoff. Default 500 ms; doubles, with ±50% jitter. */
   baseDelayMs?: number;
-  /** Default 30 000 ms. A provider's retry-after up to this is honoured; a longer one is not retried (the chain moves on). */
+  /**
+   * Default 30 000 ms. A provider's retry-after up to this is honoured; a longer one is not retried (the chain moves
+   * on).
+   */
   maxDelayMs?: number;
   /** Jitter source in [0, 1). Default Math.random. */
   random?: () => number;

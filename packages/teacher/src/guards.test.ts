@@ -82,7 +82,8 @@ describe("the guards in a run", () => {
       const config = { takeoverAfter: 5, ...(teacherCostRatioCap !== undefined ? { teacherCostRatioCap } : {}) };
       return runWithTeacher(runner, toolRun({ objective: "q" }), config);
     };
-    // Tokens: 60 teacher against 4,000 student (0.015, far under 0.4). Money: 50·10 + 10·30 = 800 µ$ against 4,000 µ$ = 0.2.
+    // Tokens: 60 teacher against 4,000 student (0.015, far under 0.4). Money: 50·10 + 10·30 = 800 µ$ against 4,000 µ$ =
+    // 0.2.
     expect((await run()).escalations).toHaveLength(3);
     expect((await run(0.25)).escalations).toHaveLength(2);
     expect((await run(0.1)).escalations).toHaveLength(1);

@@ -57,7 +57,10 @@ export function strategiesProvenance(composed: string, task: string): MessagePro
   ];
 }
 
-/** Stores the final escalation's strategy after a success, when the teacher was confident enough; returns what was stored. */
+/**
+ * Stores the final escalation's strategy after a success, when the teacher was confident enough; returns what was
+ * stored.
+ */
 export async function rememberStrategy(
   config: ResolvedTeacherConfig,
   problem: string,

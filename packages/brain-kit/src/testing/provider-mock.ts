@@ -12,7 +12,9 @@ export interface StreamDelivery {
   headers?: Record<string, string>;
 }
 
-/** The wire reply for a scripted turn's SSE `frames`: cut after `cutAfter`, then `errorFrame` (if any), then the ending. */
+/**
+ * The wire reply for a scripted turn's SSE `frames`: cut after `cutAfter`, then `errorFrame` (if any), then the ending.
+ */
 export function streamReply(frames: string[], delivery: StreamDelivery, errorFrame?: string): WireReply {
   const sent = delivery.cutAfter === undefined ? [...frames] : frames.slice(0, delivery.cutAfter);
   if (errorFrame !== undefined) sent.push(errorFrame);

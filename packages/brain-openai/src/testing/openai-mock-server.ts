@@ -50,7 +50,10 @@ export interface OpenAIMockError {
   headers?: Record<string, string>;
 }
 
-/** A streamed turn, an HTTP error, `drop` (reset before any response byte), `hang` (never answer), or `wire` (anything at the wire level). */
+/**
+ * A streamed turn, an HTTP error, `drop` (reset before any response byte), `hang` (never answer), or `wire` (anything
+ * at the wire level).
+ */
 export type OpenAIMockReply = MockReply<OpenAIMockTurn, OpenAIMockError>;
 
 /** Replies consumed in order (a request past the end gets a 500), or a function of the request. */
