@@ -3,9 +3,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { MessageParam, Tool as AnthropicTool } from "@anthropic-ai/sdk/resources/messages";
 import { createAnthropicBrain } from "@x/brain-anthropic";
-import { defineCatalog } from "@x/llm-types";
-import { createRunner, defineTool } from "@x/runner";
-import { z } from "zod";
 import {
   API_KEY,
   MODEL_ID,
@@ -16,6 +13,7 @@ import {
   lookup,
   objectiveFor,
 } from "../workload";
+import { ourTask } from "./ours-task";
 import type { Harness, TaskFn } from "./types";
 
 const origin = (baseURL: string) => baseURL.replace(/\/v1$/, "");
@@ -80,43 +78,11 @@ export const anthropicFloor: Harness = {
   },
 };
 
-const lookupTool = defineTool({
-  name: TOOL_NAME,
-  description: TOOL_DESCRIPTION,
-  input: z.object({ key: z.string() }),
-  execute: ({ key }) => lookup(key),
-});
-
 export const oursAnthropic: Harness = {
   label: "Anthropic wire: @x/runner + @x/brain-anthropic",
   packages: ["@x/runner", "@x/brain-anthropic"],
   async setup(mode, { baseURL }) {
     if (mode === "inproc") return { unavailable: "n/a: HTTP only" };
-    const runner = createRunner({
-      brains: { "anthropic-messages": createAnthropicBrain({ apiKey: API_KEY }) },
-      models: defineCatalog({
-        bench: {
-          id: MODEL_ID,
-          api: "anthropic-messages",
-          provider: "bench",
-          baseUrl: origin(baseURL),
-          reasoning: false,
-          contextWindow: 128_000,
-          maxTokens: 4096,
-        },
-      }),
-    });
-    const task: TaskFn = async (i) => {
-      const r = await runner.runTask({
-        objective: objectiveFor(i),
-        model: "bench",
-        systemPrompt: SYSTEM_PROMPT,
-        tools: [lookupTool],
-        maxTurns: TURNS + 1,
-      });
-      if (r.status !== "completed") throw new Error(`ours: ${r.status} ${r.terminal.code}: ${r.terminal.message}`);
-      return r.output;
-    };
-    return task;
+    return ourTask(createAnthropicBrain({ apiKey: API_KEY }), "anthropic-messages", origin(baseURL));
   },
 };

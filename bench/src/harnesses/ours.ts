@@ -2,30 +2,10 @@
 // streaming real deltas through the same TurnBuilder the real brains use).
 import { createFauxBrain, fauxText, fauxToolCall, type FauxRequestContext } from "@x/brain-faux";
 import { createOpenAIBrain } from "@x/brain-openai";
-import { defineCatalog, type Brain } from "@x/llm-types";
-import { createRunner, defineTool } from "@x/runner";
-import { z } from "zod";
-import {
-  API_KEY,
-  FINAL_TEXT,
-  MODEL_ID,
-  SYSTEM_PROMPT,
-  TOOL_DESCRIPTION,
-  TOOL_NAME,
-  TURNS,
-  keyFor,
-  lookup,
-  objectiveFor,
-  usageFor,
-} from "../workload";
-import type { Harness, TaskFn } from "./types";
-
-const lookupTool = defineTool({
-  name: TOOL_NAME,
-  description: TOOL_DESCRIPTION,
-  input: z.object({ key: z.string() }),
-  execute: ({ key }) => lookup(key),
-});
+import type { Brain } from "@x/llm-types";
+import { API_KEY, FINAL_TEXT, TOOL_NAME, TURNS, keyFor, usageFor } from "../workload";
+import { ourTask } from "./ours-task";
+import type { Harness } from "./types";
 
 /** Scripted like the server: the turn is the count of tool results in the context. */
 function fauxResponder({ context }: FauxRequestContext) {
@@ -53,32 +33,7 @@ function oursWith({ guard }: { guard: boolean }): Harness {
       const brain: Brain = inproc
         ? createFauxBrain(fauxResponder, { ...off, recordCalls: false })
         : createOpenAIBrain({ apiKey: API_KEY, ...off });
-      const runner = createRunner({
-        brains: { [api]: brain },
-        models: defineCatalog({
-          bench: {
-            id: MODEL_ID,
-            api,
-            provider: "bench",
-            baseUrl: inproc ? "faux://local" : baseURL,
-            reasoning: false,
-            contextWindow: 128_000,
-            maxTokens: 4096,
-          },
-        }),
-      });
-      const task: TaskFn = async (i) => {
-        const r = await runner.runTask({
-          objective: objectiveFor(i),
-          model: "bench",
-          systemPrompt: SYSTEM_PROMPT,
-          tools: [lookupTool],
-          maxTurns: TURNS + 1,
-        });
-        if (r.status !== "completed") throw new Error(`ours: ${r.status} ${r.terminal.code}: ${r.terminal.message}`);
-        return r.output;
-      };
-      return task;
+      return ourTask(brain, api, inproc ? "faux://local" : baseURL);
     },
   };
 }
