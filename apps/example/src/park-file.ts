@@ -1,7 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { createFileParkLedger, type ParkLedger } from "@x/runner";
+import { createFileParkLedger } from "@x/runner";
+import type { ParkLedger } from "@x/runner/backend";
 import { z } from "zod";
 
 /** The CLI's own state folder, under the folder it runs in. Gitignored. */

@@ -1,5 +1,5 @@
 import type { ToolResultMessage } from "@x/llm-types";
-import type { ParkClaim, ParkLedger } from "@x/runner";
+import type { ParkClaim, ParkLedger } from "@x/runner/backend";
 import { schemaName, type Queryable } from "./sql";
 
 export interface PostgresParkLedgerOptions {

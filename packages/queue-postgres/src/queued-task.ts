@@ -1,4 +1,5 @@
-import { ParkedRunSchema, type ApprovalDecision, type TaskResult } from "@x/runner";
+import type { ApprovalDecision, TaskResult } from "@x/runner";
+import { ParkedRunSchema } from "@x/runner/backend";
 import type { z } from "zod";
 
 /**

@@ -4,13 +4,13 @@ import { isCodedError } from "@x/llm-types";
 import {
   createRunner,
   PARKED_RUN_ERROR_CODES,
-  type RunCheckpoint,
   type Runner,
   type RunnerDeps,
   type TaskResult,
   type Tool,
   type ToolResultInfo,
 } from "@x/runner";
+import type { RunCheckpoint } from "@x/runner/backend";
 import type PgBoss from "pg-boss";
 import { createPostgresParkLedger } from "./pg-park-ledger";
 import type { QueuedSpec } from "./queued-task";

@@ -15,15 +15,8 @@ export type { CompactionReport } from "./compaction";
 export type { CompactionOptions, CompactionRequest, CompactionSummary, Compactor } from "./compaction-options";
 export { COMPACTION_PROMPT } from "./compactor";
 export { COMPACTION_HEADER } from "./compaction-view";
-export { ParkedRunSchema, PARKED_RUN_KIND, PARKED_RUN_VERSION, type ParkedRun, type PendingCall } from "./park-schema";
-export { createFileParkLedger, createMemoryParkLedger, type ParkClaim, type ParkLedger } from "./park-ledger";
-export {
-  RunCheckpointSchema,
-  RUN_CHECKPOINT_KIND,
-  RUN_CHECKPOINT_VERSION,
-  type CheckpointSink,
-  type RunCheckpoint,
-} from "./checkpoint";
+export type { ParkedRun } from "./park-schema";
+export { createFileParkLedger, createMemoryParkLedger } from "./park-ledger";
 export { TaskSpecSchema } from "./schemas";
 export { SPAN_NAMES } from "./tracer";
 export type { RunEvent, VerdictInfo } from "./events";
