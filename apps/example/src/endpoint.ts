@@ -83,7 +83,10 @@ export const ENDPOINT_API: Record<Provider, string> = {
   anthropic: "anthropic-messages",
 };
 
-/** One catalog entry for a model id on this endpoint. Window and cap are conservative guesses; prices come from --price. */
+/**
+ * One catalog entry for a model id on this endpoint. Window and cap are conservative guesses; prices come from
+ * --price.
+ */
 export function endpointModel(config: EndpointConfig, id: string): Model {
   const price = config.prices[id];
   return defineModel({

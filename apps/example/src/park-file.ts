@@ -70,7 +70,10 @@ export const ParkFileSchema = z.object({
   run: ModeSchema,
   /** Validated (and its signature checked) by the runner on resume. */
   parked: z.unknown(),
-  /** HMAC of everything above with the park key: the runner signs only `parked`, and the sandbox or endpoint named here decide where an approved call acts and where the API key goes. */
+  /**
+   * HMAC of everything above with the park key: the runner signs only `parked`, and the sandbox or endpoint named
+   * here decide where an approved call acts and where the API key goes.
+   */
   signature: z.string(),
 });
 /** `parked` is the runner's ParkedRun when written; read back it is untrusted until the runner verifies it. */
@@ -117,7 +120,9 @@ export async function readParkFile(path: string, key: string): Promise<ParkFile>
   const parsed = ParkFileSchema.safeParse(json);
   if (!parsed.success)
     throw new ParkFileError(
-      `${path} is not an x-agent park file (${parsed.error.issues[0]?.path.join(".") || "root"}: ${parsed.error.issues[0]?.message})`,
+      `${path} is not an x-agent park file ` +
+        `(${parsed.error.issues[0]?.path.join(".") || "root"}: ` +
+        `${parsed.error.issues[0]?.message})`,
     );
   const { signature, ...file } = parsed.data;
   const expected = Buffer.from(sign(file, key), "hex");

@@ -7,11 +7,14 @@ import { parkKey, parkLedger } from "./park-file";
 import type { AppEvent } from "./render/events";
 
 /** The instructions every agent run gets (the scripted student ignores them; real models follow them). */
-export const AGENT_SYSTEM_PROMPT = `You are x-agent, working inside one sandbox folder through four tools.
-- list_files and read_file look at files; paths are relative to the sandbox.
-- write_file creates or replaces a file; a person approves each write.
-- shell runs one command with the sandbox as working directory; a safety classifier reviews each command first, and a blocked command is not run.
-Do only what the task asks. When you are done, answer in one or two sentences with what you found or did.`;
+export const AGENT_SYSTEM_PROMPT = [
+  "You are x-agent, working inside one sandbox folder through four tools.",
+  "- list_files and read_file look at files; paths are relative to the sandbox.",
+  "- write_file creates or replaces a file; a person approves each write.",
+  "- shell runs one command with the sandbox as working directory; a safety classifier reviews each command first, " +
+    "and a blocked command is not run.",
+  "Do only what the task asks. When you are done, answer in one or two sentences with what you found or did.",
+].join("\n");
 
 /** Which catalog key plays which part. */
 export interface RoleModels {

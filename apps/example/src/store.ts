@@ -15,7 +15,10 @@ export class StoreOpenError extends Error {
   }
 }
 
-/** A `postgres://…` URL opens PostgreSQL; anything else is a SQLite file path (folders are made). Drivers load on first use. */
+/**
+ * A `postgres://…` URL opens PostgreSQL; anything else is a SQLite file path (folders are made). Drivers load on
+ * first use.
+ */
 export async function openStrategyStore(target: string): Promise<{ store: StrategyStore; describe: string }> {
   const describe = isPostgresUrl(target) ? `PostgreSQL ${redactUrl(target)}` : `SQLite ${resolve(target)}`;
   try {

@@ -21,10 +21,12 @@ export async function demoCommand(command: Extract<Command, { name: "demo" }>, i
       `unknown scenario "${command.scenario}" (scenarios: ${SCENARIOS.map((s) => s.name).join(", ")})`,
     );
 
-  // The demo writes its own project into the sandbox (README.md, config/…) and approves a write: never over a user's files.
+  // The demo writes its own project into the sandbox (README.md, config/…) and approves a write: never over a
+  // user's files.
   if (command.sandbox !== undefined && (await readdir(command.sandbox).catch(() => [])).length > 0) {
     throw new UsageError(
-      `--sandbox for the demo must be a new or empty folder (it writes its own files there): ${command.sandbox} is not empty`,
+      "--sandbox for the demo must be a new or empty folder (it " +
+        `writes its own files there): ${command.sandbox} is not empty`,
     );
   }
   const home = await mkdtemp(join(tmpdir(), "x-agent-demo-"));
@@ -47,7 +49,11 @@ export async function demoCommand(command: Extract<Command, { name: "demo" }>, i
   io.emit({ type: "banner", text: "x-agent demo — the @x agent core, end to end" });
   io.emit({
     type: "note",
-    text: "The models in this demo are SCRIPTED: no network, no API key. Each reply is computed from what the model is sent; the runner, auto mode, teacher mode and the strategy store are the real packages.",
+    text: [
+      "The models in this demo are SCRIPTED: no network, no API key. Each",
+      "reply is computed from what the model is sent; the runner, auto",
+      "mode, teacher mode and the strategy store are the real packages.",
+    ].join(" "),
   });
   io.emit({ type: "note", text: `sandbox: ${sandbox}` });
 
@@ -69,7 +75,9 @@ export async function demoCommand(command: Extract<Command, { name: "demo" }>, i
   io.emit({ type: "summary", rows });
   io.emit({
     type: "note",
-    text: `Same wiring on your own models: ${invocation(io.env)} run "<objective>" --base-url <url> --api-key <key> --model <id>  (or the OPENAI_* / ANTHROPIC_* variables)`,
+    text:
+      `Same wiring on your own models: ${invocation(io.env)} run "<objective>" --base-url ` +
+      "<url> --api-key <key> --model <id>  (or the OPENAI_* / ANTHROPIC_* variables)",
   });
   return ok ? 0 : 1;
 }

@@ -75,7 +75,10 @@ async function runWith(
   const classifier = config.classifierModel ?? "(not set: the core picks, see notices)";
   io.emit({
     type: "note",
-    text: `student ${config.model} · teacher ${command.teacher ? config.teacherModel : "(off)"} · classifier ${classifier}`,
+    text:
+      `student ${config.model} · teacher ` +
+      `${command.teacher ? config.teacherModel : "(off)"} ` +
+      `· classifier ${classifier}`,
   });
   io.emit({ type: "note", text: `sandbox: ${sandbox}` });
   // The same routing a host with both modes does; here it only advises, since --mode was not given.

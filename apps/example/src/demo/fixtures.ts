@@ -45,7 +45,8 @@ export async function listUploads(req, res) {
 const FILES: Record<string, string | Buffer> = {
   [REVIEW_CHANGE.path]: REVIEW_CHANGE.content,
   "README.md":
-    "# Acme API\n\nA tiny service the x-agent demo works on.\n\n- Adds a /health endpoint\n- Logs in JSON\n- Reads its settings from config/\n",
+    "# Acme API\n\nA tiny service the x-agent demo works on.\n\n" +
+    "- Adds a /health endpoint\n- Logs in JSON\n- Reads its settings from config/\n",
   "config/settings.json": `${JSON.stringify({ service: "acme-api", port: 8080, workers: 4 }, null, 2)}\n`,
   "config/logging.json": `${JSON.stringify({ level: "debug", format: "json" }, null, 2)}\n`,
   "migrations/001_create_users.sql": "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL);\n",

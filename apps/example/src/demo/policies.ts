@@ -83,7 +83,9 @@ export const studentPolicy: Policy = (context) => {
   const column = /Add an? (\w+) column to the (\w+) table/i.exec(objective);
   if (column) return delegateMigration(column[1]!, column[2]!, done);
   return {
-    text: "I can only follow the demo's scripted tasks; run x-agent with --base-url and a real model for anything else.",
+    text:
+      "I can only follow the demo's scripted tasks; run x-agent " +
+      "with --base-url and a real model for anything else.",
   };
 };
 
@@ -169,7 +171,8 @@ function titleViaMcp(source: string, target: string, done: Step[]): ScriptedRepl
 function delegateMigration(column: string, table: string, done: Step[]): ScriptedReply {
   const handed = done.find((s) => s.name === "write_migration");
   if (!handed?.result) {
-    const task = `Write the migration that adds a nullable ${column} column to the ${table} table, then apply it to app.db.`;
+    const task =
+      `Write the migration that adds a nullable ${column} ` + `column to the ${table} table, then apply it to app.db.`;
     return call("write_migration", { task });
   }
   const report = resultText(handed.result).split("\n")[0];
@@ -258,7 +261,8 @@ export const teacherPolicy: Policy = (context) => {
     return {
       text: JSON.stringify({
         strategy:
-          "When a file is not where you expect it, call list_files on the sandbox first and then read the file at the path the listing shows; never guess paths.",
+          "When a file is not where you expect it, call list_files on the sandbox first " +
+          "and then read the file at the path the listing shows; never guess paths.",
         correction: "You guessed read_file paths one after another; the file is not at the sandbox root.",
         nextStep: 'Call list_files with path "." and read the path where the file appears.',
         takeover: false,

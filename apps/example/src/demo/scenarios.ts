@@ -88,11 +88,24 @@ const CODING_PERMISSIONS: Readonly<Record<string, Permission>> = Object.freeze({
   shell: "auto",
 });
 
-const CODING_AGENT_PROMPT = `You are a coding agent working in one sandbox folder. You can look at files with list_files and read_file; for a database migration, call write_migration with the task for a helper that writes it. When you are done, say in one or two sentences what was done and what was not.`;
+const CODING_AGENT_PROMPT = [
+  "You are a coding agent working in one sandbox folder. You can look at",
+  "files with list_files and read_file; for a database migration, call",
+  "write_migration with the task for a helper that writes it. When you",
+  "are done, say in one or two sentences what was done and what was not.",
+].join(" ");
 
-const MIGRATION_HELPER_PROMPT = `You write SQL migrations in the sandbox's migrations/ folder: list it, write the next numbered file, and do what the task asks with it. A safety classifier reviews each write and command first; a blocked one is not run. End with one sentence on what you did.`;
+const MIGRATION_HELPER_PROMPT = [
+  "You write SQL migrations in the sandbox's migrations/ folder:",
+  "list it, write the next numbered file, and do what the task asks",
+  "with it. A safety classifier reviews each write and command first;",
+  "a blocked one is not run. End with one sentence on what you did.",
+].join(" ");
 
-/** `write_migration({ task })`: a child run with fewer tools (no read_file, no delegation of its own) and half the budget left. */
+/**
+ * `write_migration({ task })`: a child run with fewer tools (no read_file, no delegation of its own) and half the
+ * budget left.
+ */
 function migrationWriter(ctx: DemoContext, onToolResult: TaskSpec["onToolResult"]): Tool {
   const mine = new Set(["list_files", "write_file", "shell"]);
   return defineSubRunTool({
@@ -131,8 +144,12 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: "auto-mode",
     title: "1 · Auto mode: a cheap classifier gates every shell command",
-    about:
-      "The agent may run shell commands in the sandbox, but each one is judged first by a small classifier model. It blocks the destructive clean-up the agent reaches for and lets the read-only measurement through. A classifier that cannot answer never counts as an allow: the call goes to a person instead.",
+    about: [
+      "The agent may run shell commands in the sandbox, but each one is judged",
+      "first by a small classifier model. It blocks the destructive clean-up the",
+      "agent reaches for and lets the read-only measurement through. A classifier",
+      "that cannot answer never counts as an allow: the call goes to a person instead.",
+    ].join(" "),
     async run(ctx) {
       const result = await plainRun(
         ctx,
@@ -145,8 +162,12 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: "teacher",
     title: "2 · Teacher mode: the student gets stuck, the teacher steps in once",
-    about:
-      "A cheap student model does the work. It guesses file paths and fails the same way three times; a stuck check confirms it, so the strong teacher model is consulted — once — and answers with a correction, a general strategy and a next step. The student finishes on its own, a verifier checks the answer, and the strategy is stored in the strategy store.",
+    about: [
+      "A cheap student model does the work. It guesses file paths and fails the same way three",
+      "times; a stuck check confirms it, so the strong teacher model is consulted — once — and",
+      "answers with a correction, a general strategy and a next step. The student finishes on",
+      "its own, a verifier checks the answer, and the strategy is stored in the strategy store.",
+    ].join(" "),
     async run(ctx) {
       const result = await teacherRun(ctx, "Find the file settings.json in the sandbox and report its port value.");
       ctx.io.emit(resultEvent("teacher", result));
@@ -159,15 +180,20 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: "memory",
     title: "3 · Strategy memory: a similar task, solved with no teacher",
-    about:
-      "A new task of the same kind, on a fresh connection to the same store. The strategy the teacher taught is retrieved for this tenant's scope and put ahead of the objective; the student follows it and succeeds without a single teacher call.",
+    about: [
+      "A new task of the same kind, on a fresh connection to the same store. The strategy",
+      "the teacher taught is retrieved for this tenant's scope and put ahead of the",
+      "objective; the student follows it and succeeds without a single teacher call.",
+    ].join(" "),
     async run(ctx) {
       const result = await teacherRun(ctx, "Find the file logging.json in the sandbox and report its level value.");
       ctx.io.emit(resultEvent("memory", result));
       if (result.strategies.recalled.length === 0) {
         ctx.io.emit({
           type: "note",
-          text: 'Nothing was stored for this scope yet, so the student needed the teacher. Run "demo teacher" first with the same --store and --scope.',
+          text:
+            "Nothing was stored for this scope yet, so the student needed the " +
+            'teacher. Run "demo teacher" first with the same --store and --scope.',
         });
       }
       return { rows: [summarize("memory", result)], ok: result.status === "completed" };
@@ -176,8 +202,12 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: "approval",
     title: "4 · Parked approval: a write waits for a person, in another process",
-    about:
-      "Writing a file needs a person's approval. Nobody is at the keyboard, so the run parks: a signed JSON file holds everything needed to continue. A separate process finishes it later with x-agent resume; the approved write runs exactly once, and a tampered or replayed park is refused.",
+    about: [
+      "Writing a file needs a person's approval. Nobody is at the keyboard,",
+      "so the run parks: a signed JSON file holds everything needed to continue.",
+      "A separate process finishes it later with x-agent resume; the approved",
+      "write runs exactly once, and a tampered or replayed park is refused.",
+    ].join(" "),
     async run(ctx) {
       const result = await plainRun(ctx, "Write a release note for version 1.2.0 to NOTES.md in the sandbox.");
       ctx.io.emit(resultEvent("approval", result));
@@ -201,8 +231,13 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: "mcp",
     title: "5 · MCP: a real MCP server's tools, gated like the agent's own",
-    about:
-      "The agent also gets the tools of @modelcontextprotocol/server-filesystem from npm, started over stdio on the sandbox. This host trusts that server's annotations, so its read-only tools run unasked; the write still goes to the auto-mode classifier first. Tool names carry the server's name (mcp__read_text_file), so no server can shadow a tool of the agent's own.",
+    about: [
+      "The agent also gets the tools of @modelcontextprotocol/server-filesystem",
+      "from npm, started over stdio on the sandbox. This host trusts that server's",
+      "annotations, so its read-only tools run unasked; the write still goes to",
+      "the auto-mode classifier first. Tool names carry the server's name",
+      "(mcp__read_text_file), so no server can shadow a tool of the agent's own.",
+    ].join(" "),
     async run(ctx) {
       const root = await realpath(ctx.sandbox);
       const server = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
@@ -218,7 +253,9 @@ export const SCENARIOS: readonly Scenario[] = [
           { mode: "demo", thinkMs: ctx.thinkMs },
           { emit: ctx.io.emit, teacherMode: false, cwd: ctx.io.cwd, env: ctx.io.env },
         );
-        const objective = `Through the MCP filesystem server, read ${join(root, "README.md")} and write its title to ${join(root, "TITLE.txt")}`;
+        const objective =
+          `Through the MCP filesystem server, read ${join(root, "README.md")} ` +
+          `and write its title to ${join(root, "TITLE.txt")}`;
         const spec = { ...studentSpec(ctx, objective), tools: mcp.withTools(tools(ctx)) };
         const result = await executeTask(runtime, spec, ctx.io.emit, undefined);
         ctx.io.emit(resultEvent("mcp", result));
@@ -233,8 +270,15 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: "sub-run",
     title: "6 · Sub-runs: the agent hands the migration to a helper with fewer tools",
-    about:
-      "A coding agent delegates \"write the migration\" to a child run that can only list and write files and run commands. Each of the child's gated calls is judged by its own classifier and then by the parent's classifier as it stood when the child started, which still reads the user's own words: the parent model asked the helper to apply the migration too, the user had said to run nothing against the database, so the apply is blocked although the child's classifier allowed it. The child's tokens and cost are counted in the parent's, and shown beneath it.",
+    about: [
+      'A coding agent delegates "write the migration" to a child run that can only',
+      "list and write files and run commands. Each of the child's gated calls is judged",
+      "by its own classifier and then by the parent's classifier as it stood when the",
+      "child started, which still reads the user's own words: the parent model asked",
+      "the helper to apply the migration too, the user had said to run nothing against",
+      "the database, so the apply is blocked although the child's classifier allowed",
+      "it. The child's tokens and cost are counted in the parent's, and shown beneath it.",
+    ].join(" "),
     async run(ctx) {
       const runtime = await createRuntime(
         { mode: "demo", thinkMs: ctx.thinkMs },
@@ -242,7 +286,8 @@ export const SCENARIOS: readonly Scenario[] = [
       );
       const spec: TaskSpec = {
         objective:
-          "Add an email column to the users table. Have a helper write the migration, and do not run anything against the database.",
+          "Add an email column to the users table. Have a helper write " +
+          "the migration, and do not run anything against the database.",
         model: "student",
         systemPrompt: CODING_AGENT_PROMPT,
         tools: [

@@ -34,7 +34,10 @@ export type AppEvent =
       verdict: "allow" | "block" | "unavailable" | "parse_error";
       reason?: string;
       model?: string;
-      /** Whose classifier ruled: the calling run's own (`leg`), or an ancestor run's, frozen when the sub-run started. */
+      /**
+       * Whose classifier ruled: the calling run's own (`leg`), or an ancestor run's, frozen when the sub-run
+       * started.
+       */
       station?: "leg" | "ancestor";
     }
   | { type: "tool_result"; speaker: Speaker; id: string; name: string; isError: boolean; text: string }

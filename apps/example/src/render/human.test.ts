@@ -89,7 +89,9 @@ describe("output", () => {
     sink.emit({ type: "error", code: "internal", message: "bad\x1b[31m" });
     sink.emit({ type: "verdict", tool: "sh\x1b[8mell", verdict: "block", reason: "no\x1b[2J" });
     expect(out).toBe(
-      "           ✓ read_file: a\ufffd]0;pwned\ufffdb\ufffd[2Jc\ufffd31m\nerror [internal]: bad\ufffd[31m\n   auto    ✗ BLOCKED sh\ufffd[8mell: no\ufffd[2J\n",
+      "           ✓ read_file: a\ufffd]0;pwned\ufffdb\ufffd[2Jc\ufffd31m\n" +
+        "error [internal]: bad\ufffd[31m\n" +
+        "   auto    ✗ BLOCKED sh\ufffd[8mell: no\ufffd[2J\n",
     );
   });
 
@@ -117,7 +119,9 @@ describe("approval prompt", () => {
     sink.emit({ type: "approval_request", tool: "write_file", arguments: { path: "a" }, kind: "ask" });
     sink.emit({ type: "tool_result", speaker: "agent", id: "c", name: "write_file", isError: false, text: "wrote" });
     expect(out).toBe(
-      '   ? write_file {"path":"a"} needs your approval\n     [y]es / [n]o / [p]ark it for later: \n           ✓ write_file: wrote\n',
+      '   ? write_file {"path":"a"} needs your approval\n' +
+        "     [y]es / [n]o / [p]ark it for later: \n" +
+        "           ✓ write_file: wrote\n",
     );
   });
 });

@@ -116,7 +116,8 @@ export function humanSink(options: HumanOptions): EventSink {
         }
         case "tool_call":
           print(
-            `   ${speaker(event.speaker)} ${paint("bold", "→")} ${oneLine(event.name, 80)} ${oneLine(JSON.stringify(event.arguments), 160)}`,
+            `   ${speaker(event.speaker)} ${paint("bold", "→")} ` +
+              `${oneLine(event.name, 80)} ${oneLine(JSON.stringify(event.arguments), 160)}`,
           );
           return;
         case "verdict": {
@@ -129,7 +130,8 @@ export function humanSink(options: HumanOptions): EventSink {
                 ? paint("red", "✗ BLOCKED")
                 : paint("yellow", `? ${event.verdict.replace("_", " ")} — fails closed`);
           print(
-            `   ${paint("yellow", "auto   ")} ${label} ${oneLine(event.tool, 80)}${event.reason ? `: ${oneLine(event.reason, 300)}` : ""}${by}`,
+            `   ${paint("yellow", "auto   ")} ${label} ` +
+              `${oneLine(event.tool, 80)}${event.reason ? `: ${oneLine(event.reason, 300)}` : ""}${by}`,
           );
           return;
         }
@@ -160,17 +162,21 @@ export function humanSink(options: HumanOptions): EventSink {
             print(`   ${paint("blue", "memory ")} before the run: no stored strategy matched (scope "${event.scope}")`);
           } else {
             print(
-              `   ${paint("blue", "memory ")} before the run: ${event.hits.length} strateg${event.hits.length === 1 ? "y" : "ies"} retrieved (scope "${event.scope}") and put ahead of the objective:`,
+              `   ${paint("blue", "memory ")} before the run: ${event.hits.length} ` +
+                `strateg${event.hits.length === 1 ? "y" : "ies"} retrieved ` +
+                `(scope "${event.scope}") and put ahead of the objective:`,
             );
             for (const hit of event.hits)
               print(
-                `   ${" ".repeat(7)} • ${oneLine(hit.strategy, 200)} ${paint("dim", `(score ${hit.score.toFixed(2)})`)}`,
+                `   ${" ".repeat(7)} • ${oneLine(hit.strategy, 200)} ` +
+                  `${paint("dim", `(score ${hit.score.toFixed(2)})`)}`,
               );
           }
           return;
         case "strategy_stored":
           print(
-            `   ${paint("blue", "memory ")} strategy stored (scope "${event.scope}", confidence ${event.confidence}/3): ${oneLine(event.strategy, 200)}`,
+            `   ${paint("blue", "memory ")} strategy stored (scope "${event.scope}", ` +
+              `confidence ${event.confidence}/3): ${oneLine(event.strategy, 200)}`,
           );
           return;
         case "notice":
@@ -180,7 +186,9 @@ export function humanSink(options: HumanOptions): EventSink {
           const why =
             event.kind === "ask" ? "needs your approval" : `needs your approval (${event.kind.replace(/_/g, " ")})`;
           print(
-            `   ${paint("yellow", "?")} ${oneLine(event.tool, 80)} ${oneLine(JSON.stringify(event.arguments), 160)} ${why}${event.reason ? `: ${oneLine(event.reason, 300)}` : ""}`,
+            `   ${paint("yellow", "?")} ${oneLine(event.tool, 80)} ` +
+              `${oneLine(JSON.stringify(event.arguments), 160)} ` +
+              `${why}${event.reason ? `: ${oneLine(event.reason, 300)}` : ""}`,
           );
           options.write(`     ${paint("bold", "[y]es / [n]o / [p]ark it for later:")} `);
           promptOpen = true;
@@ -188,14 +196,16 @@ export function humanSink(options: HumanOptions): EventSink {
         }
         case "approval_reask":
           print(
-            `     ${paint("yellow", `"${oneLine(event.answer, 40)}" is not an answer`)}: y approves, n denies, p parks it`,
+            `     ${paint("yellow", `"${oneLine(event.answer, 40)}" is not an answer`)}: ` +
+              "y approves, n denies, p parks it",
           );
           options.write(`     ${paint("bold", "[y]es / [n]o / [p]ark it for later:")} `);
           promptOpen = true;
           return;
         case "parked":
           print(
-            `   ${paint("yellow", "⏸")} ${oneLine(event.tool, 80)} ${oneLine(JSON.stringify(event.arguments), 120)} waits for a person's approval`,
+            `   ${paint("yellow", "⏸")} ${oneLine(event.tool, 80)} ` +
+              `${oneLine(JSON.stringify(event.arguments), 120)} waits for a person's approval`,
           );
           print(`   ${" ".repeat(7)} saved to ${event.file}`);
           print(`   ${" ".repeat(7)} finish it: ${paint("bold", event.resume)}`);
@@ -205,11 +215,19 @@ export function humanSink(options: HumanOptions): EventSink {
           const ok = s.status === "completed";
           const mark = ok ? paint("green", "✔") : s.status === "parked" ? paint("yellow", "⏸") : paint("red", "✘");
           print(
-            `   ${mark} ${paint("bold", s.status)}${event.terminal.code === s.status ? "" : paint("dim", ` (${event.terminal.code})`)} — ${s.turns} turns, ${formatTokens(s.tokens, s.tokensEstimated)} tokens${s.tokensEstimated ? " (estimated)" : ""}, ${formatUsd(s.costMicroUsd)}, teacher ${formatPercent(s.teacherShare)}`,
+            `   ${mark} ` +
+              `${paint("bold", s.status)}` +
+              `${event.terminal.code === s.status ? "" : paint("dim", ` (${event.terminal.code})`)} ` +
+              `— ${s.turns} turns, ${formatTokens(s.tokens, s.tokensEstimated)} ` +
+              `tokens${s.tokensEstimated ? " (estimated)" : ""}, ` +
+              `${formatUsd(s.costMicroUsd)}, teacher ${formatPercent(s.teacherShare)}`,
           );
           for (const child of s.children ?? [])
             print(
-              `   ${" ".repeat(7)} ${paint("green", "└ sub-run")} ${oneLine(child.label, 80)}: ${child.status} — ${child.turns} turns, ${formatTokens(child.tokens, child.tokensEstimated)} tokens, ${formatUsd(child.costMicroUsd)} ${paint("dim", "(included above)")}`,
+              `   ${" ".repeat(7)} ${paint("green", "└ sub-run")} ` +
+                `${oneLine(child.label, 80)}: ${child.status} — ${child.turns} ` +
+                `turns, ${formatTokens(child.tokens, child.tokensEstimated)} ` +
+                `tokens, ${formatUsd(child.costMicroUsd)} ${paint("dim", "(included above)")}`,
             );
           if (event.output.trim() !== "" && !streamed)
             print(`   ${" ".repeat(7)} ${paint("dim", "answer:")} ${oneLine(event.output, 300)}`);
@@ -218,7 +236,9 @@ export function humanSink(options: HumanOptions): EventSink {
         }
         case "route":
           print(
-            `   ${paint("bold", "route  ")} ${paint("bold", event.mode === "council" ? "a council" : "teacher mode")}: ${oneLine(event.reason, 200)}`,
+            `   ${paint("bold", "route  ")} ` +
+              `${paint("bold", event.mode === "council" ? "a council" : "teacher mode")}: ` +
+              `${oneLine(event.reason, 200)}`,
           );
           return;
         case "council": {

@@ -41,7 +41,8 @@ export function summaryTable(rows: readonly RunSummary[], width = Number.POSITIV
   }
   const lines = body.map((values) =>
     fit(
-      `${values[0]}: ${values[1] || "—"} · ${values[2]} turns · ${values[3]} tokens · ${values[4]} · teacher ${values[5]} · ${values[6]} used · ${values[7]} stored`,
+      `${values[0]}: ${values[1] || "—"} · ${values[2]} turns · ${values[3]} tokens ` +
+        `· ${values[4]} · teacher ${values[5]} · ${values[6]} used · ${values[7]} stored`,
       width,
     ),
   );

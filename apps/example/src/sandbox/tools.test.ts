@@ -27,7 +27,7 @@ describe("sandbox tools", () => {
     expect(Object.isFrozen(SANDBOX_PERMISSIONS)).toBe(true);
   });
 
-  it("never run a shell command the classifier did not clear: an unreadable verdict parks it, nothing runs", async () => {
+  it("never runs a command the classifier did not clear: an unreadable verdict parks it, nothing runs", async () => {
     // Agent asks for the shell; the classifier answers nonsense; with no approver the call must wait, not run.
     const brain = createFauxBrain([
       fauxToolCall("shell", { command: "touch ran" }),
@@ -47,7 +47,8 @@ describe("sandbox tools", () => {
       permissions: SANDBOX_PERMISSIONS,
       maxTurns: 3,
     });
-    // Every call after the agent's first one went to the classifier (it may be asked again); none was answered with a verdict.
+    // Every call after the agent's first one went to the classifier (it may be asked again); none was answered
+    // with a verdict.
     expect(brain.calls.length).toBeGreaterThan(1);
     expect(brain.calls.slice(1).every((call) => call.model.id === "faux-classifier")).toBe(true);
     expect(result.status).toBe("parked");

@@ -67,7 +67,9 @@ export function sandboxTools(options: SandboxToolsOptions): Tool[] {
     }),
     defineTool({
       name: "shell",
-      description: `Run a shell command (/bin/sh -c) with the sandbox as working directory. Killed after ${shellTimeoutMs / 1000}s. Gated by auto mode.`,
+      description:
+        "Run a shell command (/bin/sh -c) with the sandbox as working " +
+        `directory. Killed after ${shellTimeoutMs / 1000}s. Gated by auto mode.`,
       input: z.object({ command: z.string().min(1).describe("The command line") }),
       permission: SANDBOX_PERMISSIONS.shell,
       // A little longer than our own kill timer, so the tool reports the timeout itself.
