@@ -27,7 +27,6 @@ export {
   lengthNormSql,
   weightedFrequency,
   saturate,
-  postingsPerTerm,
   bm25fSql,
 } from "./bm25f";
 export type { FieldTriple, TermPosting, DocumentTerms, ScopeTotals, LexicalFields, Bm25fSqlNames } from "./bm25f";

@@ -119,17 +119,6 @@ export function saturate(tfw: number): number {
   return (tfw * (BM25F.k1 + 1)) / (tfw + BM25F.k1);
 }
 
-/**
- * How many postings of one term a search reads, best impact first. Every posting of a term in at
- * most this many documents is read, so scores are exact for all but very common terms (whose idf
- * is low); the total stays bounded however long the query.
- */
-export function postingsPerTerm(terms: number, pool: number): number {
-  return Math.max(pool, Math.floor(POSTINGS_BUDGET / Math.max(1, terms)));
-}
-
-const POSTINGS_BUDGET = 2048;
-
 /** Column and parameter names {@link bm25fSql} writes into SQL. */
 export interface Bm25fSqlNames {
   counts: readonly [string, string, string];

@@ -74,7 +74,7 @@ export class MemoryStrategyStore implements StrategyStore {
     data.records.set(record.id, record);
     data.idByKey.set(prepared.key, record.id);
     data.keyById.set(record.id, prepared.key);
-    const seq = existing ? data.index.remove(existing.id, existing) : undefined;
+    const seq = existing ? data.index.remove(existing.id) : undefined;
     data.index.add(record.id, record, seq);
     return record;
   }
@@ -140,7 +140,7 @@ export class MemoryStrategyStore implements StrategyStore {
     const record = data?.records.get(key);
     if (!data || !record) return false;
     data.records.delete(key);
-    data.index.remove(key, record);
+    data.index.remove(key);
     const dedupeKey = data.keyById.get(key);
     data.keyById.delete(key);
     if (dedupeKey !== undefined) data.idByKey.delete(dedupeKey);

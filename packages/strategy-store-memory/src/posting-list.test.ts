@@ -1,52 +1,57 @@
 import { describe, expect, it } from "vitest";
 import { PostingList } from "./posting-list";
 
-interface Doc {
-  seq: number;
-  impact: number;
+// Counts carry the seq, so every posting read back shows whose it is.
+function insert(list: PostingList, seq: number): void {
+  list.insert(seq, (seq % 13) / 4, [seq % 7, seq % 5, 0], [12, 16, 3]);
 }
 
-// Few distinct impacts, so long runs of equal impacts span chunk boundaries.
-function docs(n: number): Doc[] {
-  return Array.from({ length: n }, (_, seq) => ({ seq, impact: ((seq * 7919) % 13) / 4 }));
-}
-
-function expectedOrder(list: readonly Doc[]): number[] {
-  return [...list].sort((a, b) => b.impact - a.impact || a.seq - b.seq).map((doc) => doc.seq);
-}
-
-function readAll(list: PostingList<Doc>, limit = Number.MAX_SAFE_INTEGER): number[] {
+function readAll(list: PostingList): number[] {
   const seen: number[] = [];
-  list.forEachBest(limit, (doc, packed) => {
-    expect(packed).toBe(doc.seq * 3);
-    seen.push(doc.seq);
-  });
+  for (const run of list.runs()) {
+    for (let i = 0; i < run.seqs.length; i++) {
+      const seq = run.seqs[i]!;
+      expect([...Array.from(run.fields).slice(i * 6, i * 6 + 6)]).toEqual([seq % 7, seq % 5, 0, 12, 16, 3]);
+      seen.push(seq);
+    }
+  }
   return seen;
 }
 
 describe("PostingList", () => {
-  it("keeps thousands of postings in impact order, oldest first among equals, across chunks", () => {
-    const all = docs(5000);
-    const list = new PostingList<Doc>();
-    for (const doc of all) list.insert(doc.impact, doc, doc.seq * 3);
+  it("keeps thousands of postings ascending by seq across chunks, whatever order they come in", () => {
+    const list = new PostingList();
+    const seqs = Array.from({ length: 5000 }, (_, i) => (i * 7919) % 5000);
+    for (const seq of seqs) insert(list, seq);
     expect(list.size).toBe(5000);
-    expect(readAll(list)).toEqual(expectedOrder(all));
-    expect(readAll(list, 700)).toEqual(expectedOrder(all).slice(0, 700));
+    expect(list.bestImpact).toBe(3);
+    expect(readAll(list)).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+    expect(list.runs().length).toBeGreaterThan(1);
   });
 
   it("removes exactly the given document's posting, and reports one that is not there", () => {
-    const all = docs(3000);
-    const list = new PostingList<Doc>();
-    for (const doc of all) list.insert(doc.impact, doc, doc.seq * 3);
-    const kept = all.filter((doc) => doc.seq % 3 !== 0);
-    for (const doc of all) if (doc.seq % 3 === 0) expect(list.remove(doc.impact, doc)).toBe(true);
-    expect(list.remove(all[0]!.impact, all[0]!)).toBe(false);
-    expect(list.remove(99, { seq: -1, impact: 99 })).toBe(false);
+    const list = new PostingList();
+    for (let seq = 0; seq < 3000; seq++) insert(list, seq);
+    for (let seq = 0; seq < 3000; seq += 3) expect(list.remove(seq)).toBe(true);
+    expect(list.remove(0)).toBe(false);
+    expect(list.remove(-1)).toBe(false);
+    expect(list.remove(99_999)).toBe(false);
+    const kept = Array.from({ length: 3000 }, (_, i) => i).filter((seq) => seq % 3 !== 0);
     expect(list.size).toBe(kept.length);
-    expect(readAll(list)).toEqual(expectedOrder(kept));
-    for (const doc of kept) list.remove(doc.impact, doc);
+    expect(readAll(list)).toEqual(kept);
+    for (const seq of kept) list.remove(seq);
     expect(readAll(list)).toEqual([]);
-    list.insert(1, all[1]!, 3);
+    insert(list, 1);
     expect(readAll(list)).toEqual([1]);
+  });
+
+  it("finds the runs covering given documents, each once, ascending", () => {
+    const list = new PostingList();
+    for (let seq = 0; seq < 3000; seq++) insert(list, seq);
+    const runs = list.runs();
+    const wanted = [0, 1, 2, 1500, 1501, 2999];
+    const covering = list.covering(wanted);
+    expect(covering).toEqual(runs.filter((run) => wanted.some((seq) => Array.from(run.seqs).includes(seq))));
+    expect(list.covering([])).toEqual([]);
   });
 });

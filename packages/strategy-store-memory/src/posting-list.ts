@@ -1,99 +1,102 @@
+import type { FieldTriple, PostingRun } from "@x/strategy-store-core/backend";
+
 /**
- * One term's postings kept in impact order (best first; equal impacts oldest first), in chunks of
- * at most `CHUNK` so an insert or removal moves a few hundred entries, not the whole list: a
- * term every record of a 100k scope contains would otherwise cost a 100k-entry shift per write.
+ * One term's postings in one scope, ascending `seq`, in chunks of at most `CHUNK` so an insert or
+ * removal moves a few hundred entries, not the whole list (a term every record of a 100k scope
+ * holds would otherwise cost a 100k-entry shift per write). Each chunk is a run as core's
+ * `maxScoreTop` reads it: the seqs, and six numbers per posting (field counts, then field lengths).
  */
-export class PostingList<D> {
-  private readonly chunks: Array<Chunk<D>> = [];
+export class PostingList {
+  private readonly chunks: Chunk[] = [];
   private count = 0;
+  /** The highest impact ever inserted: removals leave it, and an upper bound is all a search needs. */
+  private best = 0;
 
   get size(): number {
     return this.count;
   }
 
-  insert(impact: number, doc: D, packed: number): void {
+  get bestImpact(): number {
+    return this.best;
+  }
+
+  insert(seq: number, impact: number, counts: FieldTriple, lengths: FieldTriple): void {
     this.count++;
-    // The first chunk whose last impact is below the new one; the new posting goes after every
-    // posting with a higher or equal impact.
-    const c = this.chunkFor(impact, false);
+    this.best = Math.max(this.best, impact);
+    const c = Math.max(0, this.chunkFor(seq));
     const chunk = this.chunks[c];
     if (!chunk) {
-      this.chunks.push({ impacts: [impact], docs: [doc], counts: [packed] });
+      this.chunks.push({ seqs: [seq], fields: [...counts, ...lengths] });
       return;
     }
-    const at = firstIndex(chunk.impacts, impact, false);
-    chunk.impacts.splice(at, 0, impact);
-    chunk.docs.splice(at, 0, doc);
-    chunk.counts.splice(at, 0, packed);
-    if (chunk.impacts.length > CHUNK) {
-      const half = chunk.impacts.length >>> 1;
-      this.chunks.splice(c + 1, 0, {
-        impacts: chunk.impacts.splice(half),
-        docs: chunk.docs.splice(half),
-        counts: chunk.counts.splice(half),
-      });
+    const at = firstAtOrAbove(chunk.seqs, seq);
+    chunk.seqs.splice(at, 0, seq);
+    chunk.fields.splice(at * 6, 0, ...counts, ...lengths);
+    if (chunk.seqs.length > CHUNK) {
+      const half = chunk.seqs.length >>> 1;
+      this.chunks.splice(c + 1, 0, { seqs: chunk.seqs.splice(half), fields: chunk.fields.splice(half * 6) });
     }
   }
 
-  /** Removes `doc`'s posting, found by its impact; false when it is not there. */
-  remove(impact: number, doc: D): boolean {
-    for (let c = this.chunkFor(impact, true); c < this.chunks.length; c++) {
-      const chunk = this.chunks[c]!;
-      for (let at = firstIndex(chunk.impacts, impact, true); at < chunk.impacts.length; at++) {
-        if (chunk.impacts[at]! < impact) return false;
-        if (chunk.docs[at] !== doc) continue;
-        chunk.impacts.splice(at, 1);
-        chunk.docs.splice(at, 1);
-        chunk.counts.splice(at, 1);
-        if (chunk.impacts.length === 0) this.chunks.splice(c, 1);
-        this.count--;
-        return true;
-      }
-    }
-    return false;
+  /** Removes the posting of `seq`; false when there is none. */
+  remove(seq: number): boolean {
+    const c = this.chunkFor(seq);
+    const chunk = this.chunks[c];
+    if (!chunk) return false;
+    const at = firstAtOrAbove(chunk.seqs, seq);
+    if (chunk.seqs[at] !== seq) return false;
+    chunk.seqs.splice(at, 1);
+    chunk.fields.splice(at * 6, 6);
+    if (chunk.seqs.length === 0) this.chunks.splice(c, 1);
+    this.count--;
+    return true;
   }
 
-  /** Calls `visit` for the first `limit` postings, best impact first. */
-  forEachBest(limit: number, visit: (doc: D, packed: number) => void): void {
-    let left = limit;
-    for (const chunk of this.chunks) {
-      const take = Math.min(left, chunk.docs.length);
-      for (let i = 0; i < take; i++) visit(chunk.docs[i]!, chunk.counts[i]!);
-      left -= take;
-      if (left === 0) return;
-    }
+  /** Every posting, in runs ascending by `seq`. */
+  runs(): readonly PostingRun[] {
+    return this.chunks;
   }
 
-  /** Index of the first chunk whose last impact is below `impact` (or, `inclusive`, at or below it). */
-  private chunkFor(impact: number, inclusive: boolean): number {
+  /** The runs holding the postings of these documents (ascending `seq`), each once, ascending. */
+  covering(seqs: ArrayLike<number>): PostingRun[] {
+    const found: PostingRun[] = [];
+    let last = -1;
+    for (let i = 0; i < seqs.length; i++) {
+      const c = this.chunkFor(seqs[i]!);
+      if (c < 0 || c === last) continue;
+      last = c;
+      found.push(this.chunks[c]!);
+    }
+    return found;
+  }
+
+  /** Index of the last chunk whose first `seq` is at or below `seq`; -1 when there is none. */
+  private chunkFor(seq: number): number {
     let lo = 0;
     let hi = this.chunks.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const last = this.chunks[mid]!.impacts.at(-1)!;
-      if (inclusive ? last > impact : last >= impact) lo = mid + 1;
+      if (this.chunks[mid]!.seqs[0]! <= seq) lo = mid + 1;
       else hi = mid;
     }
-    return lo === this.chunks.length && !inclusive ? Math.max(0, lo - 1) : lo;
+    return lo - 1;
   }
 }
 
-interface Chunk<D> {
-  impacts: number[];
-  docs: D[];
-  /** Field counts packed into one number by the caller. */
-  counts: number[];
+interface Chunk {
+  seqs: number[];
+  fields: number[];
 }
 
 const CHUNK = 512;
 
-/** In a descending array: the first index below `value` (or, `inclusive`, at or below it). */
-function firstIndex(sorted: readonly number[], value: number, inclusive: boolean): number {
+/** In an ascending array: the first index at or above `value`. */
+function firstAtOrAbove(sorted: readonly number[], value: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (inclusive ? sorted[mid]! > value : sorted[mid]! >= value) lo = mid + 1;
+    if (sorted[mid]! < value) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -1,12 +1,5 @@
-import {
-  documentTerms,
-  idf,
-  lengthNorms,
-  postingsPerTerm,
-  saturate,
-  weightedFrequency,
-} from "@x/strategy-store-core/backend";
-import type { FieldTriple, LexicalFields } from "@x/strategy-store-core/backend";
+import { documentTerms, maxScoreTop } from "@x/strategy-store-core/backend";
+import type { FieldTriple, LexicalFields, TermPostings } from "@x/strategy-store-core/backend";
 import { PostingList } from "./posting-list";
 
 interface IndexedDoc {
@@ -18,22 +11,15 @@ interface IndexedDoc {
   terms: ReadonlySet<string>;
 }
 
-// Field counts are bounded by LIMITS (4,000 characters of text, 32 tags of 64), far below 2^16.
-const SHIFT = 65_536;
-const pack = (counts: FieldTriple): number => counts[0] + counts[1] * SHIFT + counts[2] * SHIFT * SHIFT;
-const unpack = (packed: number): FieldTriple => [
-  packed % SHIFT,
-  Math.floor(packed / SHIFT) % SHIFT,
-  Math.floor(packed / (SHIFT * SHIFT)),
-];
-
 /**
- * One scope's inverted index with its BM25F statistics, updated on every write: a search reads
- * at most `postingsPerTerm` postings per query term, never the whole scope.
+ * One scope's inverted index with its BM25F statistics, updated on every write. A search ranks
+ * with core's exact MaxScore over the query terms' postings: it reads what can change the top,
+ * never the whole scope, and cuts nothing.
  */
 export class ScopeIndex {
-  private readonly terms = new Map<string, PostingList<IndexedDoc>>();
+  private readonly terms = new Map<string, PostingList>();
   private readonly docs = new Map<string, IndexedDoc>();
+  private readonly bySeq = new Map<number, IndexedDoc>();
   private readonly totals: [number, number, number] = [0, 0, 0];
   private nextSeq = 0;
 
@@ -43,50 +29,51 @@ export class ScopeIndex {
     const terms = new Set(analysed.postings.map((posting) => posting.term));
     const doc: IndexedDoc = { id, seq, lengths: analysed.lengths, terms };
     this.docs.set(id, doc);
+    this.bySeq.set(seq, doc);
     for (let f = 0; f < 3; f++) this.totals[f]! += analysed.lengths[f]!;
     for (const posting of analysed.postings) {
       let list = this.terms.get(posting.term);
       if (!list) this.terms.set(posting.term, (list = new PostingList()));
-      list.insert(posting.impact, doc, pack(posting.counts));
+      list.insert(seq, posting.impact, posting.counts, analysed.lengths);
     }
   }
 
-  /** Removes what `add` indexed for `id` (`fields` must be the text it was added with); returns its `seq`. */
-  remove(id: string, fields: LexicalFields): number | undefined {
+  /** Removes what `add` indexed for `id`; returns its `seq`. */
+  remove(id: string): number | undefined {
     const doc = this.docs.get(id);
     if (!doc) return undefined;
     this.docs.delete(id);
+    this.bySeq.delete(doc.seq);
     for (let f = 0; f < 3; f++) this.totals[f]! -= doc.lengths[f]!;
-    for (const posting of documentTerms(fields).postings) {
-      const list = this.terms.get(posting.term);
+    for (const term of doc.terms) {
+      const list = this.terms.get(term);
       if (!list) continue;
-      list.remove(posting.impact, doc);
-      if (list.size === 0) this.terms.delete(posting.term);
+      list.remove(doc.seq);
+      if (list.size === 0) this.terms.delete(term);
     }
     return doc.seq;
   }
 
-  /** The `pool` best record ids by BM25F for the query terms, with their scores and terms. */
+  /** The `pool` best record ids by exact scope-local BM25F for the query terms, with their scores and terms. */
   search(
     queryTerms: readonly string[],
     pool: number,
   ): Array<{ id: string; score: number; terms: ReadonlySet<string> }> {
-    const documents = this.docs.size;
-    const norms = lengthNorms({ documents, lengths: this.totals });
-    const limit = postingsPerTerm(queryTerms.length, pool);
-    const scores = new Map<IndexedDoc, number>();
+    const postings: TermPostings[] = [];
     for (const term of queryTerms) {
       const list = this.terms.get(term);
       if (!list) continue;
-      const weight = idf(documents, list.size);
-      list.forEachBest(limit, (doc, packed) => {
-        const score = weight * saturate(weightedFrequency(unpack(packed), doc.lengths, norms));
-        scores.set(doc, (scores.get(doc) ?? 0) + score);
+      postings.push({
+        documents: list.size,
+        bestImpact: list.bestImpact,
+        scan: () => list.runs(),
+        lookup: (seqs) => list.covering(seqs),
       });
     }
-    return [...scores.entries()]
-      .sort(([a, x], [b, y]) => y - x || a.seq - b.seq)
-      .slice(0, pool)
-      .map(([doc, score]) => ({ id: doc.id, score, terms: doc.terms }));
+    const top = maxScoreTop(postings, { documents: this.docs.size, lengths: this.totals }, pool);
+    return top.map(({ seq, score }) => {
+      const doc = this.bySeq.get(seq)!;
+      return { id: doc.id, score, terms: doc.terms };
+    });
   }
 }

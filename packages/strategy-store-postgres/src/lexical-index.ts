@@ -1,11 +1,4 @@
-import {
-  bm25fSql,
-  idfSql,
-  lengthNormSql,
-  postingsPerTerm,
-  queryTerms,
-  readIndexedForm,
-} from "@x/strategy-store-core/backend";
+import { bm25fSql, idfSql, lengthNormSql, queryTerms, readIndexedForm } from "@x/strategy-store-core/backend";
 import type { DocumentTerms, FieldTriple } from "@x/strategy-store-core/backend";
 import type { Executor } from "./connection";
 import type { Tables } from "./migrations";
@@ -59,9 +52,9 @@ function compare(a: string, b: string): number {
 
 /**
  * The scope-local inverted index on PostgreSQL. Writes run inside the caller's transaction; a
- * search is one statement that reads the scope's totals and term counts, walks at most
- * `postingsPerTerm` postings per term along the (scope, term, impact) index, and lets the
- * database sum, order and cut to the candidate pool.
+ * search is one statement that reads the scope's totals and term counts, scores every posting of
+ * each query term along the (scope, term, impact) index, and lets the database sum, order and cut to
+ * the candidate pool: nothing is left out, so the pool is exact.
  */
 export class PostgresLexicalIndex {
   private readonly searchSql: string;
@@ -91,9 +84,8 @@ export class PostgresLexicalIndex {
         FROM sc CROSS JOIN q CROSS JOIN LATERAL (
           SELECT p.seq, ${score} AS score FROM ${t.postings} p
           WHERE p.scope_id = sc.scope_id AND p.term = q.term
-          ORDER BY p.impact DESC, p.seq LIMIT $3
         ) w
-        GROUP BY w.seq ORDER BY score DESC, w.seq LIMIT $4
+        GROUP BY w.seq ORDER BY score DESC, w.seq LIMIT $3
       )
       SELECT ${RECORD_COLUMNS.split(", ")
         .map((c) => `s.${c}`)
@@ -104,12 +96,7 @@ export class PostgresLexicalIndex {
   async search(db: Executor, scope: string, query: string, pool: number) {
     const terms = queryTerms(query);
     if (terms.length === 0) return [];
-    return db.query<StrategyRow & { terms: string; lexical_score: number }>(this.searchSql, [
-      scope,
-      terms,
-      postingsPerTerm(terms.length, pool),
-      pool,
-    ]);
+    return db.query<StrategyRow & { terms: string; lexical_score: number }>(this.searchSql, [scope, terms, pool]);
   }
 
   /**
