@@ -1,11 +1,13 @@
 import type { ToolResultMessage } from "@x/llm-types";
-import { describe, expect, it } from "vitest";
+import type { ParkClaim } from "@x/runner/backend";
+import { parkLedgerChecks, runParkLedgerConformance, type ParkLedgerHarness } from "@x/runner/testing";
+import { afterAll, describe, expect, it } from "vitest";
 import { PG_URL, useHarness } from "../test/harness";
-import { createPostgresParkLedger } from "./index";
+import { createPostgresParkLedger, ensureSchema, type PostgresParkLedger } from "./index";
 
 const h = useHarness("ledger");
-const ledger = (owner: string, leaseMs = 5_000) =>
-  createPostgresParkLedger({ db: h.admin, schema: h.schema, owner, leaseMs });
+const ledger = (owner: string, leaseMs = 5_000, schema = h.schema) =>
+  createPostgresParkLedger({ db: h.admin, schema, owner, leaseMs });
 const result = (text: string): ToolResultMessage => ({
   role: "toolResult",
   toolCallId: "c",
@@ -56,14 +58,6 @@ describe.runIf(PG_URL)("PostgreSQL park ledger", () => {
     expect(await ledger("b").claim("p-deny")).toEqual({ status: "recorded", result: result("denied") });
   });
 
-  it("a claim whose lease lapsed before the call started is granted again, to one claimant", async () => {
-    await ledger("a", 50).claim("p-lapsed");
-    await pause(120);
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => ledger(`w${i}`).claim("p-lapsed")));
-    expect(answers.filter((a) => typeof a === "object" && a.status === "granted")).toHaveLength(1);
-    expect(answers.filter((a) => typeof a === "object" && a.status === "refused")).toHaveLength(7);
-  });
-
   it("a process whose claim lapsed and was taken over cannot start the call, nor record one", async () => {
     const slow = ledger("slow", 50);
     await slow.claim("p-taken");
@@ -110,10 +104,71 @@ describe.runIf(PG_URL)("PostgreSQL park ledger", () => {
     expect((await rowOf("p-live"))?.state).toBe("done");
     a.close();
   });
+});
 
-  it("of sixteen processes racing for one park, exactly one is granted", async () => {
-    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => ledger(`w${i}`).claim("p-race")));
-    expect(answers.filter((a) => typeof a === "object" && a.status === "granted")).toHaveLength(1);
-    expect(answers.filter((a) => typeof a === "object" && a.status === "refused")).toHaveLength(15);
+let owners = 0;
+const downSchemas: string[] = [];
+afterAll(async () => {
+  for (const schema of downSchemas) await h.admin?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+});
+
+interface Fault {
+  /** Stands between the ledger and the suite. */
+  wrap?: (inner: PostgresParkLedger) => PostgresParkLedger;
+  /** The lease a "short" lease becomes. */
+  leaseMs?: (asked: number) => number;
+}
+
+/** Every ledger a new process (its own owner); a schema not made yet is storage that fails until made. */
+function postgresHarness({ wrap = (l) => l, leaseMs = (asked) => asked }: Fault = {}) {
+  return {
+    name: "PostgreSQL",
+    open: () => wrap(ledger(`w${++owners}`)),
+    close: (l) => l.close(),
+    records: true,
+    leases: { open: (asked) => wrap(ledger(`w${++owners}`, leaseMs(asked))), die: (l) => l.close() },
+    async unavailable() {
+      const schema = `${h.schema}_down${downSchemas.length + 1}`;
+      downSchemas.push(schema);
+      return { ledger: wrap(ledger(`w${++owners}`, 5_000, schema)), repair: () => ensureSchema(h.admin, schema) };
+    },
+  } satisfies ParkLedgerHarness<PostgresParkLedger>;
+}
+
+/** The names of the checks that fail against the faulty ledger. */
+async function failingChecks(fault: Fault): Promise<string[]> {
+  const failed: string[] = [];
+  for (const check of parkLedgerChecks(postgresHarness(fault))) {
+    await check.run().catch(() => failed.push(check.name));
+  }
+  return failed;
+}
+
+describe.runIf(PG_URL)("PostgreSQL park ledger, against the contract every ledger keeps", () => {
+  runParkLedgerConformance(postgresHarness());
+
+  it("the suite fails on a ledger that grants a lapsed execution again", async () => {
+    const regrant = (inner: PostgresParkLedger): PostgresParkLedger => ({
+      ...inner,
+      async claim(parkId): Promise<boolean | ParkClaim> {
+        const answer = await inner.claim(parkId);
+        const unknown =
+          typeof answer === "object" && answer.status === "refused" && answer.reason === "unknown_outcome";
+        return unknown ? { status: "granted" } : answer;
+      },
+    });
+    expect(await failingChecks({ wrap: regrant })).toEqual([
+      expect.stringMatching(/^an execution that lapsed/),
+      expect.stringMatching(/^once a lapsed execution was seen/),
+    ]);
+  });
+
+  it("the suite fails on a ledger whose leases never lapse", async () => {
+    expect(await failingChecks({ leaseMs: () => 3_600_000 })).toEqual([
+      expect.stringMatching(/^a claim that lapsed before the call started/),
+      expect.stringMatching(/^a holder whose claim lapsed/),
+      expect.stringMatching(/^an execution that lapsed/),
+      expect.stringMatching(/^once a lapsed execution was seen/),
+    ]);
   });
 });
