@@ -1,31 +1,19 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineModel } from "@x/llm-types";
 import {
   isJsonObject,
   jsonString,
-  listRecordedStreams,
   observedTurn,
   readRecordedStream,
   recordedPayloads,
-  startRecordingReplay,
+  recordedTurns,
   type RecordedStream,
-  type RecordingReplay,
 } from "@x/brain-kit/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createOpenAIBrain } from "../src/index";
 import { expectedChatTurn } from "./chat-expectations";
 
 const ROOT = join(import.meta.dirname, "../recordings");
-const sources = JSON.parse(readFileSync(join(ROOT, "sources.json"), "utf8")) as Record<string, unknown>;
-const chat = listRecordedStreams(ROOT).filter((file) => file.startsWith("chat/"));
-
-let server: RecordingReplay;
-let playing: RecordedStream | undefined;
-beforeAll(async () => {
-  server = await startRecordingReplay(ROOT);
-});
-afterAll(() => server.close());
 
 /** The model id the recording names, so the replayed turn carries it. */
 function recordedModel(recording: RecordedStream): string {
@@ -36,21 +24,23 @@ function recordedModel(recording: RecordedStream): string {
   return "recorded";
 }
 
-async function replay(file: string) {
-  playing = server.load(file);
-  const host = file.split("/")[1]!;
-  const model = defineModel({
-    id: recordedModel(playing),
-    api: "openai-completions",
-    provider: host,
-    baseUrl: `${server.origin}/v1`,
-    reasoning: true,
-    contextWindow: 128_000,
-    maxTokens: 4096,
-  });
-  const brain = createOpenAIBrain({ apiKey: "recorded", guard: false });
-  return brain.stream(model, { messages: [{ role: "user", content: "replay" }] }, { timeoutMs: 10_000 }).result();
-}
+const recorded = recordedTurns({
+  root: ROOT,
+  prefix: "chat/",
+  brain: () => createOpenAIBrain({ apiKey: "recorded", guard: false }),
+  model: (recording, file, origin) =>
+    defineModel({
+      id: recordedModel(recording),
+      api: "openai-completions",
+      provider: file.split("/")[1]!,
+      baseUrl: `${origin}/v1`,
+      reasoning: true,
+      contextWindow: 128_000,
+      maxTokens: 4096,
+    }),
+});
+const { sources, files: chat } = recorded;
+afterAll(() => recorded.close());
 
 describe("recorded Chat Completions streams", () => {
   it("the corpus covers every host the issue names, each file with its source", () => {
@@ -75,8 +65,8 @@ describe("recorded Chat Completions streams", () => {
   });
 
   it.each(chat)("%s reads as the recording says", async (file) => {
-    const message = await replay(file);
-    const expected = expectedChatTurn(playing!);
+    const { message, recording } = await recorded.replay(file);
+    const expected = expectedChatTurn(recording);
     expect(observedTurn(message, expected)).toEqual(expected);
   });
 });

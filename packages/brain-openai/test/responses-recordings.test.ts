@@ -1,28 +1,9 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  listRecordedStreams,
-  observedTurn,
-  recordedPayloads,
-  startRecordingReplay,
-  type RecordedStream,
-  type RecordingReplay,
-} from "@x/brain-kit/testing";
+import { observedTurn, recordedPayloads, recordedTurns, type RecordedStream } from "@x/brain-kit/testing";
 import { defineModel } from "@x/llm-types";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createOpenAIResponsesBrain } from "../src/index";
 import { expectedResponsesTurn } from "./responses-expectations";
-
-const ROOT = join(import.meta.dirname, "../recordings");
-const sources = JSON.parse(readFileSync(join(ROOT, "sources.json"), "utf8")) as Record<string, unknown>;
-const files = listRecordedStreams(ROOT).filter((file) => file.startsWith("responses/"));
-
-let server: RecordingReplay;
-let playing: RecordedStream | undefined;
-beforeAll(async () => {
-  server = await startRecordingReplay(ROOT);
-});
-afterAll(() => server.close());
 
 function recordedModel(recording: RecordedStream): string {
   for (const { payload } of recordedPayloads(recording)) {
@@ -32,20 +13,23 @@ function recordedModel(recording: RecordedStream): string {
   return "recorded";
 }
 
-async function replay(file: string) {
-  playing = server.load(file);
-  const model = defineModel({
-    id: recordedModel(playing),
-    api: "openai-responses",
-    provider: file.split("/")[1]!,
-    baseUrl: `${server.origin}/v1`,
-    reasoning: true,
-    contextWindow: 400_000,
-    maxTokens: 8192,
-  });
-  const brain = createOpenAIResponsesBrain({ apiKey: "recorded", guard: false });
-  return brain.stream(model, { messages: [{ role: "user", content: "replay" }] }, { timeoutMs: 10_000 }).result();
-}
+const recorded = recordedTurns({
+  root: join(import.meta.dirname, "../recordings"),
+  prefix: "responses/",
+  brain: () => createOpenAIResponsesBrain({ apiKey: "recorded", guard: false }),
+  model: (recording, file, origin) =>
+    defineModel({
+      id: recordedModel(recording),
+      api: "openai-responses",
+      provider: file.split("/")[1]!,
+      baseUrl: `${origin}/v1`,
+      reasoning: true,
+      contextWindow: 400_000,
+      maxTokens: 8192,
+    }),
+});
+const { sources, files } = recorded;
+afterAll(() => recorded.close());
 
 describe("recorded Responses API streams", () => {
   it("the corpus has OpenAI, Azure, xAI and open-weight hosts, each file with its source", () => {
@@ -61,8 +45,8 @@ describe("recorded Responses API streams", () => {
   });
 
   it.each(files)("%s reads as the recording says", async (file) => {
-    const message = await replay(file);
-    const expected = expectedResponsesTurn(playing!);
+    const { message, recording } = await recorded.replay(file);
+    const expected = expectedResponsesTurn(recording);
     expect(observedTurn(message, expected)).toEqual(expected);
   });
 });

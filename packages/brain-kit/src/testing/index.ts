@@ -21,8 +21,6 @@ export {
   recordedPayloads,
   recordedReply,
   sseEvents,
-  startRecordingReplay,
-  type RecordingReplay,
   type RecordedEvent,
   type RecordedStream,
 } from "./recorded-stream";
@@ -37,3 +35,4 @@ export {
   type ExpectedTurn,
   type Json,
 } from "./expected-turn";
+export { recordedTurns, type RecordedTurn, type RecordedTurns, type RecordedTurnsOptions } from "./recorded-turns";
