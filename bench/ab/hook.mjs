@@ -1,5 +1,6 @@
 // Loaded with NODE_OPTIONS=--import=.../bench/ab/hook.mjs: in a bench child whose harness is named
-// `<name>@<tag>`, resolves @x/* to the build that ab/snapshot.sh copied to bench/results/exp/<tag>. Every other process (and every other harness) is left alone.
+// `<name>@<tag>`, resolves @x/* to the build that ab/snapshot.sh copied to bench/results/exp/<tag>.
+// Every other process (and every other harness) is left alone.
 import { register } from "node:module";
 
 let variant;

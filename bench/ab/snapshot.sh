@@ -9,7 +9,7 @@ tag=${1:?usage: snapshot.sh <tag>}
 packages="$(cd "$(dirname "$0")/../../packages" && pwd)"
 dest="$(dirname "$0")/../results/exp/$tag"
 rm -rf "$dest"
-for p in llm-types terminal-cause brain-kit classifier-ladder brain-faux brain-openai runner; do
+for p in llm-types terminal-cause brain-kit classifier-ladder brain-faux brain-openai brain-anthropic runner; do
   mkdir -p "$dest/$p"
   cp -r "$packages/$p/dist" "$packages/$p/package.json" "$dest/$p/"
 done

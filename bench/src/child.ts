@@ -163,12 +163,22 @@ async function* commands(): AsyncGenerator<ChildCommand> {
   }
 }
 
+/**
+ * An error and its whole cause chain with each link's code: a library's "Connection error" says
+ * little until the socket error under its `fetch failed` is printed with it.
+ */
 function errorText(e: unknown): string {
-  if (e instanceof Error) {
-    const cause = e.cause instanceof Error ? ` (cause: ${e.cause.message})` : "";
-    return `${e.name}: ${e.message}${cause}`.replace(/\s+/g, " ").slice(0, 400);
+  const links: string[] = [];
+  for (let at: unknown = e; at !== undefined && links.length < 5;) {
+    if (!(at instanceof Error)) {
+      links.push(String(at));
+      break;
+    }
+    const code = (at as NodeJS.ErrnoException).code;
+    links.push(`${at.name}: ${at.message}${code ? ` [${code}]` : ""}`);
+    at = at.cause;
   }
-  return String(e).slice(0, 400);
+  return links.join("; cause: ").replace(/\s+/g, " ").slice(0, 600);
 }
 
 const cfg = JSON.parse(process.argv[2] ?? "{}") as ChildConfig;

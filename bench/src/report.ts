@@ -30,6 +30,7 @@ export interface Meta {
 const TARGET = 1.0;
 const fmt = (n: number, d = 0) => n.toFixed(d);
 const ratio = (a: number, b: number | undefined) => (b ? `${(a / b).toFixed(2)}×` : "–");
+const metOrMissed = (c: number) => (c <= TARGET ? "met" : `MISSED by ${((c - TARGET) * 100).toFixed(0)} %`);
 
 function rowOf(rows: Row[], harness: string, r: Row) {
   const f = rows.find((x) => x.harness === harness && x.mode === r.mode && x.concurrency === r.concurrency);
@@ -43,7 +44,8 @@ function table(rows: Row[], mode: Mode): string {
   const mine = rows.filter((r) => r.mode === mode);
   if (mine.length === 0) return "";
   const out = [
-    "| library | conc. | tasks × turns | CPU ms / turn | CPU ÷ SDK loop | CPU ÷ node:http limit | wall ms | wall ÷ SDK loop | peak RSS MB |",
+    "| library | conc. | tasks × turns | CPU ms / turn | CPU ÷ SDK loop | CPU ÷ node:http limit | wall ms | " +
+      "wall ÷ SDK loop | peak RSS MB |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of mine) {
@@ -52,14 +54,17 @@ function table(rows: Row[], mode: Mode): string {
     const label = (res.label || r.harness) + tag;
     if (res.status !== "ok") {
       out.push(
-        `| ${label} | ${r.concurrency} | ${r.tasks} × ${r.turnsPerTask} | ${res.status}: ${res.reason.replace(/\|/g, "/")} | | | | | |`,
+        `| ${label} | ${r.concurrency} | ${r.tasks} × ${r.turnsPerTask} | ` +
+          `${res.status}: ${res.reason.replace(/\|/g, "/")} | | | | | |`,
       );
       continue;
     }
     const f = floorOf(rows, r);
     const l = limitOf(rows, r);
     out.push(
-      `| ${label} | ${r.concurrency} | ${r.tasks} × ${r.turnsPerTask} | ${fmt(res.cpuMsPerTurn, 3)} | ${ratio(res.cpuMsPerTurn, f?.cpuMsPerTurn)} | ${ratio(res.cpuMsPerTurn, l?.cpuMsPerTurn)} | ${fmt(res.wallMs)} | ${ratio(res.wallMs, f?.wallMs)} | ${fmt(res.peakRssMb)} |`,
+      `| ${label} | ${r.concurrency} | ${r.tasks} × ${r.turnsPerTask} | ${fmt(res.cpuMsPerTurn, 3)} | ` +
+        `${ratio(res.cpuMsPerTurn, f?.cpuMsPerTurn)} | ${ratio(res.cpuMsPerTurn, l?.cpuMsPerTurn)} | ` +
+        `${fmt(res.wallMs)} | ${ratio(res.wallMs, f?.wallMs)} | ${fmt(res.peakRssMb)} |`,
     );
   }
   return out.join("\n");
@@ -87,7 +92,7 @@ function verdict(rows: Row[]): string {
     const behindRss = peers.filter((p) => p.result.status === "ok" && p.result.peakRssMb <= mine.peakRssMb);
     const names = (list: Row[]) => list.map((p) => p.result.label || p.harness).join(", ");
     lines.push(
-      `- c=${r.concurrency}: CPU ${c.toFixed(2)}× the SDK loop (${c <= TARGET ? "met" : `MISSED by ${((c - TARGET) * 100).toFixed(0)} %`})` +
+      `- c=${r.concurrency}: CPU ${c.toFixed(2)}× the SDK loop (${metOrMissed(c)})` +
         `${l ? `, ${(mine.cpuMsPerTurn / l.cpuMsPerTurn).toFixed(2)}× the node:http limit` : ""}; ` +
         `${behindCpu.length === 0 ? "below every peer by CPU" : `NOT below by CPU: ${names(behindCpu)}`}; ` +
         `${behindRss.length === 0 ? "below every peer by peak RSS" : `NOT below by peak RSS: ${names(behindRss)}`}`,
@@ -98,7 +103,7 @@ function verdict(rows: Row[]): string {
     if (r.result.status !== "ok" || !f) continue;
     const c = r.result.cpuMsPerTurn / f.cpuMsPerTurn;
     lines.push(
-      `- Anthropic wire, c=${r.concurrency}: CPU ${c.toFixed(2)}× the @anthropic-ai/sdk loop (${c <= TARGET ? "met" : `MISSED by ${((c - TARGET) * 100).toFixed(0)} %`})`,
+      `- Anthropic wire, c=${r.concurrency}: CPU ${c.toFixed(2)}× the @anthropic-ai/sdk loop (${metOrMissed(c)})`,
     );
   }
   return lines.join("\n");
@@ -128,7 +133,13 @@ export function missesTarget(rows: Row[]): boolean {
 export function renderReport(rows: Row[], meta: Meta): string {
   const parts = [
     `## Agent loop bench — ${meta.date}`,
-    `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel}. Each row: its own child process (one library), a warm-up pass, then ${meta.repeats} measured passes taken in rounds interleaved with the other libraries at the same concurrency; the table shows the best pass (on a shared machine the least disturbed one; medians are in the JSON). ${meta.turnsPerTask} model turns per task (${meta.turnsPerTask - 1} lookup tool calls, then a final answer). CPU is the child's user+system time (all its threads) over the pass; peak RSS is the child's maxRSS. Took ${fmt(meta.durationS)} s; load average at the end ${meta.loadAverage.toFixed(1)} on ${meta.cpus} cores (shared machine: wall times move with it, CPU per turn much less).`,
+    `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel}. Each row: its own child process (one library), a warm-up ` +
+      `pass, then ${meta.repeats} measured passes taken in rounds interleaved with the other libraries at the same ` +
+      "concurrency; the table shows the best pass (on a shared machine the least disturbed one; medians are in the " +
+      `JSON). ${meta.turnsPerTask} model turns per task (${meta.turnsPerTask - 1} lookup tool calls, then a final ` +
+      "answer). CPU is the child's user+system time (all its threads) over the pass; peak RSS is the child's maxRSS. " +
+      `Took ${fmt(meta.durationS)} s; load average at the end ${meta.loadAverage.toFixed(1)} on ${meta.cpus} cores ` +
+      "(shared machine: wall times move with it, CPU per turn much less).",
   ];
   if (meta.versions)
     parts.push(
@@ -145,7 +156,8 @@ export function renderReport(rows: Row[], meta: Meta): string {
     const rejected = rows.reduce((n, r) => n + (r.server?.rejected ?? 0), 0);
     if (perTurn.length > 0) {
       parts.push(
-        `Server CPU per request: ${Math.min(...perTurn).toFixed(3)}–${Math.max(...perTurn).toFixed(3)} ms (its own process); requests rejected as not matching the script: ${rejected}.`,
+        `Server CPU per request: ${Math.min(...perTurn).toFixed(3)}–${Math.max(...perTurn).toFixed(3)} ms ` +
+          `(its own process); requests rejected as not matching the script: ${rejected}.`,
       );
     }
   }

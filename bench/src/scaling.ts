@@ -133,7 +133,8 @@ for (let p = 0; p < PASSES; p++) {
 }
 const base = cells[0]!.cpu;
 const lines = [
-  "### History and tools scaling (ours, in-process, c=1, CPU ms per turn, best of 5 passes taken in rounds over the cells)",
+  "### History and tools scaling (ours, in-process, c=1, CPU ms per turn, " +
+    "best of 5 passes taken in rounds over the cells)",
   "",
   "| history exchanges | tools | CPU ms/turn | vs 0 exchanges, 1 tool |",
   "|---:|---:|---:|---:|",

@@ -102,6 +102,23 @@ describe("createAnthropicBrain", () => {
     expect(s.requests[1]!.headers).toMatchObject({ "anthropic-beta": "request-beta" });
   });
 
+  it("carries calls on a caller's fetch when given one, reading its web body", async () => {
+    const s = await serve([
+      { blocks: [{ type: "text", text: ["through ", "your fetch"] }] },
+      { blocks: [{ type: "text", text: "twice" }] },
+    ]);
+    const urls: string[] = [];
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      urls.push(input instanceof Request ? input.url : input.toString());
+      return globalThis.fetch(input, init);
+    };
+    const brain = createAnthropicBrain({ apiKey: KEY, fetch });
+    const ask: Context = { messages: [{ role: "user", content: "x" }] };
+    expect(assistantText(await brain.stream(modelAt(s.baseUrl), ask).result())).toBe("through your fetch");
+    expect(assistantText(await brain.stream(modelAt(s.baseUrl), ask).result())).toBe("twice");
+    expect(urls).toEqual([`${s.baseUrl}/v1/messages`, `${s.baseUrl}/v1/messages`]);
+  });
+
   it("keeps thinking with its signature and sends it back on the next turn of a tool loop", async () => {
     const s = await serve([
       {

@@ -1,9 +1,11 @@
+import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import type { Brain, BrainRequest, Context, Model } from "@x/llm-types";
 import { runStreamedCall, sdkTurnOptions, startTurn, type HttpBrainOptions, type TurnBuilder } from "@x/brain-kit";
 import { ClientCache } from "./clients";
 import { classifyAnthropicError } from "./errors";
 import { EventReader } from "./events";
 import { buildAnthropicRequest } from "./request";
+import { sseJson } from "./sse-stream";
 import { defaultThinkingStyle, type AnthropicThinkingStyle } from "./thinking";
 
 export interface AnthropicBrainOptions extends HttpBrainOptions {
@@ -56,10 +58,13 @@ export function createAnthropicBrain(options: AnthropicBrainOptions = {}): Brain
     );
     await runStreamedCall(turn, request, options.stallTimeoutMs, {
       build: () => buildAnthropicRequest(model, context, request, thinkingStyleOf(model)),
-      open: (body, signal) =>
-        clients
+      open: async (body, signal) => {
+        const response = await clients
           .get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch })
-          .messages.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 }),
+          .messages.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 })
+          .asResponse();
+        return sseJson<RawMessageStreamEvent>(response, clients.transport);
+      },
       read: (event) => reader.read(event),
       // A stop reason means the model finished: a stall or drop before `message_stop` loses nothing.
       finish: () => {

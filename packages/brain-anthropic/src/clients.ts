@@ -1,3 +1,4 @@
+import { createNodeFetch, type NodeFetch } from "@x/brain-kit";
 import Anthropic from "@anthropic-ai/sdk";
 
 export interface ClientSettings {
@@ -16,6 +17,11 @@ export interface ClientSettings {
  */
 export class ClientCache {
   private readonly clients = new Map<string, Anthropic>();
+  /**
+   * What carries the SDK's requests unless the caller gave a `fetch`: node:http with keep-alive,
+   * whose streamed bodies the brain reads directly (see `sseJson`).
+   */
+  readonly transport: NodeFetch = createNodeFetch();
 
   get(settings: ClientSettings): Anthropic {
     const key = `${settings.baseUrl}\u0000${settings.apiKey}`;
@@ -28,7 +34,7 @@ export class ClientCache {
         maxRetries: 0,
         logLevel: "off",
         openTelemetry: false,
-        fetch: settings.fetch,
+        fetch: settings.fetch ?? this.transport.fetch,
       });
       this.clients.set(key, client);
     }

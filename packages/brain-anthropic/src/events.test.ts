@@ -64,18 +64,21 @@ describe("content_block_stop closes the block", () => {
     },
   );
 
-  it("a tool call whose block never stopped is settled by its bytes when the stream drops (brain-kit's cut rule)", async () => {
-    const frames = framesThroughStop(writeCall, 2).slice(0, -1);
-    server = await startAnthropicMockServer([{ kind: "wire", reply: { kind: "sse", frames, ending: "destroy" } }]);
-    const message = await createAnthropicBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), ask()).result();
-    // Its JSON is a whole object, so it is the same call the closed block gives; the turn is still a cut.
-    expect(assistantToolCalls(message)[0]).toEqual(
-      expect.objectContaining({ arguments: { path: "a.txt", text: "hello" } }),
-    );
-    expect(assistantToolCalls(message)[0]?.argumentsError).toBeUndefined();
-    expect(isStreamCut(message)).toBe(true);
-    expect(isPartialToolCallCut(message)).toBe(false);
-  });
+  it(
+    "a tool call whose block never stopped is settled by its bytes when the stream drops " + "(brain-kit's cut rule)",
+    async () => {
+      const frames = framesThroughStop(writeCall, 2).slice(0, -1);
+      server = await startAnthropicMockServer([{ kind: "wire", reply: { kind: "sse", frames, ending: "destroy" } }]);
+      const message = await createAnthropicBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), ask()).result();
+      // Its JSON is a whole object, so it is the same call the closed block gives; the turn is still a cut.
+      expect(assistantToolCalls(message)[0]).toEqual(
+        expect.objectContaining({ arguments: { path: "a.txt", text: "hello" } }),
+      );
+      expect(assistantToolCalls(message)[0]?.argumentsError).toBeUndefined();
+      expect(isStreamCut(message)).toBe(true);
+      expect(isPartialToolCallCut(message)).toBe(false);
+    },
+  );
 
   it("a tool call the output cap cut is truncated even though its block stop arrived (max_tokens)", async () => {
     server = await startAnthropicMockServer([
@@ -93,44 +96,48 @@ describe("content_block_stop closes the block", () => {
     });
   });
 
-  it("two thinking blocks in a row (interleaved thinking) stay two, each with its signature, and both go back on the next turn", async () => {
-    server = await startAnthropicMockServer([
-      {
-        blocks: [
-          { type: "thinking", thinking: ["I should read ", "the file first."], signature: "sig-one" },
+  it(
+    "two thinking blocks in a row (interleaved thinking) stay two, each " +
+      "with its signature, and both go back on the next turn",
+    async () => {
+      server = await startAnthropicMockServer([
+        {
+          blocks: [
+            { type: "thinking", thinking: ["I should read ", "the file first."], signature: "sig-one" },
+            { type: "thinking", thinking: "Then write it.", signature: "sig-two" },
+            { type: "tool_use", id: "toolu_1", name: "write", input: { path: "a.txt" } },
+          ],
+        },
+        { blocks: [{ type: "text", text: "Done." }] },
+      ]);
+      const brain = createAnthropicBrain({ apiKey: KEY });
+      const model = modelAt(server.baseUrl);
+      const context = ask();
+      const first = await brain.stream(model, context, { reasoning: "low" }).result();
+      expect(first.content).toEqual([
+        { type: "thinking", thinking: "I should read the file first.", signature: "sig-one" },
+        { type: "thinking", thinking: "Then write it.", signature: "sig-two" },
+        { type: "toolCall", id: "toolu_1", name: "write", arguments: { path: "a.txt" } },
+      ]);
+      context.messages.push(first, {
+        role: "toolResult",
+        toolCallId: "toolu_1",
+        toolName: "write",
+        content: [{ type: "text", text: "ok" }],
+        isError: false,
+      });
+      await brain.stream(model, context, { reasoning: "low" }).result();
+      const sent = (server.bodies()[1]!.messages as Array<{ role: string; content: unknown }>)[1];
+      expect(sent).toEqual({
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "I should read the file first.", signature: "sig-one" },
           { type: "thinking", thinking: "Then write it.", signature: "sig-two" },
           { type: "tool_use", id: "toolu_1", name: "write", input: { path: "a.txt" } },
         ],
-      },
-      { blocks: [{ type: "text", text: "Done." }] },
-    ]);
-    const brain = createAnthropicBrain({ apiKey: KEY });
-    const model = modelAt(server.baseUrl);
-    const context = ask();
-    const first = await brain.stream(model, context, { reasoning: "low" }).result();
-    expect(first.content).toEqual([
-      { type: "thinking", thinking: "I should read the file first.", signature: "sig-one" },
-      { type: "thinking", thinking: "Then write it.", signature: "sig-two" },
-      { type: "toolCall", id: "toolu_1", name: "write", arguments: { path: "a.txt" } },
-    ]);
-    context.messages.push(first, {
-      role: "toolResult",
-      toolCallId: "toolu_1",
-      toolName: "write",
-      content: [{ type: "text", text: "ok" }],
-      isError: false,
-    });
-    await brain.stream(model, context, { reasoning: "low" }).result();
-    const sent = (server.bodies()[1]!.messages as Array<{ role: string; content: unknown }>)[1];
-    expect(sent).toEqual({
-      role: "assistant",
-      content: [
-        { type: "thinking", thinking: "I should read the file first.", signature: "sig-one" },
-        { type: "thinking", thinking: "Then write it.", signature: "sig-two" },
-        { type: "tool_use", id: "toolu_1", name: "write", input: { path: "a.txt" } },
-      ],
-    });
-  });
+      });
+    },
+  );
 
   it("a server-side tool block's input does not leak into the client tool call before it", async () => {
     const event = (type: string, data: Record<string, unknown>) => sseFrame({ type, ...data }, type);

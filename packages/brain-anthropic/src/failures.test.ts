@@ -151,25 +151,28 @@ describe("HTTP failures become typed turns", () => {
 });
 
 describe("credentials the SDK adds on its own", () => {
-  it("a credential header from ANTHROPIC_CUSTOM_HEADERS is sent (the SDK's doing) but never appears in any message", async () => {
-    const saved = process.env.ANTHROPIC_CUSTOM_HEADERS;
-    process.env.ANTHROPIC_CUSTOM_HEADERS = "X-Proxy-Token: proxy-SECRET-7777777";
-    try {
-      server = await startAnthropicMockServer((request) => ({
-        kind: "error",
-        error: { status: 401, type: "authentication_error", message: `echo ${JSON.stringify(request.headers)}` },
-      }));
-      const stream = createAnthropicBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), ask);
-      const events: BrainEvent[] = [];
-      for await (const event of stream) events.push(event);
-      expect(server.requests[0]!.headers["x-proxy-token"]).toBe("proxy-SECRET-7777777");
-      expect(JSON.stringify(events)).not.toContain("SECRET");
-      expect((await stream.result()).errorMessage).toContain("[redacted]");
-    } finally {
-      if (saved === undefined) delete process.env.ANTHROPIC_CUSTOM_HEADERS;
-      else process.env.ANTHROPIC_CUSTOM_HEADERS = saved;
-    }
-  });
+  it(
+    "a credential header from ANTHROPIC_CUSTOM_HEADERS is sent (the SDK's doing) " + "but never appears in any message",
+    async () => {
+      const saved = process.env.ANTHROPIC_CUSTOM_HEADERS;
+      process.env.ANTHROPIC_CUSTOM_HEADERS = "X-Proxy-Token: proxy-SECRET-7777777";
+      try {
+        server = await startAnthropicMockServer((request) => ({
+          kind: "error",
+          error: { status: 401, type: "authentication_error", message: `echo ${JSON.stringify(request.headers)}` },
+        }));
+        const stream = createAnthropicBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), ask);
+        const events: BrainEvent[] = [];
+        for await (const event of stream) events.push(event);
+        expect(server.requests[0]!.headers["x-proxy-token"]).toBe("proxy-SECRET-7777777");
+        expect(JSON.stringify(events)).not.toContain("SECRET");
+        expect((await stream.result()).errorMessage).toContain("[redacted]");
+      } finally {
+        if (saved === undefined) delete process.env.ANTHROPIC_CUSTOM_HEADERS;
+        else process.env.ANTHROPIC_CUSTOM_HEADERS = saved;
+      }
+    },
+  );
 });
 
 describe("transport failures", () => {

@@ -166,28 +166,32 @@ describe("buildAnthropicRequest", () => {
     );
   });
 
-  it("sizes the thinking budget from the level, leaving a quarter of max_tokens for the answer; off or unset sends none", () => {
-    expect(thinkingFor(sonnet, "medium", 64_000)).toEqual({ type: "enabled", budget_tokens: 10_000 });
-    expect(thinkingFor(sonnet, "high", 8000)).toEqual({ type: "enabled", budget_tokens: 6000 });
-    expect(thinkingFor(sonnet, "low", 1000)).toBeUndefined();
-    expect(thinkingFor(sonnet, "off", 64_000)).toBeUndefined();
-    expect(thinkingFor(sonnet, undefined, 64_000)).toBeUndefined();
-    expect(thinkingFor({ ...sonnet, reasoning: false }, "high", 64_000)).toBeUndefined();
-    const body = buildAnthropicRequest(
-      sonnet,
-      { messages: [{ role: "user", content: "hi" }] },
-      { reasoning: "off", maxTokens: 500, stop: ["X"] },
-    );
-    expect(buildAnthropicRequest(sonnet, { messages: [] }, { reasoning: "minimal" }, "adaptive")).toMatchObject({
-      thinking: { type: "adaptive" },
-      output_config: { effort: "low" },
-    });
-    expect(buildAnthropicRequest(sonnet, { messages: [] }, { reasoning: "off" }, "adaptive")).not.toHaveProperty(
-      "thinking",
-    );
-    expect(body).not.toHaveProperty("thinking");
-    expect(body).toMatchObject({ model: "claude-sonnet-4-6", max_tokens: 500, stream: true, stop_sequences: ["X"] });
-  });
+  it(
+    "sizes the thinking budget from the level, leaving a quarter of " +
+      "max_tokens for the answer; off or unset sends none",
+    () => {
+      expect(thinkingFor(sonnet, "medium", 64_000)).toEqual({ type: "enabled", budget_tokens: 10_000 });
+      expect(thinkingFor(sonnet, "high", 8000)).toEqual({ type: "enabled", budget_tokens: 6000 });
+      expect(thinkingFor(sonnet, "low", 1000)).toBeUndefined();
+      expect(thinkingFor(sonnet, "off", 64_000)).toBeUndefined();
+      expect(thinkingFor(sonnet, undefined, 64_000)).toBeUndefined();
+      expect(thinkingFor({ ...sonnet, reasoning: false }, "high", 64_000)).toBeUndefined();
+      const body = buildAnthropicRequest(
+        sonnet,
+        { messages: [{ role: "user", content: "hi" }] },
+        { reasoning: "off", maxTokens: 500, stop: ["X"] },
+      );
+      expect(buildAnthropicRequest(sonnet, { messages: [] }, { reasoning: "minimal" }, "adaptive")).toMatchObject({
+        thinking: { type: "adaptive" },
+        output_config: { effort: "low" },
+      });
+      expect(buildAnthropicRequest(sonnet, { messages: [] }, { reasoning: "off" }, "adaptive")).not.toHaveProperty(
+        "thinking",
+      );
+      expect(body).not.toHaveProperty("thinking");
+      expect(body).toMatchObject({ model: "claude-sonnet-4-6", max_tokens: 500, stream: true, stop_sequences: ["X"] });
+    },
+  );
 });
 
 describe("message provenance", () => {
@@ -212,43 +216,51 @@ describe("message provenance", () => {
 });
 
 describe("cache points", () => {
-  it("a string user turn is cut into blocks at its cache points, the block ending at the last one marked; the text is unchanged", () => {
-    const text = "opening\nline 1\nline 2 (judged)\nquestion?";
-    const points = [text.indexOf("line 2"), text.indexOf("question")];
-    const body = buildAnthropicRequest(
-      sonnet,
-      { systemPrompt: "sys", messages: [{ role: "user", content: text, cachePoints: points }] },
-      {},
-    );
-    const blocks = body.messages[0]!.content as Array<{ text: string; cache_control?: unknown }>;
-    expect(blocks.map((b) => b.text)).toEqual(["opening\nline 1\n", "line 2 (judged)\n", "question?"]);
-    expect(blocks.map((b) => b.cache_control)).toEqual([undefined, { type: "ephemeral" }, undefined]);
-    expect(blocks.map((b) => b.text).join("")).toBe(text);
-    // Points outside the text, repeated or out of order are ignored; none left: one block as before.
-    const odd = buildAnthropicRequest(
-      sonnet,
-      { messages: [{ role: "user", content: "abc", cachePoints: [0, 3, 9] }] },
-      {},
-    );
-    expect(odd.messages[0]!.content).toEqual([{ type: "text", text: "abc", cache_control: { type: "ephemeral" } }]);
-  });
-
-  it("a request that repeats the previous one's text and points up to its mark repeats its blocks there: the cached prefix is found", () => {
-    const blocksOf = (lines: string[]) => {
-      const points = lines.map((_, i) => lines.slice(0, i + 1).join("").length);
-      const { messages } = buildAnthropicRequest(
+  it(
+    "a string user turn is cut into blocks at its cache points, the block " +
+      "ending at the last one marked; the text is unchanged",
+    () => {
+      const text = "opening\nline 1\nline 2 (judged)\nquestion?";
+      const points = [text.indexOf("line 2"), text.indexOf("question")];
+      const body = buildAnthropicRequest(
         sonnet,
-        { messages: [{ role: "user", content: `${lines.join("")}question`, cachePoints: points }] },
+        { systemPrompt: "sys", messages: [{ role: "user", content: text, cachePoints: points }] },
         {},
       );
-      return messages[0]!.content as Array<{ text: string; cache_control?: unknown }>;
-    };
-    const before = blocksOf(["opening\n", "A\n", "B\n"]);
-    const after = blocksOf(["opening\n", "A\n", "B\n", "C\n"]);
-    const marked = before.findIndex((block) => block.cache_control);
-    expect(marked).toBe(2);
-    const strip = (blocks: typeof before) => blocks.map((block) => block.text);
-    expect(strip(after).slice(0, marked + 1)).toEqual(strip(before).slice(0, marked + 1));
-    expect(after.findIndex((block) => block.cache_control)).toBe(3);
-  });
+      const blocks = body.messages[0]!.content as Array<{ text: string; cache_control?: unknown }>;
+      expect(blocks.map((b) => b.text)).toEqual(["opening\nline 1\n", "line 2 (judged)\n", "question?"]);
+      expect(blocks.map((b) => b.cache_control)).toEqual([undefined, { type: "ephemeral" }, undefined]);
+      expect(blocks.map((b) => b.text).join("")).toBe(text);
+      // Points outside the text, repeated or out of order are ignored; none left: one block as before.
+      const odd = buildAnthropicRequest(
+        sonnet,
+        { messages: [{ role: "user", content: "abc", cachePoints: [0, 3, 9] }] },
+        {},
+      );
+      expect(odd.messages[0]!.content).toEqual([{ type: "text", text: "abc", cache_control: { type: "ephemeral" } }]);
+    },
+  );
+
+  it(
+    "a request that repeats the previous one's text and points up to its " +
+      "mark repeats its blocks there: the cached prefix is found",
+    () => {
+      const blocksOf = (lines: string[]) => {
+        const points = lines.map((_, i) => lines.slice(0, i + 1).join("").length);
+        const { messages } = buildAnthropicRequest(
+          sonnet,
+          { messages: [{ role: "user", content: `${lines.join("")}question`, cachePoints: points }] },
+          {},
+        );
+        return messages[0]!.content as Array<{ text: string; cache_control?: unknown }>;
+      };
+      const before = blocksOf(["opening\n", "A\n", "B\n"]);
+      const after = blocksOf(["opening\n", "A\n", "B\n", "C\n"]);
+      const marked = before.findIndex((block) => block.cache_control);
+      expect(marked).toBe(2);
+      const strip = (blocks: typeof before) => blocks.map((block) => block.text);
+      expect(strip(after).slice(0, marked + 1)).toEqual(strip(before).slice(0, marked + 1));
+      expect(after.findIndex((block) => block.cache_control)).toBe(3);
+    },
+  );
 });

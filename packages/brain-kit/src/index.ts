@@ -10,7 +10,7 @@ export { sdkTurnOptions, startTurn, type HttpBrainOptions, type StartTurnOptions
 export { DEFAULT_STALL_TIMEOUT_MS } from "./call-control";
 export { runStreamedCall, type StreamedCall } from "./streamed-call";
 export { createNodeFetch, type NodeFetch } from "./node-fetch";
-export { SseSplitter, type SseEvent } from "./sse-splitter";
+export { SseSplitter, type SseEvent, type SseSplitterOptions } from "./sse-splitter";
 export {
   isContextOverflowText,
   isTransportError,

@@ -69,4 +69,13 @@ describe("SseSplitter", () => {
   it("a name with no data is an event; an empty name with no data is none", () => {
     expect(split("event: ping\n\nevent:\n\n")).toEqual([{ event: "ping", data: "" }]);
   });
+
+  it("a byte-order mark opening a line is dropped only when asked (Anthropic's rule), one per line", () => {
+    const text = "\ufeffevent: a\n\ufeffdata: 1\n\ufeff\n\ufeff\ufeffdata: 2\ndata: 3\n\n";
+    expect(new SseSplitter({ stripLineBom: true }).push(text)).toEqual([
+      { event: "a", data: "1" },
+      { event: null, data: "3" },
+    ]);
+    expect(new SseSplitter().push(text)).toEqual([{ event: null, data: "3" }]);
+  });
 });

@@ -4,6 +4,14 @@ export interface SseEvent {
   data: string;
 }
 
+export interface SseSplitterOptions {
+  /**
+   * Drop one U+FEFF (a byte-order mark) that opens a line, as Anthropic's SDK does on every line;
+   * OpenAI's SDK reads it as part of the field name. Default false.
+   */
+  stripLineBom?: boolean;
+}
+
 /**
  * Splits server-sent events out of a stream's text, fed as it arrives, by the rules the providers'
  * SDKs read them with: lines end at `\r\n`, `\n` or `\r`; a blank line dispatches the event when it
@@ -12,11 +20,16 @@ export interface SseEvent {
  * after it) is never dispatched, as the SDKs drop it too.
  */
 export class SseSplitter {
+  private readonly stripLineBom: boolean;
   private rest = "";
   /** The last text ended in `\r`: a `\n` that opens the next one belongs to that line end. */
   private afterCR = false;
   private event: string | null = null;
   private data: string[] = [];
+
+  constructor(options: SseSplitterOptions = {}) {
+    this.stripLineBom = options.stripLineBom ?? false;
+  }
 
   push(text: string): SseEvent[] {
     const out: SseEvent[] = [];
@@ -44,6 +57,7 @@ export class SseSplitter {
   }
 
   private line(line: string, out: SseEvent[]): void {
+    if (this.stripLineBom && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
     if (line === "") {
       // An `event:` with an empty name and no data is no event (as the SDKs read it).
       if (!this.event && this.data.length === 0) return;
