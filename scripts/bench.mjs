@@ -4,7 +4,20 @@
 // go to the cross-library bench (e.g. `pnpm bench --quick`, `--only=floor,ours`, `--profile=ours`).
 import { spawnSync } from "node:child_process";
 
-const run = (cmd, args) => spawnSync(cmd, args, { stdio: "inherit" }).status ?? 1;
+const quick = process.argv.includes("--quick");
+/**
+ * `--quick` shortens every bench, not only the cross-library one: the packages' benches read their
+ * sizes from these (the stores at 1k and 10k records in one scope, no 100k or 1M).
+ */
+const quickSizes = {
+  STRATEGY_BENCH_LAYOUTS: "1000x1,10000x1",
+  BENCH_TASKS: "200",
+  BENCH_ROUNDS: "1",
+  BENCH_TURNS: "60",
+  BENCH_RUNS: "40",
+};
+const env = quick ? { ...quickSizes, ...process.env } : process.env;
+const run = (cmd, args) => spawnSync(cmd, args, { stdio: "inherit", env }).status ?? 1;
 
 const packages = run("pnpm", [
   "--filter",

@@ -171,7 +171,8 @@ function errorText(e: unknown): string {
   const links: string[] = [];
   for (let at: unknown = e; at !== undefined && links.length < 5;) {
     if (!(at instanceof Error)) {
-      links.push(String(at));
+      // A thrown non-Error (a string, a plain object): its JSON, else its text.
+      links.push(JSON.stringify(at) ?? typeof at);
       break;
     }
     const code = (at as NodeJS.ErrnoException).code;

@@ -135,7 +135,13 @@ export function createScriptedServer(): { server: Server; stats: ServerStats } {
       }
     });
   });
-  server.keepAliveTimeout = 120_000;
+  // The server never closes an idle connection under a client (an hour is longer than any run):
+  // each client's own idle timeout closes it first. At 120 s it raced the clients: a child waits
+  // idle between its passes while the other libraries run theirs (two minutes and more at c=256 on
+  // a loaded machine), and a busy client reads a response seconds after the server wrote it, so its
+  // idle clock starts late; a socket the server closed just as the next pass began carried that
+  // pass's first requests into a reset (`fetch failed`: undici does not retry a POST).
+  server.keepAliveTimeout = 3_600_000;
   server.headersTimeout = 125_000;
   return { server, stats };
 }
