@@ -1,3 +1,5 @@
+import { CodedError, isCodedError } from "@x/llm-types";
+
 /** Stable codes a caller can branch on; messages are for humans and never carry stored data. */
 export type StrategyStoreErrorCode =
   "invalid_input" | "not_found" | "connection_lost" | "closed" | "busy" | "embed_failed" | "backend";
@@ -8,20 +10,23 @@ export interface StrategyStoreErrorOptions {
   fields?: string[];
 }
 
-export class StrategyStoreError extends Error {
+/** A store call refused or failed; `code` says which, on every copy of the package (`isCodedError`). */
+export class StrategyStoreError extends CodedError<StrategyStoreErrorCode> {
   override readonly name = "StrategyStoreError";
-  readonly code: StrategyStoreErrorCode;
   readonly fields: string[];
 
   constructor(code: StrategyStoreErrorCode, message: string, options: StrategyStoreErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options.cause === undefined ? undefined : { cause: options.cause });
     this.fields = options.fields ?? [];
   }
 }
 
+/**
+ * Whether `value` is a StrategyStoreError (with `code`, of that code). It reads the `@x` error mark
+ * and the name, not the class, so an error from another installed copy of this package answers too.
+ */
 export function isStrategyStoreError(value: unknown, code?: StrategyStoreErrorCode): value is StrategyStoreError {
-  return value instanceof StrategyStoreError && (code === undefined || value.code === code);
+  return isCodedError(value, code) && (value as Error).name === "StrategyStoreError";
 }
 
 /** The one message for a missing record: the same whether the id exists in another scope or nowhere. */
