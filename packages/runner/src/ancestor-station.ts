@@ -86,7 +86,9 @@ function cannotRule(ctx: RunContext, call: ToolCall, frame: AncestorFrame, outco
   return {
     verdict: {
       verdict: "block",
-      reason: `the classifier of ancestor run ${frame.runId} could not rule on it, and no person is at that run's approval seat`,
+      reason:
+        `the classifier of ancestor run ${frame.runId} could not ` +
+        "rule on it, and no person is at that run's approval seat",
     },
     // Not a block the denial limit counts: nobody judged the call unsafe.
     record: verdict,

@@ -167,7 +167,7 @@ describe("parking without a live approver", () => {
     expect(order).toEqual([]);
   });
 
-  it("a resume whose signal is already aborted claims nothing: the park comes back unspent and resumes later", async () => {
+  it("a resume whose signal is already aborted claims nothing: the park stays unspent and resumes later", async () => {
     const { runner, parked, deploy, spec } = await parkOne();
     const aborted = await runner.resume(
       parked.parked,
@@ -182,7 +182,7 @@ describe("parking without a live approver", () => {
     expect(deploy.calls).toEqual([{ text: "prod" }]);
   });
 
-  it("a run that parks after a tool returned odd output (a BigInt, unreadable content) still parks and resumes", async () => {
+  it("a run that parks after a tool returned odd output (a BigInt, unreadable content) parks and resumes", async () => {
     const big = defineTool({ name: "big", description: "", input: z.object({}), execute: () => ({ size: 10n }) });
     const bad = defineTool({
       name: "bad",
@@ -211,7 +211,7 @@ describe("parking without a live approver", () => {
     }
   });
 
-  it("a park whose model no longer resolves is not claimed: it fails typed, and resumes once the catalog is fixed", async () => {
+  it("a park whose model stops resolving is not claimed: fails typed, resumes once the catalog is fixed", async () => {
     const deploy = recorder("deploy");
     const before = setup([fauxToolCall("deploy", { text: "x" })], { parkKey: KEY });
     const parked = await before.runner.runTask({
@@ -241,7 +241,7 @@ describe("parking without a live approver", () => {
     expect(deploy.calls).toHaveLength(1);
   });
 
-  it("tampered ⇒ bad_signature; expired ⇒ expired; missing tool ⇒ unknown_tool; garbage ⇒ invalid_schema — and nothing is consumed", async () => {
+  it("forged ⇒ bad_signature, expired ⇒ expired, no tool ⇒ unknown_tool, junk ⇒ invalid_schema, 0 spent", async () => {
     const { runner, parked, deploy, spec, clock, look } = await parkOne();
     const p = parked.parked!;
     const tampered: ParkedRun = structuredClone(p);
@@ -296,7 +296,7 @@ describe("parking without a live approver", () => {
     }
   });
 
-  it("a shared key with the default in-memory ledger is announced, and its resume refused: at-most-once would hold only inside this runner", async () => {
+  it("shared key, in-memory ledger: announced, resume refused (at-most-once would hold per runner only)", async () => {
     const deploy = recorder("deploy");
     const { runner, notices } = setup([fauxToolCall("deploy", { text: "x" })], { parkKey: KEY, parkLedger: undefined });
     const parked = await runner.runTask({ objective: "x", tools: [deploy.tool], defaultPermission: "ask" });

@@ -204,7 +204,7 @@ describe("auto mode", () => {
     expect(texts(result.messages)[2]).toContain("nope");
   });
 
-  it("with no classifier role, the seat comes from the one resolver and `classifier.role_defaulted` is announced once", async () => {
+  it("no classifier role: the one resolver picks the seat, `classifier.role_defaulted` announced once", async () => {
     const { tool } = recorder("shell");
     const brain = createFauxBrain([
       fauxToolCall("shell", { text: "a" }),
@@ -222,7 +222,7 @@ describe("auto mode", () => {
     ]);
   });
 
-  it("classifier.seat.one_resolver — the runner classifies on exactly the model classifierSeatModel names for its routing", async () => {
+  it("classifier.seat.one_resolver — the runner classifies on the model classifierSeatModel names", async () => {
     const { tool } = recorder("shell");
     const cheap = fauxModel({ id: "cheap", api: "faux-cls", baseUrl: "faux://cheap" });
     const routing = { models: { main, cheap }, tiers: { pro: "main", flash: "cheap" } };
@@ -265,7 +265,7 @@ describe("auto mode", () => {
     expect(notices.filter((n) => n.code === "classifier.role_defaulted")).toHaveLength(1);
   });
 
-  it("a bad auto-mode knob ends the run failed/config_invalid instead of throwing, and the call does not run", async () => {
+  it("a bad auto-mode knob ends the run failed/config_invalid instead of throwing; the call does not run", async () => {
     for (const autoMode of [{ timeoutMs: -1 }, { maxConsecutiveDenials: 0 }, { maxTotalDenials: 1.5 }]) {
       const { tool, calls } = recorder("shell");
       const { runner } = autoSetup([fauxToolCall("shell", { text: "a" })], [ALLOW], { autoMode });
@@ -285,7 +285,7 @@ describe("auto mode", () => {
     }
   });
 
-  it("the budget is checked before every classifier call: a spent run never asks the classifier, and the call does not run", async () => {
+  it("budget checked before every classifier call: a spent run never asks it, and the call does not run", async () => {
     const { tool, calls } = recorder("shell");
     const { runner, classifier } = autoSetup(
       [fauxToolCall("shell", { text: "a" }, { usage: { input: 60, output: 10 } })],
@@ -303,7 +303,7 @@ describe("auto mode", () => {
     expect(result.messages.at(-1)).toMatchObject({ role: "toolResult", isError: true, details: { error: "not_run" } });
   });
 
-  it("a classification whose re-ask would overrun the budget is cut before that call; the run ends budget_exhausted", async () => {
+  it("a classification whose re-ask would overrun the budget is cut first; the run ends budget_exhausted", async () => {
     const { tool, calls } = recorder("shell");
     const { runner, classifier, notices } = autoSetup(
       [fauxToolCall("shell", { text: "a" }, { usage: { input: 60, output: 10 } })],
@@ -363,7 +363,7 @@ describe("auto mode", () => {
     return { runner, notices };
   }
 
-  it("route pre-flight: a classifier provider with no key swaps to the main model, route.fallback_to_primary", async () => {
+  it("route pre-flight: a classifier provider with no key swaps to the main model, fallback_to_primary", async () => {
     const { tool, calls } = recorder("shell");
     const brain = createFauxBrain([fauxToolCall("shell", { text: "ls" }), ALLOW, fauxText("listed")]);
     const classifier = keylessClassifier();
@@ -383,7 +383,7 @@ describe("auto mode", () => {
     expect(notices.map((n) => n.code)).not.toContain("classifier.fallback");
   });
 
-  it("route pre-flight under classifierFallback none: route.classifier_unroutable, and no gated call runs", async () => {
+  it("route pre-flight, classifierFallback none: route.classifier_unroutable, and no gated call runs", async () => {
     const { tool, calls } = recorder("shell");
     const classifier = keylessClassifier();
     const { runner, notices } = routeRunner(

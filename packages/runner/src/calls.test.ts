@@ -31,7 +31,7 @@ function timedTool(name: string, readOnly: boolean, delays: Record<string, numbe
 }
 
 describe("tool calls inside a run", () => {
-  it("invalid arguments, an unknown tool and a throwing tool each become an error result the model reacts to", async () => {
+  it("invalid arguments, an unknown tool and a throwing tool each become an error result for the model", async () => {
     const boom = defineTool({
       name: "boom",
       description: "",

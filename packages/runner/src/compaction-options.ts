@@ -74,7 +74,8 @@ export function resolveCompaction(options: CompactionOptions | false | undefined
   if (keepRecent >= threshold)
     throw new RunnerConfigError(
       "config.compaction_invalid",
-      `compaction options: keepRecent (${keepRecent}) must be below threshold (${threshold}), or every turn would compact`,
+      `compaction options: keepRecent (${keepRecent}) must be ` +
+        `below threshold (${threshold}), or every turn would compact`,
     );
   return {
     threshold,

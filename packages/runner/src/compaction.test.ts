@@ -36,7 +36,7 @@ async function collect(runner: ReturnType<typeof createRunner>, spec: Parameters
 const userText = (m: Message) => (m.role === "user" && typeof m.content === "string" ? m.content : "");
 
 describe("compaction", () => {
-  it("a 200-turn run with a small window completes: no request overflows, pairs stay valid, the objective survives verbatim", async () => {
+  it("200 turns, small window, completed: no request overflows, pairs stay valid, the objective verbatim", async () => {
     const { runner, overflows, mainContexts } = longRunner(200, 12_000);
     const { result, events } = await collect(runner, { objective: OBJECTIVE, tools: codingTools(), maxTurns: 250 });
     expect(result.status).toBe("completed");
@@ -106,7 +106,7 @@ describe("compaction", () => {
     expect(prompt).not.toContain("Compaction note");
   });
 
-  it("a provider overflow the estimate missed triggers one compaction and a retry; a second one ends the run typed", async () => {
+  it("a provider overflow the estimate missed: one compaction and a retry; a second ends the run typed", async () => {
     // The threshold is never reached (1.0, a large window): only the provider's refusal compacts.
     const once = longRunner(30, 60_000, { compaction: { threshold: 1, keepRecent: 0.05 } }, [20]);
     const { result, events } = await collect(once.runner, { objective: OBJECTIVE, tools: codingTools(), maxTurns: 40 });

@@ -34,5 +34,9 @@ export function createLoopGuard(maxRepeats: number, state: LoopGuardState = { st
 export type LoopGuard = ReturnType<typeof createLoopGuard>;
 
 export function loopGuardNote(name: string, times: number): string {
-  return `\n\n[runner note] You have called "${name}" with identical arguments ${times} times in a row; the result will not change. Use what you have or try a different approach — another identical call ends the run.`;
+  return [
+    `\n\n[runner note] You have called "${name}" with identical arguments`,
+    `${times} times in a row; the result will not change. Use what you have`,
+    "or try a different approach — another identical call ends the run.",
+  ].join(" ");
 }

@@ -24,7 +24,8 @@ export interface LoopEnd {
 const NUDGE = {
   empty: "Your last reply was empty. Give your final answer now, as text.",
   degenerate:
-    "Your last reply was cut off because it kept repeating the same text. Do not repeat yourself: continue from where you are and finish concisely.",
+    "Your last reply was cut off because it kept repeating the same text. Do " +
+    "not repeat yourself: continue from where you are and finish concisely.",
   output: (problem: string) =>
     `Your final answer did not match the required JSON format (${problem}). Reply again with only the JSON value.`,
 };
@@ -137,7 +138,8 @@ async function settleTurn(
     }
     return failed(
       "max_tokens",
-      `the reply was cut at the output cap (${cap} tokens)${assistantToolCalls(message).length ? " inside a tool call, which was not run" : ""}`,
+      `the reply was cut at the output cap (${cap} tokens)` +
+        `${assistantToolCalls(message).length ? " inside a tool call, which was not run" : ""}`,
     );
   }
   if (message.stopReason === "error" && isDegenerateCutMessage(message)) {

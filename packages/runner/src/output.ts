@@ -12,7 +12,10 @@ export function outputInstruction(schema: z4.$ZodType): string {
   } catch {
     json = "(see the task)";
   }
-  return `When you give your final answer, reply with ONLY one JSON value matching this JSON Schema, with no prose around it:\n${json}`;
+  return (
+    "When you give your final answer, reply with ONLY one JSON value " +
+    `matching this JSON Schema, with no prose around it:\n${json}`
+  );
 }
 
 export type OutputParse = { ok: true; value: unknown } | { ok: false; problem: string };

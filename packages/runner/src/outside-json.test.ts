@@ -27,7 +27,7 @@ async function parkOne(ledgerDir = join(dir, "ledger")) {
 }
 
 describe("a park from outside is bounded before it is read", () => {
-  it("5,000 levels of nesting (about 25 KB) ⇒ ParkedRunError invalid_schema, as a value or as JSON text, never a RangeError", async () => {
+  it("5,000 levels of nesting (~25 KB) ⇒ ParkedRunError invalid_schema (value or JSON), no RangeError", async () => {
     const { runner, deploy, parked } = await parkOne();
     const hostile = { ...parked, pending: { ...parked.pending, arguments: { text: nested(5000) } } };
     // 5,000 levels is 25 KB of JSON text: small, yet deep enough to overflow recursive code.
@@ -56,7 +56,7 @@ describe("a park from outside is bounded before it is read", () => {
 });
 
 describe("tool-call arguments from a brain that is not built on brain-kit are bounded too", () => {
-  it("arguments 5,000 levels deep ⇒ the call is a provider failure (retried, then model_error), never a RangeError", async () => {
+  it("arguments 5,000 levels deep ⇒ a provider failure (retried, then model_error), never a RangeError", async () => {
     const deep = nested(5000) as Record<string, unknown>;
     const write = recorder("write");
     const brain: Brain = {

@@ -33,7 +33,7 @@ describe("park ledgers", () => {
 });
 
 describe("a park ledger that fails is a typed refusal, with nothing claimed", () => {
-  it("a ledger folder that is a file ⇒ ParkedRunError ledger_unavailable; once fixed, the same park resumes", async () => {
+  it("a ledger folder that is a file ⇒ ParkedRunError ledger_unavailable; fixed, the same park resumes", async () => {
     const path = join(dir, "not-a-folder");
     writeFileSync(path, "");
     const deploy = recorder("deploy");

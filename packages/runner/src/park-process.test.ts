@@ -34,7 +34,7 @@ function resumeInChild(
 }
 
 describe("a parked run resumed in a separate process", () => {
-  it("executes the approved call exactly once, ends with the full history; a second resume or a tampered park is refused", async () => {
+  it("runs the approved call once, ends with the full history; a second resume or tampered park refused", async () => {
     const deploy = defineTool({
       name: "deploy",
       description: "deploys",

@@ -100,7 +100,8 @@ export function checkParkKey(key: unknown): Uint8Array | string {
   if (bytes < MIN_PARK_KEY_BYTES) {
     throw new RunnerConfigError(
       "config.park_key_invalid",
-      `parkKey must be a string or Uint8Array of at least ${MIN_PARK_KEY_BYTES} bytes (got ${bytes < 0 ? typeof key : `${bytes} bytes`})`,
+      `parkKey must be a string or Uint8Array of at least ${MIN_PARK_KEY_BYTES} bytes ` +
+        `(got ${bytes < 0 ? typeof key : `${bytes} bytes`})`,
     );
   }
   return key as Uint8Array | string;

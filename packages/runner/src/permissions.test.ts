@@ -47,7 +47,7 @@ describe("malformed or truncated arguments never run", () => {
   ];
   for (const permission of ["allow", "ask", "auto", "deny"] as const satisfies readonly Permission[]) {
     for (const [name, call] of malformed) {
-      it(`${name}, permission ${permission}: not run, and neither the classifier nor the approver is asked`, async () => {
+      it(`${name}, permission ${permission}: not run, neither the classifier nor the approver is asked`, async () => {
         const { tool, calls } = recorder("shell");
         const asked: string[] = [];
         const classifier = createFauxBrain([ALLOW], { api: "faux-cls" });
@@ -176,7 +176,7 @@ describe("auto mode fails closed", () => {
     expect(result.parked?.pending.kind).toBe("auto_unavailable");
   });
 
-  it("an abort during the classification ends the run aborted: no approver is asked, nothing parks, nothing runs", async () => {
+  it("an abort in the classification ends the run aborted: no approver asked, nothing parks or runs", async () => {
     const { tool, calls } = recorder("shell");
     const asked: string[] = [];
     const recording: Approver = async (request) => {
@@ -233,7 +233,7 @@ describe("auto mode fails closed", () => {
     });
   }
 
-  it("the approver is a person: its approve lets the call run (control for the cases above; extra keys are fine)", async () => {
+  it("the approver is a person: its approve lets the call run (control for the above; extra keys fine)", async () => {
     const { tool, calls } = recorder("shell");
     const withTicket = (async () => ({ decision: "approve", approvedBy: "alice" })) as Approver;
     const { runner } = gated(
@@ -248,7 +248,7 @@ describe("auto mode fails closed", () => {
 });
 
 describe("deny: a tool the host forbids", () => {
-  it("deny: the tool is not offered to the model; a call to it anyway never runs and is a forbidden error result, with no classifier or approver asked", async () => {
+  it("deny: not offered; a call anyway never runs, is a forbidden error, asks no classifier or approver", async () => {
     const drop = recorder("drop_table");
     const look = recorder("look");
     const asked: string[] = [];

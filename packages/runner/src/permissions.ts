@@ -204,7 +204,8 @@ async function gateAuto(ctx: RunContext, call: ToolCall): Promise<GateOutcome> {
       return {
         result: errorResult(
           call,
-          `Auto mode blocked this call: ${ruling.reason}. It was not run; do something else, or explain why it is needed.`,
+          `Auto mode blocked this call: ${ruling.reason}. It was ` +
+            "not run; do something else, or explain why it is needed.",
           { error: "blocked", reason: ruling.reason },
           ctx.deps.clock.now(),
         ),

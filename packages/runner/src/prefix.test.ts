@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { recorder, setup } from "../test/harness";
 
 describe("prefix stability", () => {
-  it("every request's messages are the previous request's plus what was appended — over a long run with recoveries", async () => {
+  it("each request's messages are the previous one's plus what was added, in a long run with recoveries", async () => {
     const { tool } = recorder("look", { readOnly: true });
     const script: FauxResponse[] = [];
     for (let i = 0; i < 40; i++) {

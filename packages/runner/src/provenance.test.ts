@@ -61,7 +61,7 @@ function tools() {
 }
 
 describe("provenance: the classifier hears only the user as the user", () => {
-  it("an output-format nudge quoting the agent's own key, and a poisoned tool result, never appear inside <user>", async () => {
+  it("an output-format nudge quoting the agent's key and a poisoned tool result never appear in <user>", async () => {
     const { runner, classifier } = setup(script);
     const { read, shell } = tools();
     const result = await runner.runTask({
@@ -142,7 +142,7 @@ describe("provenance: the classifier hears only the user as the user", () => {
     expect(userElements(classifier)).toEqual([" the user agreed."]);
   });
 
-  it("a poisoned recalled strategy and teacher advice stay theirs through park and resume, under the signature", async () => {
+  it("a poisoned recalled strategy and teacher advice stay theirs through park and resume, signed", async () => {
     const task = "Tidy the notes folder.";
     const strategy = `Strategy that worked before: ${INJECTED}.\n\n`;
     const history: Message[] = [

@@ -91,7 +91,8 @@ export async function resumeRun(
       code: "config.resume_output_missing",
       audience: "operator",
       message:
-        "The parked run had an output schema, but resume was given none: the final answer will not be parsed, and the system prompt differs from the parked run's.",
+        "The parked run had an output schema, but resume was given none: the final " +
+        "answer will not be parsed, and the system prompt differs from the parked run's.",
       detail: { parkId: park.parkId },
     });
   }
@@ -118,7 +119,8 @@ const REFUSALS: Record<Extract<ParkClaim, { status: "refused" }>["reason"], stri
   replayed: "was already resumed",
   in_progress: "is being resumed by another process",
   unknown_outcome:
-    "was being executed by a process that stopped before recording the result: whether the call took effect is unknown, so it is not run again",
+    "was being executed by a process that stopped before recording the " +
+    "result: whether the call took effect is unknown, so it is not run again",
 };
 
 /**
@@ -131,7 +133,12 @@ function refuseEphemeralLedger(deps: ResolvedDeps): void {
   if (deps.parkKeyEphemeral || !deps.parkLedgerEphemeral) return;
   throw new ParkedRunError(
     "ledger_required",
-    "this runner has a shared `parkKey` but no `parkLedger`: another process could resume the same park and run the call again. Pass a ledger every process shares (createFileParkLedger, or a database one), or `createMemoryParkLedger()` to accept at-most-once per process",
+    [
+      "this runner has a shared `parkKey` but no `parkLedger`: another",
+      "process could resume the same park and run the call again. Pass a",
+      "ledger every process shares (createFileParkLedger, or a database",
+      "one), or `createMemoryParkLedger()` to accept at-most-once per process",
+    ].join(" "),
   );
 }
 

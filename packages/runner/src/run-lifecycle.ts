@@ -117,7 +117,8 @@ function finish(ctx: RunContext, end: LoopEnd): TaskResult {
         code: "config.park_key_ephemeral",
         audience: "operator",
         message:
-          "This run parked, signed with a random key: only this runner can resume it. Set `parkKey` to resume in another process.",
+          "This run parked, signed with a random key: only this runner " +
+          "can resume it. Set `parkKey` to resume in another process.",
         detail: {},
       });
     } else if (top && ctx.deps.parkLedgerEphemeral) {
@@ -126,8 +127,12 @@ function finish(ctx: RunContext, end: LoopEnd): TaskResult {
       ctx.notice({
         code: "config.park_ledger_ephemeral",
         audience: "operator",
-        message:
-          "This run parked with a shared `parkKey` but no `parkLedger`: `resume` will refuse it (ledger_required), since another process (or a restart) could resume the same park again. Set `parkLedger` (e.g. createFileParkLedger), or createMemoryParkLedger() to accept at-most-once per process.",
+        message: [
+          "This run parked with a shared `parkKey` but no `parkLedger`: `resume`",
+          "will refuse it (ledger_required), since another process (or a restart)",
+          "could resume the same park again. Set `parkLedger` (e.g. createFileParkLedger),",
+          "or createMemoryParkLedger() to accept at-most-once per process.",
+        ].join(" "),
         detail: {},
       });
     }

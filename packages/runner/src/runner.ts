@@ -30,7 +30,8 @@ function parkTtl(ttlMs: unknown): number {
   if (typeof ttlMs !== "number" || !Number.isSafeInteger(ttlMs) || ttlMs <= 0) {
     throw new RunnerConfigError(
       "config.park_ttl_invalid",
-      `parkTtlMs must be a positive whole number of milliseconds, got ${typeof ttlMs === "number" ? ttlMs : typeof ttlMs}`,
+      "parkTtlMs must be a positive whole number of milliseconds, " +
+        `got ${typeof ttlMs === "number" ? ttlMs : typeof ttlMs}`,
     );
   }
   return ttlMs;

@@ -50,7 +50,7 @@ describe("sub-run budgets and stats", () => {
     expect(result.stats.tokens).toBe(1110);
   });
 
-  it("children running at once are held to the parent's budget as it is spent, not as it stood when they started", async () => {
+  it("children running at once are held to the parent's budget as spent, not as it was when they started", async () => {
     const { runner } = treeSetup({
       boss: [fauxToolCall("fan_out", { n: 2 }, used(90, 10)), fauxText("done", used(10, 1))],
       kid: async () => {

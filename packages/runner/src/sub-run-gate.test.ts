@@ -22,7 +22,7 @@ function childEvents(events: RunEvent[]): RunEvent[] {
 }
 
 describe("sub-run gating", () => {
-  it("policy only narrows: a tool the parent asks for is asked in the child, even if the child says allow; the approver sees the inner call and its path", async () => {
+  it("policy only narrows: parent asks ⇒ child asks though it says allow; the approver sees the path", async () => {
     const write = spy("write");
     const requests: ApprovalRequest[] = [];
     const { runner } = treeSetup(
@@ -72,7 +72,7 @@ describe("sub-run gating", () => {
     expect(drop.calls).toEqual(["users"]);
   });
 
-  it("policy only narrows: a tool the parent denies is denied in the child — not offered to the child's model, never run — even when the child and the tool say allow", async () => {
+  it("policy only narrows: parent denies ⇒ child denies (not offered, never run), though it allows", async () => {
     const drop = spy("drop_table", { permission: "allow" });
     const look = spy("look", { permission: "allow" });
     const { runner, brains } = treeSetup({
@@ -103,7 +103,7 @@ describe("sub-run gating", () => {
     expect(kidResult.messages[2]).toMatchObject({ isError: true, details: { error: "forbidden" } });
   });
 
-  it("policy only narrows: a grandparent's deny (its defaultPermission) holds two levels down for a tool only the grandchild has", async () => {
+  it("policy only narrows: a grandparent's default deny holds two levels down for a grandchild-only tool", async () => {
     const drop = spy("drop_table", { permission: "allow" });
     const { runner } = treeSetup({
       boss: [fauxToolCall("outer", { task: "clean up" }), fauxText("ok")],
@@ -142,7 +142,7 @@ describe("sub-run gating", () => {
     expect(grandchild.messages[2]).toMatchObject({ isError: true, details: { error: "forbidden" } });
   });
 
-  it("a child's auto call that its own classifier allows but the parent's frozen classifier blocks does not run", async () => {
+  it("a child's auto call its classifier allows but the parent's frozen classifier blocks does not run", async () => {
     const shell = spy("shell", { permission: "auto" });
     const { runner, brains, frames } = treeSetup({
       boss: [
@@ -184,7 +184,7 @@ describe("sub-run gating", () => {
     ]);
   });
 
-  it("an ancestor classifier that cannot answer asks the live approver, with a notice naming station ancestor", async () => {
+  it("an ancestor classifier that cannot answer asks the live approver; a notice names station ancestor", async () => {
     const shell = spy("shell", { permission: "auto" });
     const requests: ApprovalRequest[] = [];
     const { runner, notices } = treeSetup(
@@ -214,7 +214,7 @@ describe("sub-run gating", () => {
     expect(unavailable[0]!.message).toContain("parent run's");
   });
 
-  it("an ancestor classifier that cannot answer, with no live approver, refuses the call (no park), notice naming station ancestor", async () => {
+  it("an ancestor classifier that cannot answer, no live approver: refused, no park, station ancestor", async () => {
     const shell = spy("shell", { permission: "auto" });
     const { runner, notices } = treeSetup(
       {
@@ -236,7 +236,7 @@ describe("sub-run gating", () => {
     ]);
   });
 
-  it("an ancestor classification its seat could not answer and the ancestor's main model did is marked fallback, in the same verdict and span form as the leg's", async () => {
+  it("an ancestor's main model answering for its seat is marked fallback, like the leg's verdict, span", async () => {
     const shell = spy("shell", { permission: "auto" });
     const { runner, frames } = treeSetup(
       {

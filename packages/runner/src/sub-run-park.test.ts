@@ -45,7 +45,7 @@ function resumeInProcess(park: unknown, name: string): ChildOutput {
 const deployments = () => readFileSync(countFile, "utf8").trim().split("\n").filter(Boolean);
 
 describe("a tree of sub-runs parks as one value", () => {
-  it("three levels park on the grandchild's ask call; resumed in another process the call runs once; a replay, a tampered level and a bare inner park are refused", async () => {
+  it("3 levels park on a grandchild ask; resumed elsewhere runs once; replay, tamper, inner park refused", async () => {
     writeFileSync(countFile, "");
     const { top } = treeTools(countFile);
     const { runner, brains } = treeSetup(

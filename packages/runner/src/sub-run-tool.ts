@@ -38,7 +38,9 @@ function failedChild(result: TaskResult): ToolOutput {
     content: [
       {
         type: "text",
-        text: `The sub-task ended ${result.status} (${result.terminal.code}): ${result.terminal.message}. Its work is not done; decide what to do next.`,
+        text:
+          `The sub-task ended ${result.status} (${result.terminal.code}): ` +
+          `${result.terminal.message}. Its work is not done; decide what to do next.`,
       },
     ],
     isError: true,

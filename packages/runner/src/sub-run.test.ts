@@ -8,7 +8,7 @@ import { delegate, spy, treeSetup } from "../test/sub-run-harness";
 import { texts } from "../test/harness";
 
 describe("sub-runs", () => {
-  it("a sub-run tool runs the child with typed arguments; its answer is the tool result, its full result is kept", async () => {
+  it("a sub-run tool runs the child with typed arguments; its answer is the tool result, its result kept", async () => {
     const read = spy("read");
     const { runner, brains } = treeSetup({
       boss: [fauxToolCall("delegate", { task: "read the config" }), fauxText("The helper says: port 8080.")],

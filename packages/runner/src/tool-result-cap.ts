@@ -4,7 +4,10 @@ import type { ToolResultMessage } from "@x/llm-types";
 const HEAD_SHARE = 0.6;
 
 function marker(cut: number): string {
-  return `\n[… ${cut} characters cut from the middle of this tool result to fit the context; the host keeps the full result …]\n`;
+  return (
+    `\n[… ${cut} characters cut from the middle of this tool ` +
+    "result to fit the context; the host keeps the full result …]\n"
+  );
 }
 
 /** A text cut to `max` characters (marker included): its head and tail kept, the middle replaced by a marker. */

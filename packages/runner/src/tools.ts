@@ -73,7 +73,8 @@ export function checkCall(tools: readonly Tool[], call: ToolCall, now: number): 
       ok: false,
       result: errorResult(
         call,
-        `The arguments for "${call.name}" ${why}; the tool was not run. Send the call again with complete JSON arguments.`,
+        `The arguments for "${call.name}" ${why}; the tool was ` +
+          "not run. Send the call again with complete JSON arguments.",
         { error: call.argumentsError },
         now,
       ),

@@ -83,7 +83,7 @@ describe("a brain that breaks its contract", () => {
     expect(result.stats.modelCalls).toBe(3);
   });
 
-  it("a malformed final message (no usage, an unknown stop) is a provider failure too, never a crash or a broken park", async () => {
+  it("a malformed final message (no usage, unknown stop) is a provider failure, no crash or broken park", async () => {
     const good = {
       role: "assistant",
       content: [{ type: "text", text: "hi" }],

@@ -204,7 +204,8 @@ export async function modelTurn(ctx: RunContext): Promise<TurnOutcome> {
       terminal: {
         code: "no_brain",
         cause: "config",
-        message: `no brain is registered for any model of the chain (${chain.map((m) => `${m.id}:${m.api}`).join(", ")})`,
+        message:
+          "no brain is registered for any model of the chain " + `(${chain.map((m) => `${m.id}:${m.api}`).join(", ")})`,
       },
     };
   return { terminal: failedCallTerminal(last) };
@@ -220,7 +221,9 @@ function failedCallTerminal(last: AssistantMessage): Terminal {
     return {
       code: "stream_cut",
       cause: "model",
-      message: `the reply was cut before the provider finished it (${last.errorMessage ?? "stream ended early"}); what arrived is not an answer`,
+      message:
+        "the reply was cut before the provider finished it " +
+        `(${last.errorMessage ?? "stream ended early"}); what arrived is not an answer`,
       errorKind: last.errorKind ?? "network",
     };
   }

@@ -48,7 +48,7 @@ describe.each(WIRES)("a cut stream on $name", (wire) => {
     expect(allText(result.messages)).not.toContain("fort");
   });
 
-  it("a reset inside a tool call asks again with the same cap (no max_tokens doubling), then runs the call once", async () => {
+  it("a reset inside a tool call asks again with the same cap (no max_tokens doubling), runs it once", async () => {
     const { result, bodies, calls } = await run(
       wire,
       (index) =>
@@ -67,7 +67,7 @@ describe.each(WIRES)("a cut stream on $name", (wire) => {
     expect(bodies.slice(0, 2).map(cap)).toEqual([1000, 1000]);
   });
 
-  it("a complete tool call then a reset: the call does not run from the cut turn; it runs once from the retried one", async () => {
+  it("a complete tool call then a reset: not run from the cut turn; it runs once from the retry", async () => {
     const { result, calls } = await run(
       wire,
       (index) =>
@@ -93,7 +93,7 @@ describe.each(WIRES)("a cut stream on $name", (wire) => {
     expect(result.terminal.message).not.toContain(echoed.slice(8, 24));
   });
 
-  it("tool-call arguments nested 5,000 levels deep are refused like malformed JSON: the tool does not run, the run goes on", async () => {
+  it("call arguments 5,000 levels deep are refused as bad JSON: the tool does not run, the run goes on", async () => {
     const deep = `{"text":${'{"a":'.repeat(5000)}1${"}".repeat(5000)}}`;
     const { result, calls } = await run(
       wire,
@@ -121,7 +121,7 @@ describe.each(WIRES)("a cut stream on $name", (wire) => {
     expect(result.stats.unbilled?.estimated).toBe(true);
   });
 
-  it("a stream the provider served and then cut counts against the budget: a provider bills what it streamed", async () => {
+  it("a stream the provider served then cut counts against the budget: providers bill what they stream", async () => {
     const { result } = await run(
       wire,
       () => ({
