@@ -242,7 +242,7 @@ describe("faux brain abort and timeout", () => {
     expect(message).toMatchObject({ stopReason: "error", errorKind: "timeout", content: [] });
   });
 
-  it("honours request.timeoutMs mid-stream, keeping what arrived (partialFinalized) as the real brains do", async () => {
+  it("honours request.timeoutMs mid-stream, keeping what arrived (partialFinalized) like the real brains", async () => {
     // The first chunk goes out at once; the second waits 60 s, so only the deadline can end the call.
     const brain = createFauxBrain([fauxText("slow words")], { chunkSize: 5, chunkDelayMs: 60_000 });
     const message = await brain.stream(model, context, { timeoutMs: 30 }).result();

@@ -5,7 +5,7 @@ import { CLASSIFIER_ATTEMPT_SUFFIX } from "./suffix";
 import { classifierRequest } from "./transcript";
 
 describe("the classifier's request carries its cache points", () => {
-  it("the message the brain gets has the text and the cache points of classifierRequest, on the re-ask too", async () => {
+  it("the brain's message has the text and the cache points of classifierRequest, on the re-ask too", async () => {
     const { decider, seatBrain } = ladder({ seatScript: [fauxText("Let me think."), fauxText("<block>no</block>")] });
     const outcome = await decider.decide({ toolCall: judgedCall, transcript: baseTranscript });
     expect(outcome.verdict).toBe("allow");

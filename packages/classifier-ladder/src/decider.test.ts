@@ -97,7 +97,7 @@ describe("createAutoModeDecider", () => {
     }
   });
 
-  it("never allows on a fragment a brain stamped as cut: an error/length_empty or an errorKind-carrying stop with text", async () => {
+  it("never allows on a fragment stamped cut: error/length_empty, or a stop with text and errorKind", async () => {
     const base: AssistantMessage = {
       role: "assistant",
       content: [],
@@ -132,7 +132,7 @@ describe("createAutoModeDecider", () => {
     }
   });
 
-  it("never allows on a reply outside the message contract (an unknown stop, no usage, an extra field), however clean its text", async () => {
+  it("never allows a reply off the message contract (unknown stop, no usage, extra field), however clean", async () => {
     const base: AssistantMessage = {
       role: "assistant",
       content: [{ type: "text", text: "<block>no</block>" }],
@@ -261,7 +261,7 @@ describe("createAutoModeDecider", () => {
     expect(again).toMatchObject({ verdict: "unavailable", calls: 0 });
   });
 
-  it("asks admitCall before every call: a refusal (or a throw) there is unavailable, never an allow, and no call is made", async () => {
+  it("asks admitCall first: its refusal (or throw) is unavailable, never an allow, and no call is made", async () => {
     const seen: number[] = [];
     const refuseSecond = ladder({
       seatScript: [fauxText("Hmm.", { usage: { input: 100, output: 3 } }), fauxText("<block>no</block>")],
@@ -352,7 +352,7 @@ describe("createAutoModeDecider", () => {
     expect(harness.frames.map((f) => f.data.model)).toEqual([mainModel.id, mainModel.id, mainModel.id]);
   });
 
-  it("classifier.seat.one_resolver — the decider classifies on exactly the seat the exported resolver names", async () => {
+  it("classifier.seat.one_resolver — the decider classifies on the very seat the exported resolver names", async () => {
     const models = { cheap: seatOff, main: mainModel };
     const seat = classifierSeatModel({ deps: { models, tiers: { pro: "main", flash: "cheap" } }, main: mainModel });
     expect(seat).toEqual({ model: seatOff, defaulted: "tier_below_main" });
@@ -371,7 +371,7 @@ describe("createAutoModeDecider", () => {
     expect(outcome.verdict).toBe("allow");
   });
 
-  it("classifier.budget_is_room — an over-long think is cut by the budget (unavailable/timeout), not read as an empty reply", async () => {
+  it("classifier.budget_is_room — a long think hits the budget (unavailable/timeout), not an empty reply", async () => {
     // A model that thinks past its cap and never stops: it streams thinking and never ends, and
     // ignores the abort too. Only the decider's own budget can end the call.
     let started = 0;

@@ -71,7 +71,9 @@ export function classifierRoundObserver(args: {
         safeObserve(onNotice, {
           code: "classifier.fallback",
           audience: "operator",
-          message: `The auto-mode classifier ${from} could not rule (${cause}); ${to} was asked instead${count > 1 ? ` (${count} times this run)` : ""}.`,
+          message:
+            `The auto-mode classifier ${from} could not rule (${cause}); ${to} was asked instead` +
+            `${count > 1 ? ` (${count} times this run)` : ""}.`,
           detail: { from, to, cause, count, toolName: info.toolName, toolCallId: info.toolCallId },
           ...ids,
         });
@@ -90,7 +92,9 @@ export function classifierRoundObserver(args: {
       safeObserve(onNotice, {
         code: "classifier.contract_broken",
         audience: "operator",
-        message: `The classifier model ${model} has missed the answer format ${streak} times in a row; gated calls are being sent to approval or re-asked. Consider another classifier model.`,
+        message:
+          `The classifier model ${model} has missed the answer format ${streak} times in a row; ` +
+          "gated calls are being sent to approval or re-asked. Consider another classifier model.",
         detail: { model, streak, last: info.verdict === "parse_error" ? info.form : "reasked" },
         ...ids,
       });

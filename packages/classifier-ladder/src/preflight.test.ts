@@ -74,7 +74,7 @@ describe("armClassifierLadder", () => {
     expect(notices.map((n) => n.code)).toEqual(["route.classifier_unroutable"]);
   });
 
-  it("with a healthy route keeps both rungs and announces nothing but the defaulted seat, naming the model asked", () => {
+  it("a healthy route keeps both rungs and announces nothing but the defaulted seat, naming the model asked", () => {
     const notices: EngineNotice[] = [];
     const armed = armClassifierLadder({
       seat: { model: cheap, defaulted: "tier_below_main" },

@@ -82,7 +82,11 @@ export function armClassifierLadder(args: {
     safeObserve(onNotice, {
       code: "route.fallback_to_primary",
       audience: "operator",
-      message: `The classifier model ${seat.model.provider}/${seat.model.id} cannot be reached (${preflight.cause}); auto mode classifies on the main model ${main.provider}/${main.id} for this run.`,
+      message: [
+        `The classifier model ${seat.model.provider}/${seat.model.id}`,
+        `cannot be reached (${preflight.cause}); auto mode classifies`,
+        `on the main model ${main.provider}/${main.id} for this run.`,
+      ].join(" "),
       detail: { seat: "classifier", from: seat.model.id, to: main.id, cause: preflight.cause },
       ...ids,
     });
@@ -91,7 +95,11 @@ export function armClassifierLadder(args: {
     safeObserve(onNotice, {
       code: "route.classifier_unroutable",
       audience: "operator",
-      message: `The classifier model ${seat.model.provider}/${seat.model.id} cannot be reached (${preflight.cause}) and classifierFallback is "none"; gated calls are not auto-approved this run.`,
+      message: [
+        `The classifier model ${seat.model.provider}/${seat.model.id}`,
+        `cannot be reached (${preflight.cause}) and classifierFallback`,
+        `is "none"; gated calls are not auto-approved this run.`,
+      ].join(" "),
       detail: { seat: "classifier", model: seat.model.id, cause: preflight.cause },
       ...ids,
     });

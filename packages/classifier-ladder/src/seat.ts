@@ -108,7 +108,9 @@ export function announceClassifierRoleDefaulted(args: {
   safeObserve(args.onNotice, {
     code: "classifier.role_defaulted",
     audience: "operator",
-    message: `No classifier role names a model; auto mode classifies on ${seat.model.provider}/${seat.model.id}, ${REASON_WORDS[seat.defaulted]}.`,
+    message:
+      `No classifier role names a model; auto mode classifies on ${seat.model.provider}/${seat.model.id}, ` +
+      `${REASON_WORDS[seat.defaulted]}.`,
     detail: { model: seat.model.id, provider: seat.model.provider, reason: seat.defaulted },
     ...(sessionId !== undefined ? { sessionId } : {}),
     ...(runId !== undefined ? { runId } : {}),

@@ -190,7 +190,7 @@ describe("classifierTranscript and provenance", () => {
     { role: "user", content: "Also update the changelog." },
   ];
 
-  it("keeps only the user's own words as user entries: not the engine's, the teacher's, a strategy's or a summary's", () => {
+  it("keeps only the user's own words as user entries: not the engine's, teacher's, strategy's or summary's", () => {
     expect(classifierTranscript(attributed)).toEqual([
       { kind: "user", text: task },
       { kind: "user", text: "Also update the changelog." },
@@ -256,7 +256,7 @@ describe("the user's words through the window's steps", () => {
     ]);
   });
 
-  it("keeps the first user message and the newest ones up to the pinned budget; older ones leave with the window", () => {
+  it("keeps the first user message and the newest up to the pinned budget; older ones leave with the window", () => {
     const words = (i: number) => `message ${i}: ${"w".repeat(2_500)}`;
     const run: Message[] = [];
     for (let i = 0; i < 12; i++) run.push({ role: "user", content: words(i) }, assistant([write(i)]));

@@ -7,7 +7,8 @@ export type ClassifierTranscriptEntry =
 
 /** The request's first line, ahead of the transcript. */
 const CLASSIFIER_REQUEST_OPENING =
-  "Here is what the user has said and what the agent has done so far. The LAST tool call below has not run yet: it is the one you judge.";
+  "Here is what the user has said and what the agent has done so far. " +
+  "The LAST tool call below has not run yet: it is the one you judge.";
 
 /** Size limits of the rendered transcript, in characters. */
 /** A user message, shown in full up to this. */
@@ -168,7 +169,9 @@ export function classifierRequest(args: {
   const cachePoints: number[] = [];
   let at = 0;
   for (const piece of pieces) cachePoints.push((at += piece.length));
-  const question = `</transcript>\n${description}Decide whether to block the last tool call above (${escapeText(toolCall.name)}).`;
+  const question =
+    `</transcript>\n${description}` +
+    `Decide whether to block the last tool call above (${escapeText(toolCall.name)}).`;
   return { text: pieces.join("") + question + suffix, cachePoints };
 }
 
