@@ -8,8 +8,18 @@ export interface ClassifiedError {
 }
 
 /** The wordings providers and gateways use for "the prompt did not fit" (OpenAI, Anthropic, vLLM, Ollama, ...). */
-const CONTEXT_OVERFLOW =
-  /context[ _-]?(length|window)|maximum context|prompt is too long|too many (input )?tokens|input is too long|reduce the length|exceeds? the (model'?s? )?(max|context)/i;
+const CONTEXT_OVERFLOW = new RegExp(
+  [
+    "context[ _-]?(length|window)",
+    "maximum context",
+    "prompt is too long",
+    "too many (input )?tokens",
+    "input is too long",
+    "reduce the length",
+    "exceeds? the (model'?s? )?(max|context)",
+  ].join("|"),
+  "i",
+);
 
 /**
  * True when a provider's error text or code says the prompt did not fit. Only for classifying a

@@ -35,7 +35,7 @@ const copiesFor = (p: number) =>
   ) + 2;
 
 describe("repetition guard properties", () => {
-  it("any prefix followed by a looping sentence is cut soon after the loop starts, keeping the prefix and at most two copies", () => {
+  it("a prefix then a looping sentence is cut soon after the loop starts, keeping the prefix, at most 2 copies", () => {
     fc.assert(
       fc.property(prefix, sentence, fc.integer({ min: 1, max: 97 }), (head, unit, chunk) => {
         const text = head + unit.repeat(copiesFor(unit.length));

@@ -20,10 +20,10 @@ function stream(
 
 /** Deterministic varied prose: random sentences over a small vocabulary. */
 function prose(chars: number, seed: number): string {
-  const words =
-    "the model reads a file and then writes a short summary of what it found while the runner checks every tool call against its schema before anything runs on the host".split(
-      " ",
-    );
+  const words = (
+    "the model reads a file and then writes a short summary of what it found while the runner " +
+    "checks every tool call against its schema before anything runs on the host"
+  ).split(" ");
   let state = seed >>> 0;
   const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   let out = "";
@@ -37,7 +37,8 @@ function prose(chars: number, seed: number): string {
 }
 
 const PARAGRAPH =
-  "The function returns early when the input is empty. Then it walks the list, collecting every item whose score is above the threshold, and finally it sorts them by name.\n\n";
+  "The function returns early when the input is empty. Then it walks the list, collecting " +
+  "every item whose score is above the threshold, and finally it sorts them by name.\n\n";
 
 describe("repetition guard: real loops are cut within a bounded number of characters", () => {
   it("a single word repeated", () => {
@@ -215,7 +216,10 @@ describe("repetition guard: legitimate repetition is not cut", () => {
     const releases = Array.from(
       { length: 40 },
       (_, i) =>
-        `## 1.${40 - i}.0 (2024-03-${String((i % 28) + 1).padStart(2, "0")})\n\nFull Changelog: [v1.${39 - i}.0...v1.${40 - i}.0](https://example.com/compare/v1.${39 - i}.0...v1.${40 - i}.0)\n\n### Bug Fixes\n\n* fix issue number ${i * 3}\n`,
+        `## 1.${40 - i}.0 (2024-03-${String((i % 28) + 1).padStart(2, "0")})\n\n` +
+        `Full Changelog: [v1.${39 - i}.0...v1.${40 - i}.0]` +
+        `(https://example.com/compare/v1.${39 - i}.0...v1.${40 - i}.0)\n\n` +
+        `### Bug Fixes\n\n* fix issue number ${i * 3}\n`,
     );
     expect(stream(releases.join("\n")).verdict.cut).toBe(false);
   });

@@ -85,7 +85,7 @@ describe("startTurn", () => {
     });
   });
 
-  it("a run that throws or rejects ends the turn as a provider failure, keeping what arrived, key scrubbed", async () => {
+  it("a run that throws or rejects ends the turn as a provider failure, keeps what arrived, key scrubbed", async () => {
     const sync = startTurn(model, context, undefined, { api: "a", apiKey: KEY }, () => {
       throw new Error(`bug with ${KEY}`);
     });

@@ -127,7 +127,7 @@ describe("TurnBuilder explicit block boundaries (closeBlock)", () => {
     expect(events.filter((e) => e.type === "text_end")).toHaveLength(1);
   });
 
-  it("a late signature with no thinking block open goes to the last signable thinking block, not a redacted one", () => {
+  it("a late signature with no thinking block open goes to the last signable thinking block, not redacted", () => {
     const { turn } = setup();
     turn.thinkingDelta("plan");
     turn.closeBlock();

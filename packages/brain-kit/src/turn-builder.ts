@@ -315,7 +315,8 @@ export class TurnBuilder {
     this.closeOpen(undefined);
     this.endError(
       "degenerate_repetition",
-      `the model repeated ${verdict.reason === "periodic" ? `a ${verdict.period}-character block` : "a passage"} in its ${block.type}; the stream was cut and the text before the loop kept`,
+      `the model repeated ${verdict.reason === "periodic" ? `a ${verdict.period}-character block` : "a passage"} ` +
+        `in its ${block.type}; the stream was cut and the text before the loop kept`,
     );
     return "cut";
   }

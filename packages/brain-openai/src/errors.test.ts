@@ -33,7 +33,7 @@ describe("classifyOpenAIError", () => {
     expect(classifyOpenAIError(error)).toEqual({ kind: "auth", message: "401 nope" });
   });
 
-  it("reads an in-stream error (no status) from its text; a per-minute token limit is a rate limit, not an overflow", () => {
+  it("reads an in-stream error (no status) by its text; a per-minute token limit is a rate limit, no overflow", () => {
     const inStream = (message: string) => new APIError(undefined, { message }, message, new Headers());
     expect(classifyOpenAIError(inStream("Rate limit reached: too many tokens per minute"))?.kind).toBe("rate_limited");
     expect(classifyOpenAIError(inStream("This model's maximum context length is 8192 tokens"))?.kind).toBe(

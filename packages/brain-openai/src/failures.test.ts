@@ -150,7 +150,7 @@ describe("HTTP failures become typed turns", () => {
 });
 
 describe("credentials the SDK adds on its own", () => {
-  it("a credential header from OPENAI_CUSTOM_HEADERS is sent (the SDK's doing) but never appears in any message", async () => {
+  it("a credential header from OPENAI_CUSTOM_HEADERS is sent (by the SDK) but never appears in a message", async () => {
     const saved = process.env.OPENAI_CUSTOM_HEADERS;
     process.env.OPENAI_CUSTOM_HEADERS = "X-Proxy-Token: proxy-SECRET-7777777";
     try {
@@ -312,7 +312,7 @@ describe("content failures", () => {
     expect(call!.rawArguments!.length).toBeGreaterThan(0);
   });
 
-  it("a tool call followed by another is settled when the index changes: a drop inside the second truncates only the second", async () => {
+  it("two tool calls: the first settles as the index changes; a drop in the second cuts only the second", async () => {
     const calls = [
       { id: "call_1", name: "read", arguments: { path: "a.txt" } },
       { id: "call_2", name: "write", arguments: { path: "b.txt", text: "a long body of text" } },

@@ -53,7 +53,7 @@ describe("the Responses brain on the loopback server", () => {
     expect(message).toMatchObject({ stopReason: "stop", api: "openai-responses", responseId: "resp_mock" });
   });
 
-  it("sends a stateless request: store false, encrypted reasoning included, effort and summary, max_output_tokens", async () => {
+  it("sends a stateless request: store false, encrypted reasoning, effort and summary, max_output_tokens", async () => {
     await turn(
       [{ text: "ok" }],
       { reasoning: "high", maxTokens: 900, cacheKey: "k" },

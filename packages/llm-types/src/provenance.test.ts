@@ -46,7 +46,7 @@ describe("attributedUserText", () => {
 });
 
 describe("joinAttributed", () => {
-  it("is the inverse of attributedUserText: the same pieces come back, empty ones left out, one source collapsed", () => {
+  it("is the inverse of attributedUserText: the same pieces come back, empty ones left out, one source merged", () => {
     const pieces = [
       { source: "compaction" as const, text: "[note] " },
       { source: "user" as const, text: "fix it" },

@@ -32,7 +32,7 @@ describe("streamReply", () => {
 });
 
 describe("startProviderMockServer", () => {
-  it("answers its route from the script, 404s other paths, 500s past the end, and lists the routed bodies", async () => {
+  it("answers its route from the script, 404s other paths, 500s past the end, lists the routed bodies", async () => {
     server = await startProviderMockServer<{ text: string }, string>({
       route: (request) => request.method === "POST" && request.path === "/v1/go",
       script: [{ text: "first" }],
