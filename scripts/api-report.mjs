@@ -100,7 +100,8 @@ function reportPackage(dir, write) {
   }
   console.error(
     `api-report: ${name}: the exported names differ from the list in ${readmePath}.\n` +
-      "  Run `pnpm api-report` to update the list, and add a changeset (`pnpm changeset`) that says what changed for users.\n" +
+      "  Run `pnpm api-report` to update the list, and add a changeset (`pnpm changeset`) " +
+      "that says what changed for users.\n" +
       diffLines(current ?? "", expected),
   );
   return null;

@@ -4,7 +4,13 @@
 
 /**
  * @typedef {{ name: string; status: string; message?: string; assertionResults: unknown[] }} FileResult
- * @typedef {{ numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests?: number; testResults: FileResult[] }} VitestReport
+ * @typedef {{
+ *   numPassedTests: number;
+ *   numFailedTests: number;
+ *   numPendingTests: number;
+ *   numTodoTests?: number;
+ *   testResults: FileResult[];
+ * }} VitestReport
  */
 
 /**

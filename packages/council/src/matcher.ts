@@ -5,9 +5,10 @@ export type FindingMatcher = (a: Finding, b: Finding) => boolean;
 
 /** Words too common to say two claims are about the same thing. */
 const STOPWORDS = new Set(
-  "the a an and or of to in on at is are be it its this that with for from by not no can may will when if than then as into".split(
-    " ",
-  ),
+  (
+    "the a an and or of to in on at is are be it its this that with for from by not no can may " +
+    "will when if than then as into"
+  ).split(" "),
 );
 
 function words(text: string): Set<string> {

@@ -18,7 +18,7 @@ describe("merging findings", () => {
     raw("cy", 2, 0, finding("b.ts", 10, "null dereference of user when the session expired", 0.6)),
   ];
 
-  it("joins the same problem across reviewers (file, nearby lines, shared words); keeps different problems apart", () => {
+  it("joins the same problem across reviewers (file, nearby lines, shared words); keeps others apart", () => {
     const clusters = mergeFindings(items, locationMatcher());
     expect(clusters.map((c) => [c.id, c.members.map((m) => m.reviewer)])).toEqual([
       ["F1", ["bo", "ana"]],

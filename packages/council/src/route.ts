@@ -18,8 +18,11 @@ export interface RouteDecision {
 }
 
 /** Open-ended review work: there is no single answer to check, only more or fewer problems found. */
-const OPEN_ENDED =
-  /\b(review|audit|find (all|every|any)|look for (bugs|problems|issues)|what('s| is) wrong|critique|security (review|audit)|design review)\b/i;
+const OPEN_ENDED = new RegExp(
+  String.raw`\b(review|audit|find (all|every|any)|look for (bugs|problems|issues)|what('s| is) wrong|critique|` +
+    String.raw`security (review|audit)|design review)\b`,
+  "i",
+);
 
 /**
  * Routes a task to teacher mode or a council. The host's explicit `mode` wins; a task the host can

@@ -9,7 +9,7 @@ const OFF_BY_ONE = finding("src/sum.ts", 3, "off-by-one: i <= xs.length reads pa
 const WRONG = finding("src/sum.ts", 2, "t shadows a global total", 0.7, "low");
 
 describe("runCouncil on scripted reviewers", () => {
-  it("merges the same finding from three reviewers into one, scores it by support, says who found it and what it cost", async () => {
+  it("merges one finding from three reviewers, scores it by support, says who found it and what it cost", async () => {
     const { runner, calls } = councilSetup({
       ana: { findings: [OFF_BY_ONE] },
       bo: { findings: [finding("./src/sum.ts", 3, "loop bound <= goes one past the array", 0.6)] },
@@ -36,7 +36,7 @@ describe("runCouncil on scripted reviewers", () => {
     ]);
   });
 
-  it("a critique round: a wrong finding disputed by the others falls under the threshold; a confirmed one is reported", async () => {
+  it("critique: a wrong finding others dispute falls under the threshold; a confirmed one is reported", async () => {
     const { runner, calls } = councilSetup({
       ana: { findings: [OFF_BY_ONE, WRONG] },
       bo: { findings: [], verdicts: { shadows: "dispute" } },
@@ -80,7 +80,7 @@ describe("runCouncil on scripted reviewers", () => {
     expect(all[0]).toMatchObject({ id: "F1", merged: 2, foundBy: ["ana", "bo"] });
   });
 
-  it("the round cap bounds critique: 0 rounds makes no critique call; 2 rounds re-asks on contested findings only", async () => {
+  it("the round cap: 0 rounds make no critique call; 2 rounds re-ask on contested findings only", async () => {
     const none = councilSetup({ ana: { findings: [WRONG] }, bo: { verdicts: { shadows: "dispute" } } });
     const zero = await runCouncil(none.runner, TASK, { reviewers: reviewers(["ana", "bo"]), maxRounds: 0 });
     expect(zero.rounds).toBe(0);
@@ -166,7 +166,7 @@ describe("runCouncil on scripted reviewers", () => {
     expect(result.reviewers[0]).toMatchObject({ status: "failed", code: "output_invalid" });
   });
 
-  it("the council's budget is a hard stop across every reviewer: no critique round it cannot pay for is started", async () => {
+  it("the council's budget is a hard stop across reviewers: no critique round it cannot pay for starts", async () => {
     const script = { ana: { findings: [OFF_BY_ONE, WRONG] }, bo: { verdicts: {} }, cy: { verdicts: {} } };
     const reviewsOnly = await runCouncil(councilSetup(script).runner, TASK, { reviewers: reviewers(), maxRounds: 0 });
     const spentOnReviews = reviewsOnly.stats.tokens;

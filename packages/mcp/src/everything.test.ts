@@ -94,7 +94,7 @@ describe("@modelcontextprotocol/server-everything over stdio", () => {
     expect(resultText(toolResults(after.result.messages)[0]!)).toBe("Echo: still connected");
   });
 
-  it("a server that crashes mid-call ends that call as a typed error; the run goes on, the next call reconnects", async () => {
+  it("a crash mid-call ends that call as a typed error; the run goes on, the next call reconnects", async () => {
     const pid = serverPid();
     const { runner } = autoRunner([
       fauxToolCall("everything__trigger-long-running-operation", { duration: 30, steps: 30 }),

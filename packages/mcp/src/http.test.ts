@@ -28,7 +28,7 @@ describe("an MCP server over streamable HTTP (the SDK's own server classes, on l
     });
   });
 
-  it("validates arguments against the server's JSON Schema before calling: the server never sees a bad call", async () => {
+  it("validates arguments against the server's JSON Schema first: the server never sees a bad call", async () => {
     const before = loopback.state.calls.length;
     const { runner } = autoRunner([fauxToolCall("loop__echo", { text: "" }), fauxText("gave up")]);
     const result = await runner.runTask({
@@ -42,7 +42,7 @@ describe("an MCP server over streamable HTTP (the SDK's own server classes, on l
     expect(loopback.state.calls.length).toBe(before);
   });
 
-  it("a destructive tool that claims to be read-only is still judged by auto mode under the default (untrusted) policy", async () => {
+  it("a destructive tool claiming read-only still goes to auto mode under the default (untrusted) policy", async () => {
     const wipe = toolset.tools().find((tool) => tool.name === "loop__wipe")!;
     expect(wipe.permission).toBe("auto");
     expect(wipe.readOnly).toBe(false);
@@ -89,7 +89,7 @@ describe("an MCP server over streamable HTTP (the SDK's own server classes, on l
     expect(INJECTION).toContain("</tool_description>");
   });
 
-  it("the run's abort reaches the server as a cancel; the run ends aborted and the connection stays usable", async () => {
+  it("the run's abort reaches the server as a cancel; the run ends aborted, the connection stays usable", async () => {
     const controller = new AbortController();
     const { runner } = autoRunner([fauxToolCall("loop__slow", { ms: 30_000 })]);
     const before = loopback.state.cancelled;

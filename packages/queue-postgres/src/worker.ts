@@ -223,7 +223,8 @@ export function createWorker(options: WorkerOptions): Worker {
 
   const markDead = async (taskId: string) => {
     await queue.pool.query(
-      `UPDATE ${tasks} SET status = 'dead_letter', error = coalesce(error, 'its job failed every retry'), updated_at = now()
+      `UPDATE ${tasks}
+       SET status = 'dead_letter', error = coalesce(error, 'its job failed every retry'), updated_at = now()
        WHERE id = $1 AND status IN ('queued', 'running', 'resuming')`,
       [taskId],
     );

@@ -5,7 +5,8 @@ import { TAKEOVER_ADVICE_PROMPT, TEACHER_PROMPT } from "./prompts";
 describe("parseTeacherAdvice", () => {
   it("reads a bare JSON object", () => {
     const advice = parseTeacherAdvice(
-      '{"strategy":"Check units first.","correction":"You added hours to minutes.","nextStep":"Convert to minutes.","takeover":false,"confidence":3}',
+      '{"strategy":"Check units first.","correction":"You added hours to minutes.",' +
+        '"nextStep":"Convert to minutes.","takeover":false,"confidence":3}',
     );
     expect(advice).toEqual({
       strategy: "Check units first.",

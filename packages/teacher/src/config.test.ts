@@ -79,7 +79,7 @@ describe("resolveTeacherConfig", () => {
       expect.objectContaining({ code: "teacher.config_invalid" }),
     );
   });
-  it("refuses an unknown option, at the top and inside prompts (a misspelt option would silently run its default)", () => {
+  it("refuses an unknown option, at the top and in prompts (a misspelt option would silently run its default)", () => {
     const misspelt = { maxEscalation: 0, verifyOutputs: false } as TeacherConfig;
     expect(() => resolveTeacherConfig(misspelt)).toThrow(expect.objectContaining({ code: "teacher.config_invalid" }));
     expect(() => resolveTeacherConfig(misspelt)).toThrow(/maxEscalation.*verifyOutputs|verifyOutputs.*maxEscalation/);

@@ -13,10 +13,11 @@ import { advice, editCall, fail, pass, setup, stuck, tools, toolRun } from "../t
 const u = (input: number, output: number) => ({ usage: { input, output } });
 /** The advice block a one-call takeover ends its answer with. */
 const block =
-  '```json\n{"strategy": "Work backwards from the goal.", "correction": "guessed", "nextStep": "write the goal down", "takeover": true, "confidence": 3}\n```';
+  '```json\n{"strategy": "Work backwards from the goal.", "correction": "guessed", ' +
+  '"nextStep": "write the goal down", "takeover": true, "confidence": 3}\n```';
 
 describe("isolation and the student's prompt prefix", () => {
-  it("the teacher sees a fresh one-message session; the student's next request extends its previous one exactly", async () => {
+  it("the teacher sees a new one-message session; the student's next request extends its last exactly", async () => {
     const { runner, calls } = setup({
       student: [fauxToolCall("read", { path: "a.txt" }), fauxText("42"), fauxText("41")],
       verifier: [fail("off by one"), pass()],
@@ -95,7 +96,7 @@ describe("isolation and the student's prompt prefix", () => {
 });
 
 describe("correction, then takeover", () => {
-  it(`takes over after takeoverAfter (default 2) failed corrections, with the student's tools — one teacher call for that escalation`, async () => {
+  it(`after takeoverAfter (default 2) failed corrections, takes over with the student's tools in 1 call`, async () => {
     const heard: EscalationRecord[] = [];
     const { runner, calls } = setup(
       {
@@ -144,7 +145,10 @@ describe("correction, then takeover", () => {
     expect(takeover!.context.systemPrompt?.startsWith(`host rules\n\n${TAKEOVER_PROMPT}`)).toBe(true);
     // It is shown what an advice ask would have been shown: the failure, the answer, the advice that failed.
     expect(takeover!.context.systemPrompt).toMatch(
-      /verify-fail[\s\S]*latest answer:\na3[\s\S]*Advice 1 you already gave[^\n]*wrong first[\s\S]*Advice 2[^\n]*wrong again/,
+      new RegExp(
+        String.raw`verify-fail[\s\S]*latest answer:\na3[\s\S]*` +
+          String.raw`Advice 1 you already gave[^\n]*wrong first[\s\S]*Advice 2[^\n]*wrong again`,
+      ),
     );
     expect(takeover!.context.messages).toHaveLength(1);
     expect(takeover!.cacheKey).not.toBe(calls("student")[0]!.cacheKey);
@@ -152,7 +156,7 @@ describe("correction, then takeover", () => {
     expect(JSON.stringify(calls("teacher")[1]!.context.messages)).toMatch(/Advice 1 you already gave[^"]*wrong first/);
   });
 
-  it("takes over at once when the teacher says takeover: true (advice, then the takeover), or in one call when takeoverAfter is 0", async () => {
+  it("takes over at once on takeover: true (advice, then takeover), or in one call if takeoverAfter is 0", async () => {
     const a = setup({
       student: [fauxText("a1")],
       verifier: [fail()],
@@ -226,7 +230,7 @@ describe("correction, then takeover", () => {
     expect(result.teacherStats.tasks).toBe(1);
   });
 
-  it("with a host output schema the advice is asked for separately, since a trailing block would break the schema", async () => {
+  it("a host output schema gets the advice asked apart, since a trailing block would break the schema", async () => {
     const output = z.object({ n: z.number() });
     const { runner, calls } = setup({
       student: [fauxText('{"n": 1}')],

@@ -49,7 +49,7 @@ describe("checkGuards", () => {
 const u = (input: number, output: number) => ({ usage: { input, output } });
 
 describe("the guards in a run", () => {
-  it("helper tokens do not raise the teacher's allowance: more verifier votes buy the teacher no more room", async () => {
+  it("helper tokens do not raise the teacher's allowance: more verifier votes buy the teacher no room", async () => {
     const escalationsWith = async (verifierSamples: number) => {
       const { runner } = setup(
         { student: [fauxText("a1", u(100, 100)), fauxText("a2", u(100, 100)), fauxText("a3", u(100, 100))] },

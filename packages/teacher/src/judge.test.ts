@@ -54,7 +54,7 @@ describe("verify: the host's check in code", () => {
     expect(JSON.stringify(calls("teacher")[0]!.context.messages)).toContain("test_total, test_tax");
   });
 
-  it("undefined defers to the rubric (the check precedes it); a throw or a non-verdict does the same and is recorded", async () => {
+  it("undefined defers to the rubric (the check comes first); so do a throw or non-verdict, recorded", async () => {
     const { runner, calls } = setup({
       student: [fauxText("a1"), fauxText("a2"), fauxText("a3")],
       verifier: [fail("looks wrong", { input: 30, output: 5 }), fail(), pass()],
@@ -127,7 +127,7 @@ describe("verify: the host's check in code", () => {
 });
 
 describe("rubric verdicts in the records", () => {
-  it("each rubric round is one verdict with its sample count and cost; without verify there is no code verdict", async () => {
+  it("each rubric round is one verdict with its sample count and cost; no verify means no code verdict", async () => {
     const { runner } = setup({
       student: [fauxText("a1")],
       verifier: [pass({ input: 10, output: 2 }), fail("x", { input: 10, output: 2 }), pass({ input: 10, output: 2 })],

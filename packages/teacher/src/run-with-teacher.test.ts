@@ -54,7 +54,7 @@ describe("Tier 0 — stuck", () => {
     expect(result.status).toBe("completed");
   });
 
-  it("stuckThreshold and stuckHardOverride are honoured; without the monitor the threshold escalates at once", async () => {
+  it("stuckThreshold and stuckHardOverride are honoured; with no monitor the threshold escalates at once", async () => {
     const { runner, calls } = setup({
       student: [editCall, editCall, fauxText("ok")],
       teacher: [advice({ correction: "c" })],

@@ -60,7 +60,8 @@ export async function askMonitor(
   task: string,
   recent: readonly string[],
 ): Promise<Verdict & { stats: RunStats }> {
-  const objective = `Task:\n${task}\n\nRecent tool calls, newest last:\n${recent.map((line) => `- ${line}`).join("\n")}`;
+  const objective =
+    `Task:\n${task}\n\n` + `Recent tool calls, newest last:\n${recent.map((line) => `- ${line}`).join("\n")}`;
   const call = await sideCall(runner, target, config.prompts?.monitor ?? MONITOR_PROMPT, objective);
   return { ...parseVerdict(call.text, "stuck"), stats: call.stats };
 }

@@ -141,7 +141,8 @@ describe("strategy memory", () => {
   it("a one-call takeover (takeoverAfter 0) stores the strategy its answer ends with", async () => {
     const store = new MemoryStrategyStore();
     const reply =
-      'It needs 11 posts.\n```json\n{"strategy": "Posts are gaps plus one.", "correction": "forgot the end post", "takeover": true, "confidence": 3}\n```';
+      'It needs 11 posts.\n```json\n{"strategy": "Posts are gaps plus one.", ' +
+      '"correction": "forgot the end post", "takeover": true, "confidence": 3}\n```';
     const { runner, calls } = setup({ student: [fauxText("10")], verifier: [fail()], takeover: [fauxText(reply)] });
     const result = await runWithTeacher(runner, toolRun({ objective: "How many fence posts?" }), {
       strategyStore: store,
@@ -194,7 +195,7 @@ describe("strategy memory", () => {
     expect((await store.list({ scope: "s" })).records).toHaveLength(1);
   });
 
-  it("a store without a scope (or a scope without a store) is refused before anything runs: it would be ignored", async () => {
+  it("a store without a scope (or a scope without a store) is refused before anything runs: it'd be moot", async () => {
     const { store, used } = spied(new MemoryStrategyStore());
     const { runner, brain } = setup({ student: [fauxText("10")] });
     await expect(runWithTeacher(runner, toolRun({ objective: "q" }), { strategyStore: store })).rejects.toMatchObject({

@@ -6,7 +6,7 @@ import { runWithTeacher } from "./index";
 import { advice, editCall, pass, setup, stuck, tools } from "../test/harness";
 
 describe("teacher mode with sub-runs", () => {
-  it("a student that delegates after the teacher's advice: the child's spend is the student's, the teacher's stats stay its own", async () => {
+  it("a student delegates after teacher advice: the child's spend is the student's, not the teacher's", async () => {
     const { runner, calls } = setup({
       student: [
         editCall,

@@ -5,7 +5,8 @@ import { runWithTeacher, TAKEOVER_ADVICE_PROMPT, TAKEOVER_PROMPT, type Escalatio
 import { advice, editCall, fail, pass, setup, stuck, tools, toolRun } from "../test/harness";
 
 const block =
-  '```json\n{"strategy": "Subtract what is used before pricing.", "correction": "priced all eggs", "nextStep": "list the uses", "takeover": true, "confidence": 3}\n```';
+  '```json\n{"strategy": "Subtract what is used before pricing.", "correction": "priced all eggs", ' +
+  '"nextStep": "list the uses", "takeover": true, "confidence": 3}\n```';
 
 /** Every answer fails the verifier; two corrections fail, then the teacher takes over. */
 const correctedTwice = () =>
@@ -19,7 +20,7 @@ const correctedTwice = () =>
   );
 
 describe("one-shot tasks (no tools): the defaults take over at once", () => {
-  it("one teacher call per escalation, shown the bare task as a plain call would be — no advice ask, no block", async () => {
+  it("one teacher call per escalation, shown the bare task as a plain call is: no advice ask, no block", async () => {
     const { runner, calls } = setup({
       student: [fauxText("26")],
       verifier: [fail("eggs eaten were priced")],
@@ -161,7 +162,7 @@ describe("takeoverAdvice", () => {
 });
 
 describe("prompt caching", () => {
-  it("every teacher call of a run shares one cache key, and repeated advice asks extend one stable prefix", async () => {
+  it("every teacher call of a run shares one cache key; repeated advice asks extend one stable prefix", async () => {
     const { runner, calls } = correctedTwice();
     await runWithTeacher(runner, toolRun({ objective: "the task", sessionId: "s1" }), {
       teacherSpendRatioCap: 100,
