@@ -1,5 +1,5 @@
 // What a StrategyStore backend is built from: validation, ids and cursors, the indexed form, the
-// ranking (BM25F and the fused score) and its SQL spellings. A user of a store needs none of it.
+// ranking (BM25F, its exact MaxScore and the fused score). A user of a store needs none of it.
 export { notFound, closedError } from "./errors";
 export { DEFAULT_LIST_LIMIT } from "./limits";
 export { RecordIdSchema, ConfidenceSchema, EmbeddingSchema } from "./record";
@@ -22,13 +22,10 @@ export {
   documentTerms,
   queryTerms,
   idf,
-  idfSql,
   lengthNorms,
-  lengthNormSql,
   weightedFrequency,
   saturate,
-  bm25fSql,
 } from "./bm25f";
-export type { FieldTriple, TermPosting, DocumentTerms, ScopeTotals, LexicalFields, Bm25fSqlNames } from "./bm25f";
+export type { FieldTriple, TermPosting, DocumentTerms, ScopeTotals, LexicalFields } from "./bm25f";
 export { maxScoreTop } from "./max-score";
 export type { TermPostings, PostingRun, ScoredSeq } from "./max-score";

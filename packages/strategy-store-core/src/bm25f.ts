@@ -87,23 +87,13 @@ export function idf(documents: number, df: number): number {
   return Math.log((documents - df + 0.5) / (df + 0.5) + 1);
 }
 
-/** {@link idf} as SQL over two floating-point expressions (the caller casts), for a backend that ranks in one statement. */
-export function idfSql(documents: string, df: string): string {
-  return `ln((${documents} - ${df} + 0.5) / (${df} + 0.5) + 1)`;
-}
-
 /**
  * `b / averageLength` per field (0 for a field no document of the scope has): what a length is
- * multiplied by in the normalisation, computed once per search and handed to SQL as parameters.
+ * multiplied by in the normalisation, computed once per search.
  */
 export function lengthNorms(totals: ScopeTotals): FieldTriple {
   const norm = (sum: number) => (totals.documents > 0 && sum > 0 ? (BM25F.b * totals.documents) / sum : 0);
   return [norm(totals.lengths[0]), norm(totals.lengths[1]), norm(totals.lengths[2])];
-}
-
-/** One of {@link lengthNorms} as SQL over floating-point expressions (the caller casts). */
-export function lengthNormSql(documents: string, sum: string): string {
-  return `CASE WHEN ${documents} > 0 AND ${sum} > 0 THEN (${BM25F.b} * ${documents}) / ${sum} ELSE 0 END`;
 }
 
 export function weightedFrequency(counts: FieldTriple, lengths: FieldTriple, norms: FieldTriple): number {
@@ -117,25 +107,4 @@ export function weightedFrequency(counts: FieldTriple, lengths: FieldTriple, nor
 
 export function saturate(tfw: number): number {
   return (tfw * (BM25F.k1 + 1)) / (tfw + BM25F.k1);
-}
-
-/** Column and parameter names {@link bm25fSql} writes into SQL. */
-export interface Bm25fSqlNames {
-  counts: readonly [string, string, string];
-  lengths: readonly [string, string, string];
-  /** Placeholders (with casts where the dialect needs them) for the three {@link lengthNorms}. */
-  norms: readonly [string, string, string];
-  idf: string;
-}
-
-/**
- * The score of one posting as a SQL expression, the same arithmetic as {@link weightedFrequency}
- * and {@link saturate}, so the SQL backends rank inside the database and agree with the memory one.
- */
-export function bm25fSql(names: Bm25fSqlNames): string {
-  const base = 1 - BM25F.b;
-  const tfw = [0, 1, 2]
-    .map((f) => `(${BM25F.weights[f]} * ${names.counts[f]}) / (${base} + ${names.norms[f]} * ${names.lengths[f]})`)
-    .join(" + ");
-  return `${names.idf} * (((${tfw}) * ${BM25F.k1 + 1}) / ((${tfw}) + ${BM25F.k1}))`;
 }

@@ -1,5 +1,5 @@
-import { bm25fSql, idfSql, lengthNormSql, queryTerms, readIndexedForm } from "@x/strategy-store-core/backend";
-import type { DocumentTerms, FieldTriple } from "@x/strategy-store-core/backend";
+import { BM25F, maxScoreTop, queryTerms, readIndexedForm } from "@x/strategy-store-core/backend";
+import type { DocumentTerms, FieldTriple, ScoredSeq, TermPostings } from "@x/strategy-store-core/backend";
 import type { Executor } from "./connection";
 import type { Tables } from "./migrations";
 import { RECORD_COLUMNS } from "./rows";
@@ -12,6 +12,15 @@ export interface IndexChange {
   terms: DocumentTerms;
 }
 
+interface TermRow {
+  documents: string;
+  problem_length: string;
+  strategy_length: string;
+  tags_length: string;
+  /** The term's postings, `string_agg` of the `posting` column ascending by `seq`. */
+  postings: Uint8Array;
+}
+
 export interface IndexRemoval {
   scope: string;
   seq: string | number;
@@ -19,30 +28,19 @@ export interface IndexRemoval {
 }
 
 /**
- * Scope totals and per-term document counts, as sorted delta arrays: every writer upserts scopes,
- * then terms, each in sorted order, so concurrent writers never wait on each other in a cycle.
+ * Scope totals as sorted delta arrays: every writer upserts its scopes in sorted order, so
+ * concurrent writers never wait on each other in a cycle.
  */
-function deltas(changes: ReadonlyArray<{ scope: string; sign: number; lengths: FieldTriple; terms: string[] }>) {
+function scopeDeltas(changes: ReadonlyArray<{ scope: string; sign: number; lengths: FieldTriple }>): unknown[] {
   const scopes = new Map<string, [number, number, number, number]>();
-  const terms = new Map<string, { scope: string; term: string; delta: number }>();
   for (const change of changes) {
     const totals = scopes.get(change.scope) ?? [0, 0, 0, 0];
     totals[0] += change.sign;
     for (let f = 0; f < 3; f++) totals[f + 1]! += change.sign * change.lengths[f]!;
     scopes.set(change.scope, totals);
-    for (const term of change.terms) {
-      const key = `${change.scope}\u0000${term}`;
-      const entry = terms.get(key) ?? { scope: change.scope, term, delta: 0 };
-      entry.delta += change.sign;
-      terms.set(key, entry);
-    }
   }
   const scopeList = [...scopes.entries()].sort(([a], [b]) => compare(a, b));
-  const termList = [...terms.values()].sort((a, b) => compare(a.scope, b.scope) || compare(a.term, b.term));
-  return {
-    scopes: [scopeList.map(([scope]) => scope), ...[0, 1, 2, 3].map((i) => scopeList.map(([, t]) => t[i]!))],
-    terms: [termList.map((t) => t.scope), termList.map((t) => t.term), termList.map((t) => t.delta)],
-  };
+  return [scopeList.map(([scope]) => scope), ...[0, 1, 2, 3].map((i) => scopeList.map(([, t]) => t[i]!))];
 }
 
 // Byte order, as the "C" collation compares, so JS and PostgreSQL agree on the lock order.
@@ -51,57 +49,87 @@ function compare(a: string, b: string): number {
 }
 
 /**
- * The scope-local inverted index on PostgreSQL. Writes run inside the caller's transaction; a
- * search is one statement that reads the scope's totals and term counts, scores every posting of
- * each query term along the (scope, term, impact) index, and lets the database sum, order and cut to
- * the candidate pool: nothing is left out, so the pool is exact.
+ * A posting as the `posting` column holds it, built in SQL so the row's `seq` goes in: `seq`
+ * (int8), then the three field counts and the three field lengths (int2 each), network byte order.
+ * A search reads a term's postings as one `string_agg` of these, not as one row each.
+ */
+function postingBytes(seq: string, counts: readonly string[], lengths: readonly string[]): string {
+  return [`int8send(${seq})`, ...[...counts, ...lengths].map((n) => `int2send((${n})::int2)`)].join(" || ");
+}
+
+const POSTING_BYTES = 8 + 6 * 2;
+
+/**
+ * A term's postings from their `string_agg` (ascending `seq`) as one run for core's `maxScoreTop`.
+ * LIMITS keep counts and lengths far below 32,768, so int2 holds them.
+ */
+export function decodePostings(bytes: Uint8Array): { seqs: Float64Array; fields: Uint16Array } {
+  const n = Math.floor(bytes.byteLength / POSTING_BYTES);
+  const seqs = new Float64Array(n);
+  const fields = new Uint16Array(n * 6);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0, o = 0; i < n; i++, o += POSTING_BYTES) {
+    seqs[i] = view.getUint32(o) * 2 ** 32 + view.getUint32(o + 4);
+    for (let f = 0; f < 6; f++) fields[i * 6 + f] = view.getUint16(o + 8 + 2 * f);
+  }
+  return { seqs, fields };
+}
+
+/**
+ * The scope-local inverted index on PostgreSQL: per scope, documents and summed field lengths; per
+ * (scope, term), one row per posting. Writes run inside the caller's transaction. A search reads,
+ * in one statement, the scope's totals and each query term's postings as one value along the
+ * (scope, term, seq) index; their count is the term's document frequency. Core's exact MaxScore
+ * ranks them (nothing is cut), and a second statement reads the pool's rows.
  */
 export class PostgresLexicalIndex {
-  private readonly searchSql: string;
+  private readonly postingsSql: string;
+  private readonly rowsSql: string;
 
   constructor(private readonly t: Tables) {
-    const float = (expr: string) => `(${expr})::float8`;
-    const score = bm25fSql({
-      counts: ["p.problem_count", "p.strategy_count", "p.tags_count"],
-      lengths: ["p.problem_length", "p.strategy_length", "p.tags_length"],
-      norms: ["sc.norm_problem", "sc.norm_strategy", "sc.norm_tags"],
-      idf: "q.idf",
-    });
-    this.searchSql = `
-      WITH sc AS (
-        SELECT scope_id, ${float("documents")} AS n,
-          ${lengthNormSql(float("documents"), float("problem_length"))} AS norm_problem,
-          ${lengthNormSql(float("documents"), float("strategy_length"))} AS norm_strategy,
-          ${lengthNormSql(float("documents"), float("tags_length"))} AS norm_tags
-        FROM ${t.scopes} WHERE scope = $1 AND documents > 0
-      ),
-      q AS (
-        SELECT t.term, ${idfSql("sc.n", float("t.documents"))} AS idf
-        FROM sc JOIN ${t.terms} t ON t.scope_id = sc.scope_id AND t.term = ANY($2::text[]) AND t.documents > 0
-      ),
-      r AS (
-        SELECT w.seq, sum(w.score) AS score
-        FROM sc CROSS JOIN q CROSS JOIN LATERAL (
-          SELECT p.seq, ${score} AS score FROM ${t.postings} p
-          WHERE p.scope_id = sc.scope_id AND p.term = q.term
-        ) w
-        GROUP BY w.seq ORDER BY score DESC, w.seq LIMIT $3
-      )
-      SELECT ${RECORD_COLUMNS.split(", ")
-        .map((c) => `s.${c}`)
-        .join(", ")}, s.terms, r.score AS lexical_score
-      FROM r JOIN ${t.strategies} s ON s.seq = r.seq ORDER BY r.score DESC, r.seq`;
+    this.postingsSql = `
+      SELECT sc.documents, sc.problem_length, sc.strategy_length, sc.tags_length,
+        string_agg(p.posting, ''::bytea ORDER BY p.seq) AS postings
+      FROM ${t.scopes} sc JOIN ${t.postings} p ON p.scope_id = sc.scope_id AND p.term = ANY($2::text[])
+      WHERE sc.scope = $1 AND sc.documents > 0
+      GROUP BY sc.documents, sc.problem_length, sc.strategy_length, sc.tags_length, p.term`;
+    this.rowsSql = `SELECT ${RECORD_COLUMNS}, seq, terms FROM ${t.strategies} WHERE seq = ANY($1::bigint[])`;
   }
 
-  async search(db: Executor, scope: string, query: string, pool: number) {
+  /** The scope's `pool` best rows by exact scope-local BM25F, best first, with their scores. */
+  async search(
+    db: Executor,
+    scope: string,
+    query: string,
+    pool: number,
+  ): Promise<Array<{ row: StrategyRow & { terms: string }; score: number }>> {
     const terms = queryTerms(query);
     if (terms.length === 0) return [];
-    return db.query<StrategyRow & { terms: string; lexical_score: number }>(this.searchSql, [scope, terms, pool]);
+    const found = await db.query<TermRow>(this.postingsSql, [scope, terms]);
+    const first = found[0];
+    if (!first) return [];
+    const postings: TermPostings[] = found.map((row) => {
+      const run = decodePostings(row.postings);
+      // Every posting is at hand, so pruning saves no reading: the bound every impact stays below will do.
+      return { documents: run.seqs.length, bestImpact: BM25F.k1 + 1, scan: () => [run], lookup: () => [run] };
+    });
+    const lengths = [Number(first.problem_length), Number(first.strategy_length), Number(first.tags_length)] as const;
+    const top: ScoredSeq[] = maxScoreTop(postings, { documents: Number(first.documents), lengths }, pool);
+    if (top.length === 0) return [];
+    const rows = await db.query<StrategyRow & { seq: string; terms: string }>(this.rowsSql, [
+      top.map((hit) => hit.seq),
+    ]);
+    const bySeq = new Map(rows.map((row) => [Number(row.seq), row]));
+    // A row deleted between the two statements is left out, as if the search had run after the delete.
+    return top.flatMap(({ seq, score }) => {
+      const row = bySeq.get(seq);
+      return row ? [{ row, score }] : [];
+    });
   }
 
   /**
    * One statement that runs `insert` (an INSERT … RETURNING `seq`, `id`, `scope`, its parameters
-   * first) and indexes what it inserted: scope totals, term counts and postings, each from the rows
+   * first) and indexes what it inserted: scope totals and postings, each from the rows
    * the insert returned, so a conflicting row that inserted nothing counts nowhere. `terms[i]` is what
    * tokenising the row of id `ids[i]` gave; the parameters to append come back beside the text.
    */
@@ -128,18 +156,12 @@ export class PostgresLexicalIndex {
           tags_length = s.tags_length + excluded.tags_length
         RETURNING scope_id, scope
       ),
-      tm AS (
-        INSERT INTO ${t.terms} AS x (scope_id, term, documents)
-        SELECT sc.scope_id, p.term, count(*)::int FROM p JOIN ins ON ins.id = p.id JOIN sc ON sc.scope = ins.scope
-        GROUP BY sc.scope_id, sc.scope, p.term ORDER BY sc.scope COLLATE "C", p.term COLLATE "C"
-        ON CONFLICT (scope_id, term) DO UPDATE SET documents = x.documents + excluded.documents
-      ),
       po AS (
-        INSERT INTO ${t.postings} (scope_id, term, impact, seq, problem_count, strategy_count, tags_count,
-          problem_length, strategy_length, tags_length)
-        SELECT sc.scope_id, p.term, p.impact, ins.seq, p.pc, p.sc, p.tc, l.pl, l.sl, l.tl
+        INSERT INTO ${t.postings} (scope_id, term, seq, posting)
+        SELECT sc.scope_id, p.term, ins.seq,
+          ${postingBytes("ins.seq", ["p.pc", "p.sc", "p.tc"], ["l.pl", "l.sl", "l.tl"])}
         FROM p JOIN ins ON ins.id = p.id JOIN l ON l.id = p.id JOIN sc ON sc.scope = ins.scope
-        ORDER BY sc.scope_id, p.term, p.impact DESC, ins.seq
+        ORDER BY sc.scope_id, p.term, ins.seq
       )
       SELECT * FROM ins`;
     const params = [
@@ -156,30 +178,20 @@ export class PostgresLexicalIndex {
   /** Indexes newly written rows (their `seq` from the insert). */
   async add(tx: Executor, changes: readonly IndexChange[]): Promise<void> {
     if (changes.length === 0) return;
-    const d = deltas(
-      changes.map((c) => ({
-        scope: c.scope,
-        sign: 1,
-        lengths: c.terms.lengths,
-        terms: c.terms.postings.map((p) => p.term),
-      })),
-    );
+    const scopes = scopeDeltas(changes.map((c) => ({ scope: c.scope, sign: 1, lengths: c.terms.lengths })));
     const postings = changes.flatMap((c) => c.terms.postings.map((p) => ({ c, p })));
     const t = this.t;
     await tx.query(
-      `WITH sc AS (${this.upsertScopes()}), tm AS (${this.upsertTerms()})
-       INSERT INTO ${t.postings} (scope_id, term, impact, seq, problem_count, strategy_count, tags_count,
-         problem_length, strategy_length, tags_length)
-       SELECT sc.scope_id, u.term, u.impact, u.seq, u.pc, u.sc, u.tc, u.pl, u.sl, u.tl
-       FROM unnest($9::text[], $10::text[], $11::float8[], $12::bigint[], $13::int[], $14::int[], $15::int[],
-         $16::int[], $17::int[], $18::int[]) AS u(scope, term, impact, seq, pc, sc, tc, pl, sl, tl)
+      `WITH sc AS (${this.upsertScopes()})
+       INSERT INTO ${t.postings} (scope_id, term, seq, posting)
+       SELECT sc.scope_id, u.term, u.seq, ${postingBytes("u.seq", ["u.pc", "u.sc", "u.tc"], ["u.pl", "u.sl", "u.tl"])}
+       FROM unnest($6::text[], $7::text[], $8::bigint[], $9::int[], $10::int[], $11::int[],
+         $12::int[], $13::int[], $14::int[]) AS u(scope, term, seq, pc, sc, tc, pl, sl, tl)
        JOIN sc ON sc.scope = u.scope`,
       [
-        ...d.scopes,
-        ...d.terms,
+        ...scopes,
         postings.map(({ c }) => c.scope),
         postings.map(({ p }) => p.term),
-        postings.map(({ p }) => p.impact),
         postings.map(({ c }) => c.seq),
         ...[0, 1, 2].map((f) => postings.map(({ p }) => p.counts[f]!)),
         ...[0, 1, 2].map((f) => postings.map(({ c }) => c.terms.lengths[f]!)),
@@ -191,29 +203,15 @@ export class PostgresLexicalIndex {
   async remove(tx: Executor, removals: readonly IndexRemoval[]): Promise<void> {
     if (removals.length === 0) return;
     const forms = removals.map((r) => ({ r, form: readIndexedForm(r.indexed) }));
-    const d = deltas(
-      forms.map(({ r, form }) => ({
-        scope: r.scope,
-        sign: -1,
-        lengths: form.lengths,
-        terms: form.terms.map(([term]) => term),
-      })),
-    );
-    const postings = forms.flatMap(({ r, form }) => form.terms.map(([term, impact]) => ({ r, term, impact })));
+    const scopes = scopeDeltas(forms.map(({ r, form }) => ({ scope: r.scope, sign: -1, lengths: form.lengths })));
+    const postings = forms.flatMap(({ r, form }) => form.terms.map(([term]) => ({ r, term })));
     await tx.query(
-      `WITH sc AS (${this.upsertScopes()}), tm AS (${this.upsertTerms()})
+      `WITH sc AS (${this.upsertScopes()})
        DELETE FROM ${this.t.postings} p
-       USING unnest($9::text[], $10::text[], $11::float8[], $12::bigint[]) AS u(scope, term, impact, seq)
+       USING unnest($6::text[], $7::text[], $8::bigint[]) AS u(scope, term, seq)
        JOIN sc ON sc.scope = u.scope
-       WHERE p.scope_id = sc.scope_id AND p.term = u.term AND p.impact = u.impact AND p.seq = u.seq`,
-      [
-        ...d.scopes,
-        ...d.terms,
-        postings.map(({ r }) => r.scope),
-        postings.map(({ term }) => term),
-        postings.map(({ impact }) => impact),
-        postings.map(({ r }) => r.seq),
-      ],
+       WHERE p.scope_id = sc.scope_id AND p.term = u.term AND p.seq = u.seq`,
+      [...scopes, postings.map(({ r }) => r.scope), postings.map(({ term }) => term), postings.map(({ r }) => r.seq)],
     );
   }
 
@@ -227,16 +225,5 @@ export class PostgresLexicalIndex {
         strategy_length = s.strategy_length + excluded.strategy_length,
         tags_length = s.tags_length + excluded.tags_length
       RETURNING scope_id, scope`;
-  }
-
-  // $6..$8: scope, term, document-count delta (sorted by scope, then term). A count that reaches
-  // zero stays as a row; search skips it.
-  private upsertTerms(): string {
-    const t = this.t;
-    return `INSERT INTO ${t.terms} AS x (scope_id, term, documents)
-      SELECT sc.scope_id, u.term, u.delta
-      FROM unnest($6::text[], $7::text[], $8::int[]) WITH ORDINALITY AS u(scope, term, delta, ord)
-      JOIN sc ON sc.scope = u.scope ORDER BY u.ord
-      ON CONFLICT (scope_id, term) DO UPDATE SET documents = x.documents + excluded.documents`;
   }
 }

@@ -1,7 +1,6 @@
 import { StrategyStoreError } from "@x/strategy-store-core";
 import { documentTerms, indexedForm } from "@x/strategy-store-core/backend";
 import type { Executor } from "./connection";
-import { PostgresLexicalIndex } from "./lexical-index";
 
 export interface Tables {
   schema: string;
@@ -129,11 +128,33 @@ const MIGRATIONS: readonly Migration[] = [
          (SELECT string_agg(e.value ->> 0, ' ') FROM jsonb_array_elements(indexed -> 'terms') AS e(value)), '')`,
     ],
   },
+  {
+    // Search ranks in JS with core's exact MaxScore: it reads each query term's postings as one
+    // value in `seq` order (the ints packed into `posting`); their count is the term's document
+    // frequency. Impact order, the per-posting columns and the per-term counts served the per-term
+    // cut, which was not exact, and cost every write an upsert per term.
+    version: 5,
+    sql: (t) => [
+      `ALTER TABLE ${t.postings} ADD COLUMN posting bytea`,
+      `UPDATE ${t.postings} SET posting = int8send(seq) || int2send(problem_count::int2) ||
+         int2send(strategy_count::int2) || int2send(tags_count::int2) || int2send(problem_length::int2) ||
+         int2send(strategy_length::int2) || int2send(tags_length::int2)`,
+      `ALTER TABLE ${t.postings} ALTER COLUMN posting SET NOT NULL`,
+      `DROP INDEX ${t.schema}.strategy_postings_order`,
+      `ALTER TABLE ${t.postings} DROP COLUMN impact, DROP COLUMN problem_count, DROP COLUMN strategy_count,
+         DROP COLUMN tags_count, DROP COLUMN problem_length, DROP COLUMN strategy_length, DROP COLUMN tags_length`,
+      `CREATE UNIQUE INDEX strategy_postings_seq ON ${t.postings} (scope_id, term, seq) INCLUDE (posting)`,
+      `DROP TABLE ${t.terms}`,
+    ],
+  },
 ];
 
-/** Indexes the rows an older version wrote, a batch at a time. */
+/**
+ * Indexes the rows an older version wrote, a batch at a time, in the tables as version 3 made them
+ * (version 5 converts them with the rest). It runs alone under the migration lock, so one statement
+ * per table is enough.
+ */
 async function backfillIndex(tx: Executor, t: Tables): Promise<void> {
-  const index = new PostgresLexicalIndex(t);
   for (let after = 0; ;) {
     const rows = await tx.query<{ seq: string; scope: string; problem: string; strategy: string; tags: string[] }>(
       `SELECT seq, scope, problem, strategy, tags FROM ${t.strategies} WHERE seq > $1 ORDER BY seq LIMIT 1000`,
@@ -141,7 +162,40 @@ async function backfillIndex(tx: Executor, t: Tables): Promise<void> {
     );
     if (rows.length === 0) return;
     const changes = rows.map((row) => ({ scope: row.scope, seq: row.seq, terms: documentTerms(row) }));
-    await index.add(tx, changes);
+    await tx.query(
+      `INSERT INTO ${t.scopes} AS s (scope, documents, problem_length, strategy_length, tags_length)
+       SELECT u.scope, count(*), sum(u.pl), sum(u.sl), sum(u.tl)
+       FROM unnest($1::text[], $2::int[], $3::int[], $4::int[]) AS u(scope, pl, sl, tl) GROUP BY u.scope
+       ON CONFLICT (scope) DO UPDATE SET documents = s.documents + excluded.documents,
+         problem_length = s.problem_length + excluded.problem_length,
+         strategy_length = s.strategy_length + excluded.strategy_length,
+         tags_length = s.tags_length + excluded.tags_length`,
+      [changes.map((c) => c.scope), ...[0, 1, 2].map((f) => changes.map((c) => c.terms.lengths[f]!))],
+    );
+    const postings = changes.flatMap((c) => c.terms.postings.map((p) => ({ c, p })));
+    await tx.query(
+      `INSERT INTO ${t.terms} AS x (scope_id, term, documents)
+       SELECT s.scope_id, u.term, count(*) FROM unnest($1::text[], $2::text[]) AS u(scope, term)
+       JOIN ${t.scopes} s ON s.scope = u.scope GROUP BY s.scope_id, u.term
+       ON CONFLICT (scope_id, term) DO UPDATE SET documents = x.documents + excluded.documents`,
+      [postings.map(({ c }) => c.scope), postings.map(({ p }) => p.term)],
+    );
+    await tx.query(
+      `INSERT INTO ${t.postings} (scope_id, term, impact, seq, problem_count, strategy_count, tags_count,
+         problem_length, strategy_length, tags_length)
+       SELECT s.scope_id, u.term, u.impact, u.seq, u.pc, u.sc, u.tc, u.pl, u.sl, u.tl
+       FROM unnest($1::text[], $2::text[], $3::float8[], $4::bigint[], $5::int[], $6::int[], $7::int[],
+         $8::int[], $9::int[], $10::int[]) AS u(scope, term, impact, seq, pc, sc, tc, pl, sl, tl)
+       JOIN ${t.scopes} s ON s.scope = u.scope`,
+      [
+        postings.map(({ c }) => c.scope),
+        postings.map(({ p }) => p.term),
+        postings.map(({ p }) => p.impact),
+        postings.map(({ c }) => c.seq),
+        ...[0, 1, 2].map((f) => postings.map(({ p }) => p.counts[f]!)),
+        ...[0, 1, 2].map((f) => postings.map(({ c }) => c.terms.lengths[f]!)),
+      ],
+    );
     await tx.query(
       `UPDATE ${t.strategies} s SET indexed = u.indexed FROM unnest($1::bigint[], $2::jsonb[]) AS u(seq, indexed)
        WHERE s.seq = u.seq`,
@@ -190,7 +244,8 @@ export async function migrate(
     const vector = `"${vectorSchema}".vector`;
     await tx.query(`ALTER TABLE ${t.strategies} ADD COLUMN IF NOT EXISTS embedding_vec ${vector}`);
     await tx.query(
-      `UPDATE ${t.strategies} SET embedding_vec = embedding::${vector} WHERE embedding IS NOT NULL AND embedding_vec IS NULL`,
+      `UPDATE ${t.strategies} SET embedding_vec = embedding::${vector} ` +
+        `WHERE embedding IS NOT NULL AND embedding_vec IS NULL`,
     );
     return vectorSchema;
   });

@@ -83,18 +83,30 @@ describe("postgres (PGlite + pgvector) specifics", () => {
     await pglite.query(`DROP SCHEMA "${schema}" CASCADE`);
   });
 
-  it("migration 4 fills each row's terms from its index form: upgraded rows score as freshly written ones", async () => {
-    const schema = runSchema("terms");
-    const fresh = await PostgresStrategyStore.open({ client: pglite, schema });
+  it("migrations 3 to 5 index, fill and repack a version-2 schema's rows: they score as freshly written ones", async () => {
+    const freshSchema = runSchema("fresh");
+    const fresh = await PostgresStrategyStore.open({ client: pglite, schema: freshSchema });
     await fresh.putMany(upgradeSample.inputs);
     const before = await fresh.search(upgradeSample.search);
     await fresh.close();
-    await pglite.query(`ALTER TABLE "${schema}".strategies DROP COLUMN terms`);
-    await pglite.query(`DELETE FROM "${schema}".strategy_schema_version WHERE version = 4`);
+    const schema = runSchema("repack");
+    const tables = tablesFor(schema);
+    await migrate(executorFor(pglite), tables, false, 2);
+    for (const [i, input] of upgradeSample.inputs.entries()) {
+      await pglite.query(
+        `INSERT INTO ${tables.strategies} (id, scope, strategy_key, problem, strategy, confidence, source, tags,
+           created_at, updated_at) VALUES ($1, $2, $1, $3, $4, 1, 't', $5, now(), now())`,
+        [`r${i}`, input.scope, input.problem, input.strategy, input.tags ?? []],
+      );
+    }
+    // Version 4 as an older release left it (postings in impact order), then the rest on open.
+    await migrate(executorFor(pglite), tables, false, 4);
     const upgraded = await PostgresStrategyStore.open({ client: pglite, schema });
-    expect(await upgraded.search(upgradeSample.search)).toEqual(before);
+    const scored = (hits: typeof before) => hits.map((hit) => [hit.record.problem, hit.score]);
+    expect(scored(await upgraded.search(upgradeSample.search))).toEqual(scored(before));
     await upgraded.close();
     await pglite.query(`DROP SCHEMA "${schema}" CASCADE`);
+    await pglite.query(`DROP SCHEMA "${freshSchema}" CASCADE`);
   });
 
   it("refuses a database whose schema a newer release wrote", async () => {

@@ -252,9 +252,9 @@ export class PostgresStrategyStore implements StrategyStore {
     const pool = candidatePoolSize(parsed.k);
     const t = this.tables.strategies;
     // Candidates are ranked in a light form; only the winners' rows are read into records.
-    const lexical = (await this.index.search(this.db, parsed.scope, parsed.query, pool)).map((row) => ({
+    const lexical = (await this.index.search(this.db, parsed.scope, parsed.query, pool)).map(({ row, score }) => ({
       ...lightCandidate(row),
-      score: Number(row.lexical_score),
+      score,
     }));
     const vector = queryVector
       ? (
