@@ -63,7 +63,10 @@ const StoredRowSchema = z
   }))
   .pipe(StrategyRecordSchema);
 
-/** Reads one stored row into a record; a row that does not fit is a typed `backend` error naming fields, never values. */
+/**
+ * Reads one stored row into a record; a row that does not fit is a typed `backend` error naming
+ * fields, never values.
+ */
 export function recordFromRow(row: unknown): StrategyRecord {
   const parsed = StoredRowSchema.safeParse(row);
   if (parsed.success) return parsed.data;

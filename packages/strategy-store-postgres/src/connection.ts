@@ -138,8 +138,18 @@ const CONNECTION_CODES = new Set([
   "ETIMEDOUT",
   "ENOTCONN",
 ]);
-const CONNECTION_MESSAGES =
-  /connection terminated|not queryable|connection (?:was )?closed|pglite is closed|closed and cannot be used|socket hang up|cannot use a pool after calling end/i;
+const CONNECTION_MESSAGES = new RegExp(
+  [
+    "connection terminated",
+    "not queryable",
+    "connection (?:was )?closed",
+    "pglite is closed",
+    "closed and cannot be used",
+    "socket hang up",
+    "cannot use a pool after calling end",
+  ].join("|"),
+  "i",
+);
 
 /** Driver failures become typed errors whose message carries an SQLSTATE at most, never row data. */
 export function toStoreError(error: unknown): StrategyStoreError {

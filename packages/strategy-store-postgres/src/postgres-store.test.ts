@@ -29,7 +29,8 @@ describe("postgres (PGlite + pgvector) specifics", () => {
     const store = await PostgresStrategyStore.open({ client: pglite, schema: pgliteSchema, embed: conceptEmbed });
     expect(store.vectorSearch).toBe(true);
     const { rows } = await pglite.query<{ type: string }>(
-      "SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = $1::regclass AND attname = 'embedding_vec'",
+      "SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute " +
+        "WHERE attrelid = $1::regclass AND attname = 'embedding_vec'",
       [`"${pgliteSchema}".strategies`],
     );
     expect(rows[0]?.type).toBe("vector");
@@ -64,7 +65,8 @@ describe("postgres (PGlite + pgvector) specifics", () => {
     await migrate(executorFor(pglite), tables, false, 2);
     const insert = (id: string, scope: string, problem: string, tags: string[]) =>
       pglite.query(
-        `INSERT INTO ${tables.strategies} (id, scope, strategy_key, problem, strategy, confidence, source, tags, created_at, updated_at)
+        `INSERT INTO ${tables.strategies} (id, scope, strategy_key, problem, strategy, confidence, source, tags, ` +
+          `created_at, updated_at)
          VALUES ($1, $2, $1, $3, 'a strategy', 1, 't', $4, now(), now())`,
         [id, scope, problem, tags],
       );
@@ -83,7 +85,7 @@ describe("postgres (PGlite + pgvector) specifics", () => {
     await pglite.query(`DROP SCHEMA "${schema}" CASCADE`);
   });
 
-  it("migrations 3 to 5 index, fill and repack a version-2 schema's rows: they score as freshly written ones", async () => {
+  it("migrations 3 to 5 index and repack a version-2 schema's rows: they score as freshly written ones", async () => {
     const freshSchema = runSchema("fresh");
     const fresh = await PostgresStrategyStore.open({ client: pglite, schema: freshSchema });
     await fresh.putMany(upgradeSample.inputs);

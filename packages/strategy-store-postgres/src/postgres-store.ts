@@ -58,7 +58,10 @@ export interface PostgresStrategyStoreOptions extends StrategyStoreOptions {
 
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
-/** StrategyStore on PostgreSQL: scope-local BM25F ranked along an index, pgvector when present, row-level atomic counters. */
+/**
+ * StrategyStore on PostgreSQL: exact scope-local BM25F over postings read along an index, pgvector
+ * when present, row-level atomic counters.
+ */
 export class PostgresStrategyStore implements StrategyStore {
   private closed = false;
 
@@ -166,15 +169,18 @@ export class PostgresStrategyStore implements StrategyStore {
     const fresh = prepared.map((one) => newRecord(one, newId(), now));
     const terms = fresh.map((record) => documentTerms(record));
     const vector = this.vectorSchema === undefined ? undefined : `"${this.vectorSchema}".vector`;
-    const insert = `INSERT INTO ${t} (id, scope, strategy_key, problem, strategy, correction, next_step,
+    const insert =
+      `INSERT INTO ${t} (id, scope, strategy_key, problem, strategy, correction, next_step,
          confidence, source, tags, embedding, created_at, updated_at, uses, successes, indexed, terms
          ${vector ? ", embedding_vec" : ""})
        SELECT u.id, u.scope, u.strategy_key, u.problem, u.strategy, u.correction, u.next_step, u.confidence, u.source,
-         ARRAY(SELECT jsonb_array_elements_text(u.tags)), ${jsonFloats("u.embedding")}, $12, $12, 0, 0, u.indexed, u.terms
+         ARRAY(SELECT jsonb_array_elements_text(u.tags)), ${jsonFloats("u.embedding")}, $12, $12, 0, 0, ` +
+      `u.indexed, u.terms
          ${vector ? `, (${jsonFloats("u.embedding")})::${vector}` : ""}
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[],
          $9::text[], $10::jsonb[], $11::jsonb[], $13::jsonb[], $14::text[]) WITH ORDINALITY
-         AS u(id, scope, strategy_key, problem, strategy, correction, next_step, confidence, source, tags, embedding, indexed, terms, ord)
+         AS u(id, scope, strategy_key, problem, strategy, correction, next_step, confidence, source, tags, ` +
+      `embedding, indexed, terms, ord)
        ORDER BY u.ord
        ON CONFLICT (scope, strategy_key) DO NOTHING RETURNING ${RECORD_COLUMNS}, seq`;
     const ids = fresh.map((r) => r.id);
@@ -218,7 +224,8 @@ export class PostgresStrategyStore implements StrategyStore {
     // Counters are not written here: only recordOutcome's in-SQL increment moves them.
     const [updated] = await tx.query<StrategyRow>(
       `UPDATE ${t} SET problem = $2, strategy = $3, correction = $4, next_step = $5, confidence = $6, source = $7,
-         tags = $8, embedding = $9, updated_at = $10, indexed = $11, terms = $12${this.vectorSchema === undefined ? "" : `, embedding_vec = $13::"${this.vectorSchema}".vector`}
+         tags = $8, embedding = $9, updated_at = $10, indexed = $11, terms = $12` +
+        `${this.vectorSchema === undefined ? "" : `, embedding_vec = $13::"${this.vectorSchema}".vector`}
        WHERE id = $1 RETURNING ${RECORD_COLUMNS}`,
       [
         merged.id,
@@ -259,7 +266,8 @@ export class PostgresStrategyStore implements StrategyStore {
     const vector = queryVector
       ? (
           await this.db.query<StrategyRow & { terms: string; similarity: number }>(
-            `SELECT ${RECORD_COLUMNS}, terms, 1 - (embedding_vec OPERATOR("${this.vectorSchema}".<=>) $2::"${this.vectorSchema}".vector) AS similarity
+            `SELECT ${RECORD_COLUMNS}, terms, ` +
+              `1 - (embedding_vec OPERATOR("${this.vectorSchema}".<=>) $2::"${this.vectorSchema}".vector) AS similarity
              FROM ${t}
              WHERE scope = $1 AND embedding_vec IS NOT NULL AND "${this.vectorSchema}".vector_dims(embedding_vec) = $3
              ORDER BY embedding_vec OPERATOR("${this.vectorSchema}".<=>) $2::"${this.vectorSchema}".vector LIMIT $4`,
@@ -349,6 +357,9 @@ function retryable(error: unknown): boolean {
 
 /** A jsonb array of numbers as double precision[], in order; SQL NULL for a JSON null. */
 function jsonFloats(column: string): string {
-  return `CASE WHEN ${column} IS NULL OR jsonb_typeof(${column}) = 'null' THEN NULL ELSE ARRAY(
-    SELECT e.value::float8 FROM jsonb_array_elements_text(${column}) WITH ORDINALITY AS e(value, ord) ORDER BY e.ord) END`;
+  return (
+    `CASE WHEN ${column} IS NULL OR jsonb_typeof(${column}) = 'null' THEN NULL ELSE ARRAY(
+    SELECT e.value::float8 FROM jsonb_array_elements_text(${column}) ` +
+    `WITH ORDINALITY AS e(value, ord) ORDER BY e.ord) END`
+  );
 }

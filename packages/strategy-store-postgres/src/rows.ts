@@ -18,7 +18,8 @@ export interface StrategyRow {
 
 /** Columns a record is read from (the tsvector and vector columns stay in the database). */
 export const RECORD_COLUMNS =
-  "id, scope, problem, strategy, correction, next_step, confidence, source, tags, embedding, created_at, updated_at, uses, successes";
+  "id, scope, problem, strategy, correction, next_step, confidence, source, tags, embedding, " +
+  "created_at, updated_at, uses, successes";
 
 /** pgvector's text form. */
 export function vectorLiteral(vector: readonly number[]): string {

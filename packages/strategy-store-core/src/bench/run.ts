@@ -164,12 +164,17 @@ async function measureCell(
     await target.setLoaded(dataset, loaded);
     if (loaded < layout.records) {
       log(
-        `${label}: NOT MEASURED, load budget spent at ${loaded.toLocaleString("en-US")} records (kept if the target keeps databases)`,
+        `${label}: NOT MEASURED, load budget spent at ${loaded.toLocaleString("en-US")} records ` +
+          "(kept if the target keeps databases)",
       );
       return undefined;
     }
     log(
-      `${label}: ${loaded > already ? `loaded ${(loaded - already).toLocaleString("en-US")} in ${loadSeconds.toFixed(1)} s` : "reused as built"}`,
+      `${label}: ${
+        loaded > already
+          ? `loaded ${(loaded - already).toLocaleString("en-US")} in ${loadSeconds.toFixed(1)} s`
+          : "reused as built"
+      }`,
     );
 
     const sampleIds: string[] = [];
@@ -294,7 +299,9 @@ export function formatBenchTable(rows: readonly BenchRow[]): string {
   ]);
   const widths = header.map((title, col) => Math.max(title.length, ...body.map((cells) => cells[col]!.length)));
   const line = (cells: string[]) =>
-    `| ${cells.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!))).join(" | ")} |`;
+    `| ${cells
+      .map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!)))
+      .join(" | ")} |`;
   return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...body.map(line)].join("\n");
 }
 

@@ -48,7 +48,8 @@ export const labelledSet: readonly LabelledStrategy[] = [
   {
     problem: "CORS error when the browser calls the API from another origin",
     strategy:
-      "Have the server send Access-Control-Allow-Origin for the calling origin and answer the preflight OPTIONS request.",
+      "Have the server send Access-Control-Allow-Origin for the calling origin " +
+      "and answer the preflight OPTIONS request.",
     query: "browser blocks the fetch to my backend with a cross origin CORS message",
   },
   {
@@ -74,7 +75,8 @@ export const labelledSet: readonly LabelledStrategy[] = [
   {
     problem: "Race condition: two workers increment the same counter and updates are lost",
     strategy:
-      "Do the increment atomically in the database (UPDATE ... SET n = n + 1) or under a lock, never read-modify-write.",
+      "Do the increment atomically in the database (UPDATE ... SET n = n + 1) " +
+      "or under a lock, never read-modify-write.",
     query: "concurrent workers lose counter increments when both update the same row",
   },
   {
@@ -107,7 +109,8 @@ export const labelledSet: readonly LabelledStrategy[] = [
   {
     problem: "SSH connection refused with permission denied publickey",
     strategy:
-      "Check the key is loaded in the agent, its permissions are 600, and the public key is in authorized_keys for that user.",
+      "Check the key is loaded in the agent, its permissions are 600, " +
+      "and the public key is in authorized_keys for that user.",
     query: "ssh login fails: permission denied (publickey)",
   },
   {
@@ -119,7 +122,8 @@ export const labelledSet: readonly LabelledStrategy[] = [
   {
     problem: "Environment variable undefined in the production build of a frontend app",
     strategy:
-      "Expose it with the framework's public prefix at build time and rebuild; runtime env is not read by static bundles.",
+      "Expose it with the framework's public prefix at build time and rebuild; " +
+      "runtime env is not read by static bundles.",
     query: "env var is empty after building the frontend for production",
   },
   {
@@ -232,7 +236,8 @@ export const labelledSet: readonly LabelledStrategy[] = [
   {
     problem: "Terraform plan wants to recreate a resource after a provider upgrade",
     strategy:
-      "Read the provider changelog, use moved blocks or state mv, and add lifecycle ignore_changes for computed attributes.",
+      "Read the provider changelog, use moved blocks or state mv, " +
+      "and add lifecycle ignore_changes for computed attributes.",
     query: "terraform plan shows destroy and recreate of a resource since the provider upgrade",
   },
   {
