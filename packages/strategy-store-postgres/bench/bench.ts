@@ -34,7 +34,7 @@ function target(name: string, db: PgQueryable, serverCpuNs?: () => number): Benc
       // What autovacuum does on a server after a bulk load: statistics for the planner, and the
       // visibility map that lets a search read postings from the index alone. PGlite runs no
       // autovacuum, so after an import its user has to (see the README).
-      for (const table of ["strategy_postings", "strategy_terms", "strategies"]) {
+      for (const table of ["strategy_postings", "strategies"]) {
         await db.query(`VACUUM (ANALYZE) "${schemaOf(dataset)}".${table}`);
       }
     },
