@@ -50,29 +50,49 @@ export function maxScoreTop(terms: readonly TermPostings[], totals: ScopeTotals,
     .sort((a, b) => b.bound - a.bound);
   let rest = weighted.reduce((sum, one) => sum + one.bound, 0);
   let spent = 0;
-  let held = accumulator(0);
-  // Merges write into the other of two accumulators, grown as needed: one allocation per search, not per term.
-  let spare = accumulator(0);
-  let entering = true;
-  for (const { term, weight, bound } of weighted) {
-    const scorer = postingScorer(weight, norms);
-    // The pool's floor is at most the best score held, itself at most the bounds already spent.
-    if (entering && held.length >= pool && rest < spent) entering = rest >= kthHighest(held, pool);
-    if (entering) {
-      const runs = [...term.scan()];
-      const size = held.length + runs.reduce((sum, run) => sum + run.seqs.length, 0);
-      if (spare.seqs.length < size) spare = accumulator(Math.max(size, 2 * spare.seqs.length));
-      [held, spare] = [merge(held, runs, scorer, spare), held];
-    } else {
-      const floor = kthHighest(held, pool);
-      held = keep(held, (score) => score + rest >= floor);
-      addFound(held, term.lookup(held.seqs.subarray(0, held.length)), scorer);
+  // The last call's accumulators are reused when free: tens of KiB of typed arrays per search,
+  // they were most of what a search allocated, and so most of its garbage-collection tail.
+  const borrowed = scratch.free ? scratch : { free: true, held: accumulator(0), spare: accumulator(0) };
+  borrowed.free = false;
+  try {
+    let held = borrowed.held;
+    held.length = 0;
+    // Merges write into the other of two accumulators, grown as needed.
+    let spare = borrowed.spare;
+    let entering = true;
+    for (const { term, weight, bound } of weighted) {
+      const scorer = postingScorer(weight, norms);
+      // The pool's floor is at most the best score held, itself at most the bounds already spent.
+      if (entering && held.length >= pool && rest < spent) entering = rest >= kthHighest(held, pool);
+      if (entering) {
+        const runs = [...term.scan()];
+        const size = held.length + runs.reduce((sum, run) => sum + run.seqs.length, 0);
+        if (spare.seqs.length < size) spare = accumulator(Math.max(size, 2 * spare.seqs.length));
+        [held, spare] = [merge(held, runs, scorer, spare), held];
+        borrowed.held = held;
+        borrowed.spare = spare;
+      } else {
+        const floor = kthHighest(held, pool);
+        held = keep(held, (score) => score + rest >= floor);
+        addFound(held, term.lookup(held.seqs.subarray(0, held.length)), scorer);
+      }
+      rest -= bound;
+      spent += bound;
     }
-    rest -= bound;
-    spent += bound;
+    return best(held, pool);
+  } finally {
+    borrowed.free = true;
   }
-  return best(held, pool);
 }
+
+/** Two accumulators kept between calls, and whether a call is using them. */
+interface Scratch {
+  free: boolean;
+  held: Accumulator;
+  spare: Accumulator;
+}
+
+const scratch: Scratch = { free: true, held: accumulator(0), spare: accumulator(0) };
 
 /** Documents and their partial scores, ascending `seq`, in the first `length` entries. */
 interface Accumulator {
@@ -164,12 +184,17 @@ function best(held: Accumulator, pool: number): ScoredSeq[] {
   return hits.sort((a, b) => b.score - a.score || a.seq - b.seq).slice(0, pool);
 }
 
+// Selection reorders a copy of the scores; one buffer serves every call (none is re-entered).
+let selection = new Float64Array(0);
+
 /** The `k`-th highest score held (Hoare's selection, linear on average). */
 function kthHighest(held: Accumulator, k: number): number {
-  const a = held.scores.slice(0, held.length);
-  const target = a.length - k;
+  if (selection.length < held.length) selection = new Float64Array(Math.max(held.length, 2 * selection.length));
+  const a = selection;
+  a.set(held.scores.subarray(0, held.length));
+  const target = held.length - k;
   let lo = 0;
-  let hi = a.length - 1;
+  let hi = held.length - 1;
   while (lo < hi) {
     const pivot = a[(lo + hi) >>> 1]!;
     let i = lo;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isStrategyStoreError } from "./errors";
-import { recordFromRow } from "./stored-row";
+import { rankedFieldsFromRow, recordFromRow } from "./stored-row";
 
 const row = {
   id: "s1",
@@ -54,6 +54,39 @@ describe("recordFromRow", () => {
       expect(isStrategyStoreError(error, "backend")).toBe(true);
       expect((error as Error).message).toContain(field);
       expect((error as Error).message).not.toContain("SECRET-TENANT-TEXT");
+    }
+  });
+});
+
+describe("rankedFieldsFromRow", () => {
+  const canonical = { id: "s1", confidence: 2, updated_at: "2026-11-30T11:00:00.000Z", uses: 3, successes: 2 };
+  const fields = { id: "s1", confidence: 2, updatedAt: "2026-11-30T11:00:00.000Z", uses: 3, successes: 2 };
+
+  it("reads a row of canonical values, or of any driver's types, into the same fields", () => {
+    expect(rankedFieldsFromRow(canonical)).toEqual(fields);
+    expect(rankedFieldsFromRow({ ...canonical, confidence: "2", uses: "3" })).toEqual(fields);
+    expect(rankedFieldsFromRow({ ...canonical, updated_at: new Date("2026-11-30T11:00:00Z") })).toEqual(fields);
+    expect(rankedFieldsFromRow({ ...canonical, updated_at: "2026-11-30T11:00:00Z" })).toEqual(fields);
+    // Well-formed but no such day: the schema's reading (the date it rolls over to), not the text as stored.
+    const rolled = new Date("2026-02-30T11:00:00.000Z").toISOString();
+    expect(rankedFieldsFromRow({ ...canonical, updated_at: "2026-02-30T11:00:00.000Z" }).updatedAt).toBe(rolled);
+  });
+
+  it("rejects what the schema rejects, however well-formed it looks", () => {
+    for (const bad of [
+      { ...canonical, updated_at: "not a time" },
+      { ...canonical, uses: -1 },
+      { ...canonical, successes: 1.5 },
+      { ...canonical, confidence: Number.NaN },
+      { ...canonical, id: 7 },
+    ]) {
+      let error: unknown;
+      try {
+        rankedFieldsFromRow(bad);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(isStrategyStoreError(error) && error.code === "backend").toBe(true);
     }
   });
 });

@@ -88,9 +88,36 @@ const RankedRowSchema = z
  * {@link recordFromRow}) only for the hits it returns, not for every candidate of its pool.
  */
 export function rankedFieldsFromRow(row: unknown): RankedFields {
+  const canonical = canonicalRankedFields(row);
+  if (canonical) return canonical;
   const parsed = RankedRowSchema.safeParse(row);
   if (parsed.success) return parsed.data;
   return malformedRow(parsed.error);
+}
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * The fields of a row that already holds what {@link RankedRowSchema} would give (a driver that
+ * returns numbers as numbers, and the timestamp as the ISO text the store wrote), without running
+ * the schema: a search reads dozens of candidates, and parsing them was most of what it allocated.
+ * Anything else is left to the schema, so the result is the same either way.
+ */
+function canonicalRankedFields(row: unknown): RankedFields | undefined {
+  if (typeof row !== "object" || row === null) return undefined;
+  const { id, confidence, updated_at: updatedAt, uses, successes } = row as Record<string, unknown>;
+  if (typeof id !== "string" || typeof confidence !== "number" || !Number.isFinite(confidence)) return undefined;
+  if (!isCount(uses) || !isCount(successes) || typeof updatedAt !== "string" || !ISO_TIMESTAMP.test(updatedAt)) {
+    return undefined;
+  }
+  // A well-formed text can still name no such day (February 30th): only what reads back unchanged passes.
+  const time = Date.parse(updatedAt);
+  if (Number.isNaN(time) || new Date(time).toISOString() !== updatedAt) return undefined;
+  return { id, confidence, updatedAt, uses, successes };
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }
 
 function malformedRow(error: z.ZodError): never {
