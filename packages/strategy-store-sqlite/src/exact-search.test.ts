@@ -3,6 +3,7 @@ import { prng } from "@x/strategy-store-core/bench";
 import type { StrategyInput } from "@x/strategy-store-core";
 import { listAll, referenceSearch } from "@x/strategy-store-core/conformance";
 import { SqliteStrategyStore } from "./index";
+import { PENDING_LIMIT } from "./pending-postings";
 
 // 40 words over 2,000 records: every query term is in ~650 of them, so postings span dozens of
 // blocks and a search that read only each term's best postings would miss documents matching several.
@@ -41,6 +42,41 @@ describe("sqlite exact search", () => {
       expect(hits.map((hit) => hit.record.id)).toEqual(expected.map((hit) => hit.record.id));
       hits.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i]!.score, 9));
     }
+    await store.close();
+  }, 60_000);
+
+  it("equals the reference while postings are pending, rewritten and deleted on either side of a merge", async () => {
+    const random = prng(7);
+    const store = new SqliteStrategyStore({ database: ":memory:" });
+    const merged = PENDING_LIMIT;
+    const inputs = Array.from({ length: merged + 88 }, (_, n) => record(n, random));
+    // Single puts: the first PENDING_LIMIT merged into blocks, the last 88 pending.
+    const written = [];
+    for (const input of inputs) written.push(await store.put(input));
+    const added = VOCABULARY[3]!;
+    // Rewrites of merged records go pending below the blocks' seqs; rewrites of pending ones stay pending.
+    for (const n of [...Array(40).keys()].map((i) => i * 7).concat([10, 20, 30, 40, 50].map((i) => merged + i))) {
+      await store.put({ ...inputs[n]!, problem: `${inputs[n]!.problem} ${added}` });
+    }
+    for (const one of [...written.slice(100, 130), ...written.slice(merged + 28, merged + 48)]) {
+      expect(await store.delete("big", one.id)).toBe(true);
+    }
+    const check = async () => {
+      const records = await listAll(store, "big", 500);
+      for (let q = 0; q < 8; q++) {
+        const query =
+          q === 0 ? added : Array.from({ length: 1 + (q % 5) }, () => VOCABULARY[Math.floor(random() * 40)]).join(" ");
+        const hits = await store.search({ scope: "big", query, k: 10 });
+        const expected = referenceSearch(records, query, 10);
+        expect(hits.map((hit) => hit.record.id)).toEqual(expected.map((hit) => hit.record.id));
+        hits.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i]!.score, 9));
+      }
+      return records.length;
+    };
+    expect(await check()).toBe(merged + 38);
+    // Enough new records to merge again, rewritten ones among them landing inside full blocks.
+    for (let n = merged + 88; n < 2 * merged; n++) await store.put(record(n, random));
+    expect(await check()).toBe(2 * merged - 50);
     await store.close();
   }, 60_000);
 });

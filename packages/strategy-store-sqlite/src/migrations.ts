@@ -7,7 +7,12 @@ import { encodeIndexed, SqliteLexicalIndex } from "./lexical-index";
  * Schema changes in order; `strategy_schema_version` records which ran. Append, never edit:
  * a database opened by an older release must reach the same schema by running the rest.
  */
-const MIGRATIONS: ReadonlyArray<{ version: number; run: (db: Database.Database) => void }> = [
+const MIGRATIONS: ReadonlyArray<{
+  version: number;
+  run: (db: Database.Database) => void;
+  /** The step replaced the index tables: every row is indexed again once the last step has run. */
+  reindex?: boolean;
+}> = [
   {
     version: 1,
     run: (db) =>
@@ -39,7 +44,8 @@ const MIGRATIONS: ReadonlyArray<{ version: number; run: (db: Database.Database) 
         tokenize = 'porter unicode61 remove_diacritics 2'
       );
       CREATE TRIGGER strategies_fts_insert AFTER INSERT ON strategies BEGIN
-        INSERT INTO strategies_fts (rowid, problem, strategy, tags) VALUES (new.seq, new.problem, new.strategy, new.tags);
+        INSERT INTO strategies_fts (rowid, problem, strategy, tags)
+          VALUES (new.seq, new.problem, new.strategy, new.tags);
       END;
       CREATE TRIGGER strategies_fts_delete AFTER DELETE ON strategies BEGIN
         INSERT INTO strategies_fts (strategies_fts, rowid, problem, strategy, tags)
@@ -49,7 +55,8 @@ const MIGRATIONS: ReadonlyArray<{ version: number; run: (db: Database.Database) 
       CREATE TRIGGER strategies_fts_update AFTER UPDATE OF problem, strategy, tags ON strategies BEGIN
         INSERT INTO strategies_fts (strategies_fts, rowid, problem, strategy, tags)
           VALUES ('delete', old.seq, old.problem, old.strategy, old.tags);
-        INSERT INTO strategies_fts (rowid, problem, strategy, tags) VALUES (new.seq, new.problem, new.strategy, new.tags);
+        INSERT INTO strategies_fts (rowid, problem, strategy, tags)
+          VALUES (new.seq, new.problem, new.strategy, new.tags);
       END;
     `),
   },
@@ -103,7 +110,8 @@ const MIGRATIONS: ReadonlyArray<{ version: number; run: (db: Database.Database) 
       db.exec(`
         ALTER TABLE strategies ADD COLUMN terms TEXT NOT NULL DEFAULT '';
         UPDATE strategies SET terms = coalesce(
-          (SELECT group_concat(json_extract(j.value, '$[0]'), ' ') FROM json_each(strategies.indexed, '$.terms') j), '');
+          (SELECT group_concat(json_extract(j.value, '$[0]'), ' ')
+           FROM json_each(strategies.indexed, '$.terms') j), '');
       `),
   },
   {
@@ -127,22 +135,48 @@ const MIGRATIONS: ReadonlyArray<{ version: number; run: (db: Database.Database) 
           PRIMARY KEY (scope_id, term, start)
         ) WITHOUT ROWID;
       `);
-      const index = new SqliteLexicalIndex(db);
-      const setIndexed = db.prepare("UPDATE strategies SET indexed = ?, terms = ? WHERE seq = ?");
-      const page = db.prepare<[number], IndexSource>(
-        "SELECT seq, scope, problem, strategy, tags FROM strategies WHERE seq > ? ORDER BY seq LIMIT 1000",
-      );
-      // A page at a time: a statement still iterating would keep the connection from writing.
-      for (let rows = page.all(0); rows.length > 0; rows = page.all(rows.at(-1)!.seq)) {
-        for (const row of rows) {
-          const terms = documentTerms({ ...row, tags: tagsOf(row.tags) });
-          index.add(index.scopeForWrite(row.scope), row.seq, terms);
-          setIndexed.run(encodeIndexed(terms), termsText(terms), row.seq);
-        }
-      }
     },
+    reindex: true,
+  },
+  {
+    // A put rewrote the newest block and the totals row of every term it held, one page each, about
+    // 36 pages a put. Its postings now go to one row of strategy_pending, merged into the blocks
+    // PENDING_LIMIT documents at a time, term by term (see lexical-index.ts).
+    version: 5,
+    run: (db) =>
+      db.exec(`
+        ALTER TABLE strategy_scopes ADD COLUMN pending INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE strategy_scopes ADD COLUMN pending_tag INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE strategy_pending (
+          scope_id INTEGER NOT NULL,
+          seq INTEGER NOT NULL,
+          terms TEXT NOT NULL,
+          postings BLOB NOT NULL,
+          PRIMARY KEY (scope_id, seq)
+        ) WITHOUT ROWID;
+      `),
   },
 ];
+
+/**
+ * Indexes every row again, with the index of this release (so after the last migration has run):
+ * for a migration that replaced the index tables.
+ */
+function reindex(db: Database.Database): void {
+  const index = new SqliteLexicalIndex(db);
+  const setIndexed = db.prepare("UPDATE strategies SET indexed = ?, terms = ? WHERE seq = ?");
+  const page = db.prepare<[number], IndexSource>(
+    "SELECT seq, scope, problem, strategy, tags FROM strategies WHERE seq > ? ORDER BY seq LIMIT 1000",
+  );
+  // A page at a time: a statement still iterating would keep the connection from writing.
+  for (let rows = page.all(0); rows.length > 0; rows = page.all(rows.at(-1)!.seq)) {
+    for (const row of rows) {
+      const terms = documentTerms({ ...row, tags: tagsOf(row.tags) });
+      index.add(index.scopeForWrite(row.scope), row.seq, terms);
+      setIndexed.run(encodeIndexed(terms), termsText(terms), row.seq);
+    }
+  }
+}
 
 interface IndexSource {
   seq: number;
@@ -174,14 +208,22 @@ export function migrate(db: Database.Database, target = SCHEMA_VERSION): void {
     };
     const current = row.version ?? 0;
     if (current > SCHEMA_VERSION) throw newerSchema(current);
+    let rebuild = false;
     for (const migration of MIGRATIONS) {
       if (migration.version <= current || migration.version > target) continue;
       migration.run(db);
+      rebuild ||= migration.reindex === true;
       db.prepare("INSERT INTO strategy_schema_version (version, applied_at) VALUES (?, ?)").run(
         migration.version,
         new Date().toISOString(),
       );
     }
+    if (!rebuild) return;
+    // Only this release's index can fill its tables, and only once they all exist.
+    if (target !== SCHEMA_VERSION) {
+      throw new StrategyStoreError("backend", `version ${target} is not a schema this release can index`);
+    }
+    reindex(db);
   });
   // IMMEDIATE takes the write lock up front, so two processes never both see version 0.
   run.immediate();

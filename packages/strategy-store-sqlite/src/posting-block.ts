@@ -81,3 +81,28 @@ export function withoutPosting(block: PostingBlock, at: number): PostingBlock {
 export function sliceBlock(block: PostingBlock, from: number, to = block.seqs.length): PostingBlock {
   return { seqs: block.seqs.slice(from, to), fields: block.fields.slice(from * 6, to * 6) };
 }
+
+/** One block of every posting of `runs` (each ascending, none sharing a `seq`), ascending. */
+export function mergeBlocks(runs: readonly PostingBlock[]): PostingBlock {
+  const order = runs
+    .flatMap((run, r) => Array.from(run.seqs, (seq, i) => ({ seq, r, i })))
+    .sort((a, b) => a.seq - b.seq);
+  const seqs = new Float64Array(order.length);
+  const fields = new Uint16Array(order.length * 6);
+  order.forEach(({ seq, r, i }, at) => {
+    seqs[at] = seq;
+    fields.set(runs[r]!.fields.subarray(i * 6, i * 6 + 6), at * 6);
+  });
+  return { seqs, fields };
+}
+
+/** The block with `after`'s postings (every `seq` above the block's) at its end. */
+export function appendBlock(block: PostingBlock, after: PostingBlock): PostingBlock {
+  const seqs = new Float64Array(block.seqs.length + after.seqs.length);
+  seqs.set(block.seqs, 0);
+  seqs.set(after.seqs, block.seqs.length);
+  const fields = new Uint16Array(seqs.length * 6);
+  fields.set(block.fields, 0);
+  fields.set(after.fields, block.fields.length);
+  return { seqs, fields };
+}

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { expectStoreError, listAll, upgradeSample } from "@x/strategy-store-core/conformance";
 import { SCHEMA_VERSION, SqliteStrategyStore } from "./index";
 import { migrate } from "./migrations";
+import { SqliteLexicalIndex } from "./lexical-index";
 
 const dir = mkdtempSync(join(tmpdir(), "strategy-sqlite-specifics-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,7 +47,8 @@ describe("sqlite specifics", () => {
     const old = new Database(file);
     migrate(old, 1);
     const insert = old.prepare(
-      `INSERT INTO strategies (id, scope, strategy_key, problem, strategy, confidence, source, tags, created_at, updated_at)
+      `INSERT INTO strategies (id, scope, strategy_key, problem, strategy, confidence, source, tags, created_at,
+         updated_at)
        VALUES (?, ?, ?, ?, ?, 1, 't', ?, ?, ?)`,
     );
     const now = new Date().toISOString();
@@ -72,14 +74,56 @@ describe("sqlite specifics", () => {
     const before = await fresh.search(upgradeSample.search);
     await fresh.close();
     const db = new Database(file);
-    // Back to version 2's shape: no terms column, one row per posting (left empty: version 4 drops them).
+    // Back to version 2's shape: no terms column, one row per posting (left empty: version 4 drops
+    // them), none of version 5's pending postings.
     db.exec(`ALTER TABLE strategies DROP COLUMN terms; DROP TABLE strategy_blocks;
+      DROP TABLE strategy_pending; ALTER TABLE strategy_scopes DROP COLUMN pending;
+      ALTER TABLE strategy_scopes DROP COLUMN pending_tag;
       CREATE TABLE strategy_postings (scope_id INTEGER); CREATE TABLE strategy_terms (scope_id INTEGER);
       DELETE FROM strategy_schema_version WHERE version >= 3`);
     db.close();
     const upgraded = new SqliteStrategyStore({ database: file });
     expect(await upgraded.search(upgradeSample.search)).toEqual(before);
     await upgraded.close();
+  });
+
+  it("migration 5 keeps a version-4 database's blocks, adds pending postings: searches score as before", async () => {
+    const file = join(dir, "pending.db");
+    const db = new Database(file);
+    const fresh = new SqliteStrategyStore({ database: db });
+    await fresh.putMany(upgradeSample.inputs);
+    // What version 4 held: every posting in the blocks.
+    for (const { scope_id } of db.prepare<[], { scope_id: number }>("SELECT scope_id FROM strategy_scopes").all()) {
+      new SqliteLexicalIndex(db).merge(scope_id);
+    }
+    expect(db.prepare("SELECT COUNT(*) AS n FROM strategy_pending").get()).toEqual({ n: 0 });
+    const before = await fresh.search(upgradeSample.search);
+    await fresh.close();
+    db.exec(`DROP TABLE strategy_pending; ALTER TABLE strategy_scopes DROP COLUMN pending;
+      ALTER TABLE strategy_scopes DROP COLUMN pending_tag;
+      DELETE FROM strategy_schema_version WHERE version >= 5`);
+    db.close();
+    const upgraded = new SqliteStrategyStore({ database: file });
+    expect(await upgraded.search(upgradeSample.search)).toEqual(before);
+    await upgraded.close();
+  });
+
+  it("a search sees pending postings another connection wrote or deleted since its last search", async () => {
+    const file = join(dir, "two-connections.db");
+    const reader = new SqliteStrategyStore({ database: file });
+    const writer = new SqliteStrategyStore({ database: file });
+    const ids = async () => (await reader.search({ scope: "s", query: "disk logs", k: 5 })).map((hit) => hit.record.id);
+    const first = await writer.put(input);
+    expect(await ids()).toEqual([first.id]);
+    const second = await writer.put({ ...input, problem: "disk is full of logs", strategy: "compress the logs" });
+    expect((await ids()).sort()).toEqual([first.id, second.id].sort());
+    await writer.delete("s", first.id);
+    expect(await ids()).toEqual([second.id]);
+    await writer.put({ ...input, problem: "disk is full of logs", strategy: "compress the logs", confidence: 3 });
+    const [hit] = await reader.search({ scope: "s", query: "disk logs", k: 5 });
+    expect(hit?.record.confidence).toBe(3);
+    await reader.close();
+    await writer.close();
   });
 
   it("refuses a database whose schema a newer release wrote", async () => {

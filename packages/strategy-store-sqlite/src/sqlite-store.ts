@@ -96,7 +96,18 @@ export class SqliteStrategyStore implements StrategyStore {
   async putMany(inputs: readonly StrategyInput[]): Promise<StrategyRecord[]> {
     this.assertOpen();
     const prepared = await prepareBatch(inputs, this.embed);
-    return this.run(() => this.db.transaction(() => prepared.map((one) => this.write(one))).immediate());
+    return this.run(() =>
+      this.db
+        .transaction(() => {
+          const written = prepared.map((one) => this.write(one));
+          // A batch merges what it left pending in each scope it wrote: its cost is spread over the
+          // batch, and a loaded scope is not left with hundreds of pending rows for searches to read.
+          if (prepared.length > 1)
+            for (const scope of new Set(written.map((one) => one.scope))) this.index.flush(scope);
+          return written;
+        })
+        .immediate(),
+    );
   }
 
   /** Inserts or merges one record and its postings; called inside a write transaction. */
