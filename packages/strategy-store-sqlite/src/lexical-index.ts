@@ -195,10 +195,10 @@ export class SqliteLexicalIndex {
     return pending;
   }
 
-  /** Merges the scope's pending postings, if it has any. */
-  flush(scope: string): void {
+  /** Merges the scope's pending postings, if it has at least `atLeast` pending documents. */
+  flush(scope: string, atLeast: number): void {
     const totals = this.statements.totals.get(scope);
-    if (totals && totals.pending > 0) this.merge(totals.scope_id);
+    if (totals && totals.pending >= Math.max(1, atLeast)) this.merge(totals.scope_id);
   }
 
   /**

@@ -23,6 +23,9 @@ export interface PendingPostings {
 /** Documents a scope may hold pending before a write merges them into the blocks. */
 export const PENDING_LIMIT = 512;
 
+/** Pending documents from which a batch write merges a scope it wrote before it commits. */
+export const BATCH_MERGE_MIN = 64;
+
 export function encodePending(terms: DocumentTerms): PendingForm {
   const n = terms.postings.length;
   const impacts = new Float64Array(n);

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { expectStoreError, listAll, upgradeSample } from "@x/strategy-store-core/conformance";
 import { SCHEMA_VERSION, SqliteStrategyStore } from "./index";
 import { migrate } from "./migrations";
+import { BATCH_MERGE_MIN } from "./pending-postings";
 import { SqliteLexicalIndex } from "./lexical-index";
 
 const dir = mkdtempSync(join(tmpdir(), "strategy-sqlite-specifics-"));
@@ -85,6 +86,33 @@ describe("sqlite specifics", () => {
     const upgraded = new SqliteStrategyStore({ database: file });
     expect(await upgraded.search(upgradeSample.search)).toEqual(before);
     await upgraded.close();
+  });
+
+  it("a batch merges a scope it left with BATCH_MERGE_MIN pending records, not a lightly touched one", async () => {
+    const db = new Database(join(dir, "batch-merge.db"));
+    const store = new SqliteStrategyStore({ database: db });
+    const pending = () => db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM strategy_pending").get()!.n;
+    const spread = Array.from({ length: 30 }, (_, i) => ({
+      ...input,
+      scope: `spread-${i}`,
+      problem: `disk ${i} fills`,
+    }));
+    await store.putMany(spread);
+    expect(pending()).toBe(30);
+    // Distinct words, so that no two records merge as the same one.
+    const word = (i: number) => `${"abcdefghij"[i % 10]}${"klmnopqrst"[Math.floor(i / 10) % 10]}zz`;
+    const heavy = Array.from({ length: BATCH_MERGE_MIN }, (_, i) => ({
+      ...input,
+      problem: `disk ${word(i)} fills`,
+      strategy: `rotate ${word(i)}`,
+    }));
+    expect(new Set((await store.putMany(heavy)).map((record) => record.id)).size).toBe(BATCH_MERGE_MIN);
+    expect(pending()).toBe(30);
+    // What stayed pending is found as it would be from the blocks.
+    const found = await store.search({ scope: "spread-7", query: "disk 7 fills", k: 1 });
+    expect(found.map((hit) => hit.record.problem)).toEqual(["disk 7 fills"]);
+    db.close();
+    await store.close();
   });
 
   it("migration 5 keeps a version-4 database's blocks, adds pending postings: searches score as before", async () => {

@@ -37,6 +37,7 @@ import type {
 } from "@x/strategy-store-core";
 import type { PreparedStrategy, VectorCandidate } from "@x/strategy-store-core/backend";
 import { migrate } from "./migrations";
+import { BATCH_MERGE_MIN } from "./pending-postings";
 import { decodeEmbedding, encodeEmbedding, rowToRecord } from "./rows";
 import type { StrategyRow } from "./rows";
 import { encodeIndexed, RANKED_COLUMNS, rankedRow, SqliteLexicalIndex } from "./lexical-index";
@@ -100,10 +101,12 @@ export class SqliteStrategyStore implements StrategyStore {
       this.db
         .transaction(() => {
           const written = prepared.map((one) => this.write(one));
-          // A batch merges what it left pending in each scope it wrote: its cost is spread over the
-          // batch, and a loaded scope is not left with hundreds of pending rows for searches to read.
+          // A batch merges a scope it left with many pending rows: the cost is spread over the batch,
+          // and a loaded scope is not left with hundreds of rows for searches to read. A scope it
+          // touched only lightly (a batch spread over many scopes) stays pending: merging each would
+          // rewrite every term's newest block for one or two records.
           if (prepared.length > 1)
-            for (const scope of new Set(written.map((one) => one.scope))) this.index.flush(scope);
+            for (const scope of new Set(written.map((one) => one.scope))) this.index.flush(scope, BATCH_MERGE_MIN);
           return written;
         })
         .immediate(),
