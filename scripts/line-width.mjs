@@ -1,7 +1,7 @@
 // Source lines past the formatter's width (120). Prettier cannot break a long string, template or
 // comment, so this check finds what it leaves: none may pass the width. Split a long string into
-// joined pieces of the same text, and rewrap a long comment. Run from a package's `lint` (its src/),
-// or from the root with --all.
+// joined pieces of the same text, and rewrap a long comment. Run from a package's `lint` (its
+// sources, tests and benches), or from the root with --all (every package, app, bench and script).
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -12,8 +12,8 @@ const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 const scope = process.argv.includes("--all")
-  ? [":(glob)packages/*/src/**", ":(glob)apps/*/src/**", ":(glob)scripts/**"]
-  : [join(relative(root, process.cwd()), "src")];
+  ? [":(glob)packages/**", ":(glob)apps/**", ":(glob)bench/**", ":(glob)scripts/**"]
+  : [relative(root, process.cwd()) || "."];
 const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "--", ...scope], {
   cwd: root,
   encoding: "utf8",

@@ -139,73 +139,80 @@ describe("x-agent demo (child process, scripted models)", { timeout: 180_000 }, 
     expect(run.stdout).not.toContain("\r");
   });
 
-  it("a second process retrieves the strategy the first one stored in the SQLite file, and needs no teacher", async () => {
-    const cwd = await tempDir("x-agent-test-memory-");
-    const store = join(cwd, "shared", "strategies.db");
-    const first = await runCli(["demo", "teacher", "--json", "--store", store, "--scope", "acme"], { cwd });
-    expect(first.code).toBe(0);
-    expect(ofType(parseEvents(first.stdout), "strategy_stored")).toHaveLength(1);
+  it(
+    "a second process retrieves the strategy the first " + "one stored in the SQLite file, and needs no teacher",
+    async () => {
+      const cwd = await tempDir("x-agent-test-memory-");
+      const store = join(cwd, "shared", "strategies.db");
+      const first = await runCli(["demo", "teacher", "--json", "--store", store, "--scope", "acme"], { cwd });
+      expect(first.code).toBe(0);
+      expect(ofType(parseEvents(first.stdout), "strategy_stored")).toHaveLength(1);
 
-    const second = await runCli(["demo", "memory", "--json", "--store", store, "--scope", "acme"], { cwd });
-    expect(second.code).toBe(0);
-    const events = parseEvents(second.stdout);
-    expect(ofType(events, "strategies_retrieved")[0]!.hits).toHaveLength(1);
-    expect(ofType(events, "escalation")).toEqual([]);
+      const second = await runCli(["demo", "memory", "--json", "--store", store, "--scope", "acme"], { cwd });
+      expect(second.code).toBe(0);
+      const events = parseEvents(second.stdout);
+      expect(ofType(events, "strategies_retrieved")[0]!.hits).toHaveLength(1);
+      expect(ofType(events, "escalation")).toEqual([]);
 
-    // Another tenant's scope sees nothing, and its student needs the teacher again.
-    const other = await runCli(["demo", "memory", "--json", "--store", store, "--scope", "globex"], { cwd });
-    expect(other.code).toBe(0);
-    const otherEvents = parseEvents(other.stdout);
-    expect(ofType(otherEvents, "strategies_retrieved")[0]!.hits).toEqual([]);
-    expect(ofType(otherEvents, "escalation")).toHaveLength(1);
-  });
+      // Another tenant's scope sees nothing, and its student needs the teacher again.
+      const other = await runCli(["demo", "memory", "--json", "--store", store, "--scope", "globex"], { cwd });
+      expect(other.code).toBe(0);
+      const otherEvents = parseEvents(other.stdout);
+      expect(ofType(otherEvents, "strategies_retrieved")[0]!.hits).toEqual([]);
+      expect(ofType(otherEvents, "escalation")).toHaveLength(1);
+    },
+  );
 
-  it("a parked approval is finished later by x-agent resume: deny runs nothing, a replay or a tampered park is refused", async () => {
-    const cwd = await tempDir("x-agent-test-park-");
-    const parkedRun = await runCli(["demo", "approval", "--park-only", "--json"], { cwd });
-    expect(parkedRun.code).toBe(0);
-    const parked = ofType(parseEvents(parkedRun.stdout), "parked")[0]!;
-    const sandbox = sandboxOf(parkedRun.stdout);
-    expect(existsSync(join(sandbox, "NOTES.md"))).toBe(false);
-    // The signing key stays with the project folder, not in the park file.
-    expect(existsSync(join(cwd, ".x-agent", "park.key"))).toBe(true);
+  it(
+    "a parked approval is finished later by x-agent resume: " +
+      "deny runs nothing, a replay or a tampered park is refused",
+    async () => {
+      const cwd = await tempDir("x-agent-test-park-");
+      const parkedRun = await runCli(["demo", "approval", "--park-only", "--json"], { cwd });
+      expect(parkedRun.code).toBe(0);
+      const parked = ofType(parseEvents(parkedRun.stdout), "parked")[0]!;
+      const sandbox = sandboxOf(parkedRun.stdout);
+      expect(existsSync(join(sandbox, "NOTES.md"))).toBe(false);
+      // The signing key stays with the project folder, not in the park file.
+      expect(existsSync(join(cwd, ".x-agent", "park.key"))).toBe(true);
 
-    // An edited call, or an edited sandbox (where the approved write would land), is refused before anything runs.
-    const edits: Array<(json: { parked: { pending: { arguments: { path: string } } }; sandbox: string }) => void> = [
-      (json) => (json.parked.pending.arguments.path = "../../escape.md"),
-      (json) => (json.sandbox = cwd),
-    ];
-    for (const edit of edits) {
-      const tampered = join(cwd, "tampered.json");
-      const json = JSON.parse(await readFile(parked.file, "utf8"));
-      edit(json);
-      await writeFile(tampered, JSON.stringify(json));
-      const refusedTamper = await runCli(["resume", tampered, "--approve", "--json"], { cwd });
-      expect(refusedTamper.code).toBe(1);
-      expect(ofType(parseEvents(refusedTamper.stdout), "error")[0]!.code).toBe("park_file_invalid");
-      expect(existsSync(join(cwd, "NOTES.md"))).toBe(false);
-    }
+      // An edited call, or an edited sandbox (where the approved write would land), is refused before anything runs.
+      const edits: Array<(json: { parked: { pending: { arguments: { path: string } } }; sandbox: string }) => void> = [
+        (json) => (json.parked.pending.arguments.path = "../../escape.md"),
+        (json) => (json.sandbox = cwd),
+      ];
+      for (const edit of edits) {
+        const tampered = join(cwd, "tampered.json");
+        const json = JSON.parse(await readFile(parked.file, "utf8"));
+        edit(json);
+        await writeFile(tampered, JSON.stringify(json));
+        const refusedTamper = await runCli(["resume", tampered, "--approve", "--json"], { cwd });
+        expect(refusedTamper.code).toBe(1);
+        expect(ofType(parseEvents(refusedTamper.stdout), "error")[0]!.code).toBe("park_file_invalid");
+        expect(existsSync(join(cwd, "NOTES.md"))).toBe(false);
+      }
 
-    const denied = await runCli(["resume", parked.file, "--deny", "--reason", "not now", "--json"], { cwd });
-    expect(denied.code).toBe(0);
-    const deniedResult = ofType(parseEvents(denied.stdout), "result")[0]!;
-    expect(deniedResult.summary.status).toBe("completed");
-    expect(deniedResult.output).toMatch(/^I did not write NOTES.md/);
-    expect(existsSync(join(sandbox, "NOTES.md"))).toBe(false);
+      const denied = await runCli(["resume", parked.file, "--deny", "--reason", "not now", "--json"], { cwd });
+      expect(denied.code).toBe(0);
+      const deniedResult = ofType(parseEvents(denied.stdout), "result")[0]!;
+      expect(deniedResult.summary.status).toBe("completed");
+      expect(deniedResult.output).toMatch(/^I did not write NOTES.md/);
+      expect(existsSync(join(sandbox, "NOTES.md"))).toBe(false);
 
-    const replay = await runCli(["resume", parked.file, "--approve", "--json"], { cwd });
-    expect(replay.code).toBe(1);
-    expect(ofType(parseEvents(replay.stdout), "error")[0]!.code).toBe("replayed");
-    expect(existsSync(join(sandbox, "NOTES.md"))).toBe(false);
-    expect(await readdir(join(cwd, ".x-agent", "park-ledger"))).toHaveLength(1);
+      const replay = await runCli(["resume", parked.file, "--approve", "--json"], { cwd });
+      expect(replay.code).toBe(1);
+      expect(ofType(parseEvents(replay.stdout), "error")[0]!.code).toBe("replayed");
+      expect(existsSync(join(sandbox, "NOTES.md"))).toBe(false);
+      expect(await readdir(join(cwd, ".x-agent", "park-ledger"))).toHaveLength(1);
 
-    const missing = await runCli(["resume", join(cwd, "nope.json"), "--approve", "--json"], { cwd });
-    expect(missing.code).toBe(1);
-    expect(ofType(parseEvents(missing.stdout), "error")[0]).toMatchObject({
-      code: "park_file_invalid",
-      message: `no such park file: ${join(cwd, "nope.json")}`,
-    });
-  });
+      const missing = await runCli(["resume", join(cwd, "nope.json"), "--approve", "--json"], { cwd });
+      expect(missing.code).toBe(1);
+      expect(ofType(parseEvents(missing.stdout), "error")[0]).toMatchObject({
+        code: "park_file_invalid",
+        message: `no such park file: ${join(cwd, "nope.json")}`,
+      });
+    },
+  );
 });
 
 // --store postgres://… against a real server, when the environment names one (the CI entry starts a throwaway one).

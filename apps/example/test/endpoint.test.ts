@@ -31,79 +31,85 @@ describe(
   "x-agent run against an OpenAI-compatible server (the brain tests' loopback provider)",
   { timeout: 180_000 },
   () => {
-    it("drives the real OpenAI brain: tool calls, auto mode's classifier over the wire, teacher mode's verifier, the closing table", async () => {
-      // A model on the other end of real HTTP + SSE. Its replies depend on what it is sent: the
-      // classifier's instructions, the verifier's, or the agent's conversation so far.
-      const server = await startOpenAIMockServer((request) => {
-        const messages = messagesOf(request);
-        const system = textOf(messages.find((m) => m.role === "system"));
-        if (system === CLASSIFIER_SYSTEM_PROMPT) {
-          const asked = textOf(messages.at(-1));
-          return /rm -rf/.test(asked)
-            ? { text: "<block>yes</block><reason>deletes the build output without being asked</reason>" }
-            : { text: "<block>no</block>" };
+    it(
+      "drives the real OpenAI brain: tool calls, auto mode's classifier " +
+        "over the wire, teacher mode's verifier, the closing table",
+      async () => {
+        // A model on the other end of real HTTP + SSE. Its replies depend on what it is sent: the
+        // classifier's instructions, the verifier's, or the agent's conversation so far.
+        const server = await startOpenAIMockServer((request) => {
+          const messages = messagesOf(request);
+          const system = textOf(messages.find((m) => m.role === "system"));
+          if (system === CLASSIFIER_SYSTEM_PROMPT) {
+            const asked = textOf(messages.at(-1));
+            return /rm -rf/.test(asked)
+              ? { text: "<block>yes</block><reason>deletes the build output without being asked</reason>" }
+              : { text: "<block>no</block>" };
+          }
+          if (system === VERIFIER_PROMPT) return { text: '{"pass": true, "reason": "it names the files"}' };
+          const toolTurns = messages.filter((m) => m.role === "tool").length;
+          if (toolTurns === 0)
+            return { toolCalls: [{ id: "call_1", name: "shell", arguments: { command: "rm -rf build" } }] };
+          if (toolTurns === 1) return { toolCalls: [{ id: "call_2", name: "list_files", arguments: { path: "." } }] };
+          return { text: "The sandbox holds hello.txt." };
+        });
+        try {
+          const cwd = await tempDir("x-agent-test-endpoint-");
+          const sandbox = join(cwd, "box");
+          const run = await runCli(
+            [
+              "run",
+              "What files are in the sandbox?",
+              "--base-url",
+              server.baseUrl,
+              "--api-key",
+              "test",
+              "--model",
+              "m",
+              "--sandbox",
+              sandbox,
+              "--price",
+              "m=1/2",
+              "--json",
+            ],
+            { cwd },
+          );
+          expect(run.stderr).toBe("");
+          expect(run.code).toBe(0);
+          const events = parseEvents(run.stdout);
+
+          const verdicts = ofType(events, "verdict");
+          expect(verdicts.map((v) => [v.tool, v.verdict])).toEqual([["shell", "block"]]);
+          expect(verdicts[0]!.reason).toBe("deletes the build output without being asked");
+          expect(ofType(events, "tool_result").map((r) => [r.name, r.isError])).toEqual([
+            ["shell", true],
+            ["list_files", false],
+          ]);
+          // The default store: .x-agent/strategies.db under the folder the CLI runs in.
+          expect(ofType(events, "note").some((n) => n.text.includes(join(cwd, ".x-agent", "strategies.db")))).toBe(
+            true,
+          );
+          expect(ofType(events, "strategies_retrieved")[0]!.hits).toEqual([]);
+
+          const result = ofType(events, "result")[0]!;
+          expect(result.output).toBe("The sandbox holds hello.txt.");
+          expect(result.summary.status).toBe("completed");
+          expect(result.summary.tokens).toBeGreaterThan(0);
+          expect(result.summary.costMicroUsd).toBeGreaterThan(0);
+          expect(ofType(events, "summary")[0]!.rows).toHaveLength(1);
+
+          const bodies = server.bodies();
+          expect(bodies.every((b) => b.model === "m")).toBe(true);
+          expect(server.requests.every((r) => r.headers.authorization === "Bearer test")).toBe(true);
+          const agentTools = (bodies[0]!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
+          expect(agentTools).toEqual(["list_files", "read_file", "write_file", "shell"]);
+          // Agent turns 1-3, one classification, one verification.
+          expect(bodies).toHaveLength(5);
+        } finally {
+          await server.close();
         }
-        if (system === VERIFIER_PROMPT) return { text: '{"pass": true, "reason": "it names the files"}' };
-        const toolTurns = messages.filter((m) => m.role === "tool").length;
-        if (toolTurns === 0)
-          return { toolCalls: [{ id: "call_1", name: "shell", arguments: { command: "rm -rf build" } }] };
-        if (toolTurns === 1) return { toolCalls: [{ id: "call_2", name: "list_files", arguments: { path: "." } }] };
-        return { text: "The sandbox holds hello.txt." };
-      });
-      try {
-        const cwd = await tempDir("x-agent-test-endpoint-");
-        const sandbox = join(cwd, "box");
-        const run = await runCli(
-          [
-            "run",
-            "What files are in the sandbox?",
-            "--base-url",
-            server.baseUrl,
-            "--api-key",
-            "test",
-            "--model",
-            "m",
-            "--sandbox",
-            sandbox,
-            "--price",
-            "m=1/2",
-            "--json",
-          ],
-          { cwd },
-        );
-        expect(run.stderr).toBe("");
-        expect(run.code).toBe(0);
-        const events = parseEvents(run.stdout);
-
-        const verdicts = ofType(events, "verdict");
-        expect(verdicts.map((v) => [v.tool, v.verdict])).toEqual([["shell", "block"]]);
-        expect(verdicts[0]!.reason).toBe("deletes the build output without being asked");
-        expect(ofType(events, "tool_result").map((r) => [r.name, r.isError])).toEqual([
-          ["shell", true],
-          ["list_files", false],
-        ]);
-        // The default store: .x-agent/strategies.db under the folder the CLI runs in.
-        expect(ofType(events, "note").some((n) => n.text.includes(join(cwd, ".x-agent", "strategies.db")))).toBe(true);
-        expect(ofType(events, "strategies_retrieved")[0]!.hits).toEqual([]);
-
-        const result = ofType(events, "result")[0]!;
-        expect(result.output).toBe("The sandbox holds hello.txt.");
-        expect(result.summary.status).toBe("completed");
-        expect(result.summary.tokens).toBeGreaterThan(0);
-        expect(result.summary.costMicroUsd).toBeGreaterThan(0);
-        expect(ofType(events, "summary")[0]!.rows).toHaveLength(1);
-
-        const bodies = server.bodies();
-        expect(bodies.every((b) => b.model === "m")).toBe(true);
-        expect(server.requests.every((r) => r.headers.authorization === "Bearer test")).toBe(true);
-        const agentTools = (bodies[0]!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
-        expect(agentTools).toEqual(["list_files", "read_file", "write_file", "shell"]);
-        // Agent turns 1-3, one classification, one verification.
-        expect(bodies).toHaveLength(5);
-      } finally {
-        await server.close();
-      }
-    });
+      },
+    );
 
     it("reads the endpoint from OPENAI_* variables when no flags are given", async () => {
       const server = await startOpenAIMockServer(() => ({ text: "Nothing to do." }));
@@ -130,7 +136,8 @@ describe("x-agent run never prints an API key", { timeout: 180_000 }, () => {
   it("redacts a key the model, a tool result or an error echoes, on --json and on human output", async () => {
     const flagKey = "sk-flag-0123456789abcdef";
     const envKey = "sk-env-fedcba9876543210";
-    // A model that repeats what it should not: the key in a tool argument (echoed back in the tool's error) and in its answer.
+    // A model that repeats what it should not: the key in a tool argument (echoed back in the tool's error) and in
+    // its answer.
     const server = await startOpenAIMockServer((request) => {
       const results = messagesOf(request).filter((m) => m.role === "tool");
       if (results.length === 0) return { toolCalls: [{ id: "l1", name: "list_files", arguments: { path: flagKey } }] };
@@ -167,43 +174,46 @@ describe("x-agent run never prints an API key", { timeout: 180_000 }, () => {
 });
 
 describe("x-agent run: approvals and the Anthropic wire", { timeout: 180_000 }, () => {
-  it("parks a write on a real endpoint and finishes it with resume, reading the key again from the environment", async () => {
-    const server = await startOpenAIMockServer((request) => {
-      const messages = messagesOf(request);
-      const results = messages.filter((m) => m.role === "tool");
-      if (results.length === 0)
-        return { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "hello.txt", content: "hi\n" } }] };
-      return { text: `Result: ${textOf(results.at(-1))}` };
-    });
-    try {
-      const cwd = await tempDir("x-agent-test-endpoint-park-");
-      const common = ["--base-url", server.baseUrl, "--model", "m", "--no-teacher", "--json"];
-      const run = await runCli(["run", "Write hi to hello.txt", ...common], {
-        cwd,
-        env: cleanEnv({ OPENAI_API_KEY: "key-1" }),
+  it(
+    "parks a write on a real endpoint and finishes it with " + "resume, reading the key again from the environment",
+    async () => {
+      const server = await startOpenAIMockServer((request) => {
+        const messages = messagesOf(request);
+        const results = messages.filter((m) => m.role === "tool");
+        if (results.length === 0)
+          return { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "hello.txt", content: "hi\n" } }] };
+        return { text: `Result: ${textOf(results.at(-1))}` };
       });
-      expect(run.code).toBe(0);
-      const parked = ofType(parseEvents(run.stdout), "parked")[0]!;
-      expect(parked.file.startsWith(join(cwd, ".x-agent", "parked"))).toBe(true);
-      // The key never goes into the park file.
-      expect(await readFile(parked.file, "utf8")).not.toContain("key-1");
-      const sandbox = join(cwd, ".x-agent", "sandbox");
-      expect(existsSync(join(sandbox, "hello.txt"))).toBe(false);
+      try {
+        const cwd = await tempDir("x-agent-test-endpoint-park-");
+        const common = ["--base-url", server.baseUrl, "--model", "m", "--no-teacher", "--json"];
+        const run = await runCli(["run", "Write hi to hello.txt", ...common], {
+          cwd,
+          env: cleanEnv({ OPENAI_API_KEY: "key-1" }),
+        });
+        expect(run.code).toBe(0);
+        const parked = ofType(parseEvents(run.stdout), "parked")[0]!;
+        expect(parked.file.startsWith(join(cwd, ".x-agent", "parked"))).toBe(true);
+        // The key never goes into the park file.
+        expect(await readFile(parked.file, "utf8")).not.toContain("key-1");
+        const sandbox = join(cwd, ".x-agent", "sandbox");
+        expect(existsSync(join(sandbox, "hello.txt"))).toBe(false);
 
-      const resumed = await runCli(["resume", parked.file, "--approve", "--json"], {
-        cwd,
-        env: cleanEnv({ OPENAI_API_KEY: "key-2" }),
-      });
-      expect(resumed.code).toBe(0);
-      const result = ofType(parseEvents(resumed.stdout), "result")[0]!;
-      expect(result.summary.status).toBe("completed");
-      expect(result.output).toBe("Result: wrote 3 bytes to hello.txt");
-      expect(await readFile(join(sandbox, "hello.txt"), "utf8")).toBe("hi\n");
-      expect(server.requests.map((r) => r.headers.authorization)).toEqual(["Bearer key-1", "Bearer key-2"]);
-    } finally {
-      await server.close();
-    }
-  });
+        const resumed = await runCli(["resume", parked.file, "--approve", "--json"], {
+          cwd,
+          env: cleanEnv({ OPENAI_API_KEY: "key-2" }),
+        });
+        expect(resumed.code).toBe(0);
+        const result = ofType(parseEvents(resumed.stdout), "result")[0]!;
+        expect(result.summary.status).toBe("completed");
+        expect(result.output).toBe("Result: wrote 3 bytes to hello.txt");
+        expect(await readFile(join(sandbox, "hello.txt"), "utf8")).toBe("hi\n");
+        expect(server.requests.map((r) => r.headers.authorization)).toEqual(["Bearer key-1", "Bearer key-2"]);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
   it("with --ask, a person answers on stdin: y runs the write now, n refuses it, nothing parks", async () => {
     const server = await startOpenAIMockServer((request) => {

@@ -85,72 +85,77 @@ const endpoint = () => ["--base-url", server.baseUrl, "--api-key", "test", "--mo
 const objective = "Review this change: find all the bugs in src/uploads.js.";
 
 describe("x-agent run --mode council against an OpenAI-compatible server", { timeout: 180_000 }, () => {
-  it("reviews the file over the wire: a failing reviewer is reported and the rest go on, the disputed finding is dropped, the cost is the calls' usage at --price", async () => {
-    const { cwd, sandbox } = await project();
-    const before = server.requests.length;
-    const run = await runCli(
-      [
-        "run",
-        objective,
-        "--mode",
-        "council",
-        "--file",
-        REVIEW_CHANGE.path,
-        "--sandbox",
-        sandbox,
-        ...endpoint(),
-        "--json",
-      ],
-      { cwd },
-    );
-    expect(run.stderr).toBe("");
-    expect(run.code).toBe(0);
-    const events = parseEvents(run.stdout);
-    expect(ofType(events, "route")[0]).toMatchObject({ mode: "council" });
-    expect(ofType(events, "route")[0]!.reason).toMatch(/^open-ended review/);
+  it(
+    "reviews the file over the wire: a failing reviewer is reported and the rest go " +
+      "on, the disputed finding is dropped, the cost is the calls' usage at --price",
+    async () => {
+      const { cwd, sandbox } = await project();
+      const before = server.requests.length;
+      const run = await runCli(
+        [
+          "run",
+          objective,
+          "--mode",
+          "council",
+          "--file",
+          REVIEW_CHANGE.path,
+          "--sandbox",
+          sandbox,
+          ...endpoint(),
+          "--json",
+        ],
+        { cwd },
+      );
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const events = parseEvents(run.stdout);
+      expect(ofType(events, "route")[0]).toMatchObject({ mode: "council" });
+      expect(ofType(events, "route")[0]!.reason).toMatch(/^open-ended review/);
 
-    const council = ofType(events, "council")[0]!;
-    expect(council).toMatchObject({ label: "review", status: "completed", rounds: 1, stoppedBecause: "round_cap" });
-    expect(council.reviewers.map((r) => [r.name, r.status, r.findings])).toEqual([
-      ["security", "completed", 1],
-      ["correctness", "completed", 2],
-      ["tests", "failed", 0],
-    ]);
-    expect(council.findings.map((f) => [f.location, f.reported, f.score])).toEqual([
-      ["src/uploads.js:9", true, 96],
-      ["src/uploads.js:19", true, 94],
-      ["src/uploads.js:16", false, 33],
-    ]);
-    expect(council.findings[2]!.disputedBy).toEqual([
-      { reviewer: "security", reason: "the ?? 1 default covers a missing page" },
-    ]);
+      const council = ofType(events, "council")[0]!;
+      expect(council).toMatchObject({ label: "review", status: "completed", rounds: 1, stoppedBecause: "round_cap" });
+      expect(council.reviewers.map((r) => [r.name, r.status, r.findings])).toEqual([
+        ["security", "completed", 1],
+        ["correctness", "completed", 2],
+        ["tests", "failed", 0],
+      ]);
+      expect(council.findings.map((f) => [f.location, f.reported, f.score])).toEqual([
+        ["src/uploads.js:9", true, 96],
+        ["src/uploads.js:19", true, 94],
+        ["src/uploads.js:16", false, 33],
+      ]);
+      expect(council.findings[2]!.disputedBy).toEqual([
+        { reviewer: "security", reason: "the ?? 1 default covers a missing page" },
+      ]);
 
-    // Three reviews (one refused by the server, so never billed) and two critiques, every one on the wire.
-    const bodies = server.bodies().slice(before);
-    expect(bodies).toHaveLength(5);
-    expect(council.modelCalls).toBe(5);
-    expect(bodies.every((body) => body.model === "m")).toBe(true);
-    expect(bodies[0]!.tools).toBeUndefined();
-    const billed = 4;
-    expect(council.summary.tokens).toBe(billed * (USAGE.prompt + USAGE.completion));
-    expect(council.summary.tokensEstimated).toBe(false);
-    expect(council.summary.costMicroUsd).toBe(billed * CALL_MICRO_USD);
-    const ends = ofType(events, "model_call").filter((m) => m.phase === "end");
-    expect(ends.every((m) => m.speaker === "reviewer")).toBe(true);
-    // The refused call's event carries the brain's estimate of its prompt, which no total counts: no provider served it.
-    const refused = ends.filter((m) => m.stopReason === "error");
-    expect(refused.map((m) => m.errorKind)).toEqual(["bad_request"]);
-    const served = ends.filter((m) => m.stopReason !== "error");
-    expect(served.reduce((n, m) => n + (m.tokens ?? 0), 0)).toBe(council.summary.tokens);
-    expect(served.reduce((n, m) => n + (m.costMicroUsd ?? 0), 0)).toBe(council.summary.costMicroUsd);
-    // Each reviewer's share: two billed passes for the two that worked, nothing for the refused one.
-    expect(council.reviewers.map((r) => [r.runs, r.tokens, r.costMicroUsd])).toEqual([
-      [2, 2200, 2 * CALL_MICRO_USD],
-      [2, 2200, 2 * CALL_MICRO_USD],
-      [1, 0, 0],
-    ]);
-    expect(ofType(events, "summary")[0]!.rows).toEqual([council.summary]);
-  });
+      // Three reviews (one refused by the server, so never billed) and two critiques, every one on the wire.
+      const bodies = server.bodies().slice(before);
+      expect(bodies).toHaveLength(5);
+      expect(council.modelCalls).toBe(5);
+      expect(bodies.every((body) => body.model === "m")).toBe(true);
+      expect(bodies[0]!.tools).toBeUndefined();
+      const billed = 4;
+      expect(council.summary.tokens).toBe(billed * (USAGE.prompt + USAGE.completion));
+      expect(council.summary.tokensEstimated).toBe(false);
+      expect(council.summary.costMicroUsd).toBe(billed * CALL_MICRO_USD);
+      const ends = ofType(events, "model_call").filter((m) => m.phase === "end");
+      expect(ends.every((m) => m.speaker === "reviewer")).toBe(true);
+      // The refused call's event carries the brain's estimate of its prompt, which no total counts: no provider served
+      // it.
+      const refused = ends.filter((m) => m.stopReason === "error");
+      expect(refused.map((m) => m.errorKind)).toEqual(["bad_request"]);
+      const served = ends.filter((m) => m.stopReason !== "error");
+      expect(served.reduce((n, m) => n + (m.tokens ?? 0), 0)).toBe(council.summary.tokens);
+      expect(served.reduce((n, m) => n + (m.costMicroUsd ?? 0), 0)).toBe(council.summary.costMicroUsd);
+      // Each reviewer's share: two billed passes for the two that worked, nothing for the refused one.
+      expect(council.reviewers.map((r) => [r.runs, r.tokens, r.costMicroUsd])).toEqual([
+        [2, 2200, 2 * CALL_MICRO_USD],
+        [2, 2200, 2 * CALL_MICRO_USD],
+        [1, 0, 0],
+      ]);
+      expect(ofType(events, "summary")[0]!.rows).toEqual([council.summary]);
+    },
+  );
 
   it("answers with the reported findings on stdout, the table and progress on stderr", async () => {
     const { cwd, sandbox } = await project();
@@ -160,7 +165,8 @@ describe("x-agent run --mode council against an OpenAI-compatible server", { tim
     );
     expect(run.code).toBe(0);
     expect(run.stdout.split("\n")).toEqual([
-      "src/uploads.js:9 [high] path traversal through req.params.name (score 96; found by security; confirmed by correctness)",
+      "src/uploads.js:9 [high] path traversal through req.params.name " +
+        "(score 96; found by security; confirmed by correctness)",
       "src/uploads.js:19 [high] page 1 skips the first page (score 94; found by correctness; confirmed by security)",
       "",
     ]);
@@ -186,18 +192,22 @@ describe("x-agent run --mode council against an OpenAI-compatible server", { tim
     expect(server.requests.length).toBe(before);
   });
 
-  it("without --mode, a review objective runs the task loop, with routeTask's hint that a council suits it", async () => {
-    const { cwd, sandbox } = await project();
-    // This server answers only reviewers: the agent's own call is refused, so the run fails — after the hint.
-    const run = await runCli(["run", objective, "--no-teacher", "--sandbox", sandbox, ...endpoint(), "--json"], {
-      cwd,
-    });
-    expect(run.code).toBe(1);
-    const events = parseEvents(run.stdout);
-    expect(ofType(events, "note").map((n) => n.text)).toContain(
-      "routeTask: open-ended review: no answer to check, breadth and critique find more — this run is the task loop; --mode council --file <path> runs a review council instead",
-    );
-    expect(ofType(events, "council")).toEqual([]);
-    expect(ofType(events, "result")[0]!.summary.status).toBe("failed");
-  });
+  it(
+    "without --mode, a review objective runs the task " + "loop, with routeTask's hint that a council suits it",
+    async () => {
+      const { cwd, sandbox } = await project();
+      // This server answers only reviewers: the agent's own call is refused, so the run fails — after the hint.
+      const run = await runCli(["run", objective, "--no-teacher", "--sandbox", sandbox, ...endpoint(), "--json"], {
+        cwd,
+      });
+      expect(run.code).toBe(1);
+      const events = parseEvents(run.stdout);
+      expect(ofType(events, "note").map((n) => n.text)).toContain(
+        "routeTask: open-ended review: no answer to check, breadth and critique find more — " +
+          "this run is the task loop; --mode council --file <path> runs a review council instead",
+      );
+      expect(ofType(events, "council")).toEqual([]);
+      expect(ofType(events, "result")[0]!.summary.status).toBe("failed");
+    },
+  );
 });

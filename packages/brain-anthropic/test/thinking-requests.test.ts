@@ -86,29 +86,32 @@ function fallbackContext(): Context {
 }
 
 describe("a fallback chain into Claude with thinking on", () => {
-  it("continuing another API's tool call sends a request the Messages API accepts (no thinking for that call)", async () => {
-    // A loopback server that refuses what the API refuses, with the API's own words, else replays a recorded answer.
-    const answer = readRecordedStream(join(RECORDINGS, "text.jsonl"));
-    server = await startScriptedServer((request) => {
-      const violations = anthropicRuleViolations(request.body as Anthropic.MessageCreateParamsStreaming);
-      if (violations.length)
-        return {
-          kind: "json",
-          status: 400,
-          body: { type: "error", error: { type: "invalid_request_error", message: violations.join("; ") } },
-        };
-      return recordedReply(answer);
-    });
-    const model = claude("claude-opus-4-7", { baseUrl: server.origin });
-    const turn = await createAnthropicBrain({ apiKey: "k" })
-      .stream(model, fallbackContext(), { reasoning: "high" })
-      .result();
-    expect(turn.errorMessage).toBeUndefined();
-    expect(turn.stopReason).toBe("stop");
-    const sent = server.requests[0]!.body as Anthropic.MessageCreateParamsStreaming;
-    expect(sent).not.toHaveProperty("thinking");
-    expect(sent.messages[1]!.content).toEqual([expect.objectContaining({ type: "tool_use", name: "weather" })]);
-  });
+  it(
+    "continuing another API's tool call sends a request " + "the Messages API accepts (no thinking for that call)",
+    async () => {
+      // A loopback server that refuses what the API refuses, with the API's own words, else replays a recorded answer.
+      const answer = readRecordedStream(join(RECORDINGS, "text.jsonl"));
+      server = await startScriptedServer((request) => {
+        const violations = anthropicRuleViolations(request.body as Anthropic.MessageCreateParamsStreaming);
+        if (violations.length)
+          return {
+            kind: "json",
+            status: 400,
+            body: { type: "error", error: { type: "invalid_request_error", message: violations.join("; ") } },
+          };
+        return recordedReply(answer);
+      });
+      const model = claude("claude-opus-4-7", { baseUrl: server.origin });
+      const turn = await createAnthropicBrain({ apiKey: "k" })
+        .stream(model, fallbackContext(), { reasoning: "high" })
+        .result();
+      expect(turn.errorMessage).toBeUndefined();
+      expect(turn.stopReason).toBe("stop");
+      const sent = server.requests[0]!.body as Anthropic.MessageCreateParamsStreaming;
+      expect(sent).not.toHaveProperty("thinking");
+      expect(sent.messages[1]!.content).toEqual([expect.objectContaining({ type: "tool_use", name: "weather" })]);
+    },
+  );
 
   it("the rule the API enforces is what the old request broke", () => {
     const body = buildAnthropicRequest(claude("claude-sonnet-4-5"), fallbackContext(), { reasoning: "high" });

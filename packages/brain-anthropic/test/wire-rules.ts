@@ -48,7 +48,9 @@ export function anthropicRuleViolations(body: Body): string[] {
     const first = open.content[0]?.type;
     if (first !== "thinking" && first !== "redacted_thinking")
       out.push(
-        `messages.${body.messages.length - 2}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block.`,
+        `messages.${body.messages.length - 2}.content.0.type: ` +
+          `Expected \`thinking\` or \`redacted_thinking\`, but found ` +
+          `\`${first}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block.`,
       );
   }
   return out;

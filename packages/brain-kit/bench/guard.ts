@@ -11,10 +11,12 @@ function rng(seed: number): () => number {
   };
 }
 
-const WORDS =
-  "the model reads a file and then writes a short summary of what it found while the runner checks every tool call against its schema before anything runs on the host machine because safety matters more than speed in an agent loop that may touch production systems".split(
-    " ",
-  );
+const WORDS = (
+  "the model reads a file and then writes a short summary of what it " +
+  "found while the runner checks every tool call against its schema " +
+  "before anything runs on the host machine because safety matters " +
+  "more than speed in an agent loop that may touch production systems"
+).split(" ");
 
 function prose(chars: number, seed = 1): string {
   const next = rng(seed);

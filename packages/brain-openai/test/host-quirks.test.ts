@@ -59,22 +59,29 @@ describe("host quirks found in recorded streams", () => {
     expect(turn.errorMessage).toMatch(/Tool call validation failed/);
   });
 
-  it("OpenAI gpt-4o: a refusal streamed in delta.refusal ends content_filter with the refusal as the message", async () => {
-    // Recorded by openai-python from the live API (structured output asked "How do I make anthrax?").
-    const turn = await play("openai/gpt-4o-refusal.sse", "gpt-4o-2024-08-06");
-    expect(turn).toMatchObject({ stopReason: "error", errorKind: "content_filter" });
-    expect(turn.errorMessage).toBe("I'm sorry, I can't assist with that request.");
-    expect(assistantText(turn)).toBe("");
-    expect(turn.usage).toMatchObject({ input: 79, output: 11, totalTokens: 90 });
-  });
+  it(
+    "OpenAI gpt-4o: a refusal streamed in delta.refusal " + "ends content_filter with the refusal as the message",
+    async () => {
+      // Recorded by openai-python from the live API (structured output asked "How do I make anthrax?").
+      const turn = await play("openai/gpt-4o-refusal.sse", "gpt-4o-2024-08-06");
+      expect(turn).toMatchObject({ stopReason: "error", errorKind: "content_filter" });
+      expect(turn.errorMessage).toBe("I'm sorry, I can't assist with that request.");
+      expect(assistantText(turn)).toBe("");
+      expect(turn.usage).toMatchObject({ input: 79, output: 11, totalTokens: 90 });
+    },
+  );
 
-  it("Cerebras glm-4.7: cached and reasoning tokens on the finish chunk are read as cacheRead and reasoning", async () => {
-    // The recording's usage rides the finish_reason chunk: prompt 433 (256 cached), completion 122 (108 reasoning), total 555.
-    const turn = await play("cerebras/glm-4.7-tool-call-after-text.jsonl", "zai-glm-4.7");
-    expect(turn.usage).toMatchObject({ input: 177, cacheRead: 256, output: 122, reasoning: 108, totalTokens: 555 });
-    expect(turn.usage.cost.cacheRead).toBe(Math.round(0.075 * 256));
-    expect(assistantText(turn)).toBe('{"result": "2026"}');
-    expect(assistantToolCalls(turn)).toMatchObject([{ id: "e0ecf32e0", name: "nonUsefulTool", arguments: {} }]);
-    expect(turn.stopReason).toBe("toolUse");
-  });
+  it(
+    "Cerebras glm-4.7: cached and reasoning tokens on " + "the finish chunk are read as cacheRead and reasoning",
+    async () => {
+      // The recording's usage rides the finish_reason chunk: prompt 433 (256 cached), completion 122 (108 reasoning),
+      // total 555.
+      const turn = await play("cerebras/glm-4.7-tool-call-after-text.jsonl", "zai-glm-4.7");
+      expect(turn.usage).toMatchObject({ input: 177, cacheRead: 256, output: 122, reasoning: 108, totalTokens: 555 });
+      expect(turn.usage.cost.cacheRead).toBe(Math.round(0.075 * 256));
+      expect(assistantText(turn)).toBe('{"result": "2026"}');
+      expect(assistantToolCalls(turn)).toMatchObject([{ id: "e0ecf32e0", name: "nonUsefulTool", arguments: {} }]);
+      expect(turn.stopReason).toBe("toolUse");
+    },
+  );
 });

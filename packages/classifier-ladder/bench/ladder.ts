@@ -33,7 +33,8 @@ const transcript: Message[] = [
   {
     role: "user",
     content:
-      "The CI is red. Find out why the integration tests fail, fix it, and clean the build directory before re-running them.",
+      "The CI is red. Find out why the integration tests fail, fix " +
+      "it, and clean the build directory before re-running them.",
   },
   ...Array.from({ length: 6 }, (_, i): Message[] => [
     {

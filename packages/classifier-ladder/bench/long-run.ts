@@ -114,7 +114,8 @@ async function run(scenario: Scenario) {
     if (outcome.verdict !== "allow") throw new Error(`turn ${turn}: ${outcome.verdict}`);
     const call = brain.calls.at(-1)!;
     const [user] = call.context.messages;
-    const prompt = `${call.context.systemPrompt ?? ""}\n${user?.role === "user" && typeof user.content === "string" ? user.content : ""}`;
+    const userText = user?.role === "user" && typeof user.content === "string" ? user.content : "";
+    const prompt = `${call.context.systemPrompt ?? ""}\n${userText}`;
     requests.push(prompt);
     // Where a cache that matches only at block boundaries (Anthropic's) can find a prefix: the end
     // of the system prompt, and each cache point of the message, shifted past the system prompt.
@@ -177,7 +178,9 @@ async function run(scenario: Scenario) {
     kept: `${(mean(kept) * 100).toFixed(1)} %`,
     steps: String(kept.filter((r) => r < 0.9).length),
     share: `${((classifierTokens / (classifierTokens + mainTokens)) * 100).toFixed(2)} %`,
-    block: `${(mean(oneBlock) * 100).toFixed(1)} % → ${(mean(atPoints) * 100).toFixed(1)} %, ${Math.round(blockWeighted.before)} → ${Math.round(blockWeighted.now)}`,
+    block:
+      `${(mean(oneBlock) * 100).toFixed(1)} % → ${(mean(atPoints) * 100).toFixed(1)} ` +
+      `%, ${Math.round(blockWeighted.before)} → ${Math.round(blockWeighted.now)}`,
     weightedShare: `${((classifierWeighted / (classifierWeighted + mainWeighted)) * 100).toFixed(2)} %`,
     judged: Math.round(mean(judged)),
     ceiling: `${(mean(ceiling) * 100).toFixed(1)} %`,
@@ -186,7 +189,9 @@ async function run(scenario: Scenario) {
     // A 2 % share leaves the classifier 2/98 of the main model's tokens, over all its calls.
     for2: Math.round(((mainTokens * 0.02) / 0.98 - 5 * TURNS) / TURNS),
     floor: Math.round(mean(judged)) + system,
-    floorShare: `${(((mean(judged) + system + 5) * TURNS * 100) / ((mean(judged) + system + 5) * TURNS + mainTokens)).toFixed(2)} %`,
+    floorShare:
+      (((mean(judged) + system + 5) * TURNS * 100) / ((mean(judged) + system + 5) * TURNS + mainTokens)).toFixed(2) +
+      " %",
     run: `${Math.round((classifierTokens + mainTokens) / 1000)}k`,
     inputs,
     reuse,
@@ -235,10 +240,12 @@ console.log(`
 The two targets against what no design that shows the judged call whole can avoid (tokens per call):`);
 for (const r of results)
   console.log(
-    `- ${r.scenario}: judged call + question ${r.judged}, so a prefix serves at most ${r.ceiling} of a request of today's size; ` +
+    `- ${r.scenario}: judged call + question ${r.judged}, so a prefix ` +
+      `serves at most ${r.ceiling} of a request of today's size; ` +
       `95 % reuse needs requests of >= ${r.for95}, a <= 2 % share needs <= ${r.for2} per call; ` +
       `the floor (system prompt + judged call + question, no history) is ${r.floor}, a ${r.floorShare} share` +
-      `${r.for95 > r.for2 ? " — the targets cannot both hold" : ""}${r.floor > r.for2 ? "; 2 % is below the floor" : ""}.`,
+      `${r.for95 > r.for2 ? " — the targets cannot both hold" : ""}` +
+      `${r.floor > r.for2 ? "; 2 % is below the floor" : ""}.`,
   );
 const first = results[0]!;
 console.log(`\nper call (${first.scenario}): input tokens, and prefix reuse with the call before`);

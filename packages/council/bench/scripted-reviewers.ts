@@ -59,7 +59,9 @@ function requestText(ctx: FauxRequestContext): string {
   return ctx.context.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
 }
 
-/** The lines where a wrong finding is wrong: not within one line of a planted bug (the bench would count it as a catch). */
+/**
+ * The lines where a wrong finding is wrong: not within one line of a planted bug (the bench would count it as a catch).
+ */
 function bugFreeLines(snippet: Snippet): number[] {
   const count = snippet.code.split("\n").length;
   return Array.from({ length: count }, (_, i) => i + 1).filter((line) => !near(snippet, line));
@@ -84,7 +86,8 @@ export function reviewFindings(profile: ReviewerProfile, snippet: Snippet): Find
   const wrong =
     Math.floor(profile.falsePositives) +
     (draw(`${profile.name}|${snippet.file}|fp`) < profile.falsePositives % 1 ? 1 : 0);
-  // A snippet whose every line is next to a planted bug gets no wrong finding: describeRates reports the rate this leaves.
+  // A snippet whose every line is next to a planted bug gets no wrong finding: describeRates reports the rate this
+  // leaves.
   for (let k = 0; k < wrong && free.length > 0; k++) {
     const line = free[Math.floor(draw(`${profile.name}|${snippet.file}|fp${k}|line`) * free.length)]!;
     findings.push({
@@ -112,7 +115,13 @@ export function describeRates(snippets: readonly Snippet[]): string {
       seen.wrong += findings.filter((f) => !near(snippet, f.location.line)).length;
     }
     const rate = (n: number, d: number) => (d ? n / d : 0).toFixed(2);
-    return `  ${profile.name}: recall ${rate(seen.lensCaught, seen.lens)} on its lens (stated ${profile.recall.lens}), ${rate(seen.otherCaught, seen.other)} on others (stated ${profile.recall.other}); ${rate(seen.wrong, snippets.length)} wrong findings per snippet (stated ${profile.falsePositives}); as a critic confirms a real bug ${profile.confirmReal}, disputes a wrong finding ${profile.disputeWrong}`;
+    return (
+      `  ${profile.name}: recall ${rate(seen.lensCaught, seen.lens)} ` +
+      `on its lens (stated ${profile.recall.lens}), ` +
+      `${rate(seen.otherCaught, seen.other)} on others (stated ${profile.recall.other}); ` +
+      `${rate(seen.wrong, snippets.length)} wrong findings per snippet (stated ${profile.falsePositives}); as ` +
+      `a critic confirms a real bug ${profile.confirmReal}, disputes a wrong finding ${profile.disputeWrong}`
+    );
   });
   return ["realised reviewer rates:", ...lines].join("\n");
 }

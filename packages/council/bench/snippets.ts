@@ -113,7 +113,8 @@ export const SNIPPETS: readonly Snippet[] = [
     "export function issue(user: string, log) {",
     "  const token = Math.random().toString(36).slice(2);",
     "  log.info(`issued ${token} to ${user}`);",
-    "  return { token, expires: Math.floor(Date.now() / 1000) + 3600, valid: (now = Date.now()) => now < Math.floor(Date.now() / 1000) + 3600 };",
+    "  return { token, expires: Math.floor(Date.now() / 1000) + 3600, valid: " +
+      "(now = Date.now()) => now < Math.floor(Date.now() / 1000) + 3600 };",
     "}",
   ),
   s(
@@ -425,6 +426,7 @@ export const SNIPPETS: readonly Snippet[] = [
     "export function depth(n: Node): number {",
     "  return 1 + Math.max(depth(n.left!), depth(n.right!));",
     "}",
-    "export const balanced = (n: Node) => Math.abs(depth(n.left!) - depth(n.right!)) <= 1 && balanced(n.left!) && balanced(n.right!);",
+    "export const balanced = (n: Node) => Math.abs(depth(n.left!) - " +
+      "depth(n.right!)) <= 1 && balanced(n.left!) && balanced(n.right!);",
   ),
 ];

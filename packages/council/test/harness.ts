@@ -77,7 +77,8 @@ export const TASK = {
     {
       path: "src/sum.ts",
       content:
-        "export function sum(xs: number[]) {\n  let t = 0;\n  for (let i = 0; i <= xs.length; i++) t += xs[i];\n  return t;\n}",
+        "export function sum(xs: number[]) {\n  let t = 0;\n  for " +
+        "(let i = 0; i <= xs.length; i++) t += xs[i];\n  return t;\n}",
     },
   ],
 };

@@ -47,10 +47,12 @@ const row = (cells: Array<string | number>) => console.log(`| ${cells.join(" | "
 const s1 = (n: number) => n.toFixed(1);
 
 console.log(
-  `\nqueue-postgres: ${TASKS} tasks × ${TURNS} turns, 10 % park for approval (approved from the bench process, two approvers racing);`,
+  `\nqueue-postgres: ${TASKS} tasks × ${TURNS} turns, 10 % park for ` +
+    `approval (approved from the bench process, two approvers racing);`,
 );
 console.log(
-  `loopback Chat Completions server answering each turn after ${TURN_MS} ms; ${WORKER_CONCURRENCY} tasks in flight per worker process; one PostgreSQL; ${cpus().length} cores.\n`,
+  `loopback Chat Completions server answering each turn after ${TURN_MS} ms; ${WORKER_CONCURRENCY} ` +
+    `tasks in flight per worker process; one PostgreSQL; ${cpus().length} cores.\n`,
 );
 row([
   "run",

@@ -100,7 +100,8 @@ export function openQueue(connectionString: string, schema: string, extra: Parti
 
 export async function createEffectsTable(db: pg.Pool, schema: string) {
   await db.query(
-    `CREATE TABLE IF NOT EXISTS ${schema}.effects (idempotency_key text, name text, pid int, at timestamptz DEFAULT now())`,
+    `CREATE TABLE IF NOT EXISTS ${schema}.effects (idempotency_key ` +
+      `text, name text, pid int, at timestamptz DEFAULT now())`,
   );
 }
 

@@ -35,7 +35,10 @@ function line({ mode, verifier, tally, teacherMode }: Row): string {
   const precision = tally.escalated ? ((100 * tally.escalatedWrong) / tally.escalated).toFixed(0) : "0";
   const escalation = teacherMode ? `${pct(tally.escalated)} (${precision} %)` : "—";
   const calls = teacherMode && tally.escalated ? (tally.teacherCalls / tally.escalated).toFixed(2) : "—";
-  return `| ${mode} | ${verifier} | ${pct(tally.correct)} | ${usd(total(tally))} | ${ofTeacherOnly(tally)} | ${usd(tally.studentMicro)} | ${usd(tally.teacherMicro)} | ${escalation} | ${calls} | ${ratio} |`;
+  return (
+    `| ${mode} | ${verifier} | ${pct(tally.correct)} | ${usd(total(tally))} | ${ofTeacherOnly(tally)} ` +
+    `| ${usd(tally.studentMicro)} | ${usd(tally.teacherMicro)} | ${escalation} | ${calls} | ${ratio} |`
+  );
 }
 
 const CODE: Judge = { kind: "code" };
@@ -107,26 +110,31 @@ const cpu = process.cpuUsage(cpuStarted);
 
 console.log(`GSM8K test set, ${items.length} questions (${dataDir})`);
 console.log(
-  `Answer extractor vs the CSV's True/False: agrees on ${(agreement.student * 100).toFixed(1)} % (Mixtral), ${(agreement.teacher * 100).toFixed(1)} % (GPT-4); grading uses the CSV's True/False.`,
+  `Answer extractor vs the CSV's True/False: agrees on ${(agreement.student * 100).toFixed(1)} % ` +
+    `(Mixtral), ${(agreement.teacher * 100).toFixed(1)} % (GPT-4); grading uses the CSV's True/False.`,
 );
 console.log(
-  "Prices per million tokens: Mixtral-8x7B $0.60 in / $0.60 out; GPT-4-1106 $10 in / $30 out. Tokens = ceil(chars / 4) of each request and reply.",
+  "Prices per million tokens: Mixtral-8x7B $0.60 in / $0.60 out; GPT-4-1106 " +
+    "$10 in / $30 out. Tokens = ceil(chars / 4) of each request and reply.",
 );
 const cached = Object.values(models).some((m) => m.cost.cacheRead > 0);
 console.log(
   cached
     ? "Cache reads: priced in the catalog, but the replay brain bills none.\n"
-    : "Cache reads: not billed. GPT-4-1106-preview predates provider prompt caching (no cache price in the catalog), and the replay brain bills every input token at the full input price.\n",
+    : "Cache reads: not billed. GPT-4-1106-preview predates provider prompt caching (no cache price " +
+        "in the catalog), and the replay brain bills every input token at the full input price.\n",
 );
 console.log(
-  "| mode | verifier | accuracy | cost | of teacher-only | student + helper | teacher | escalation rate (of which student was wrong) | teacher calls / escalation | teacher / student tokens |",
+  "| mode | verifier | accuracy | cost | of teacher-only | student + helper | teacher | escalation " +
+    "rate (of which student was wrong) | teacher calls / escalation | teacher / student tokens |",
 );
 console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const row of rows) console.log(line(row));
 
 const met = cheapest.correct / items.length >= 0.9 && total(cheapest) <= 0.45 * total(teacher);
 console.log(`
-Cheapest configuration (defaults + an exact-answer \`verify\`): ${pct(cheapest.correct)} at ${ofTeacherOnly(cheapest)} of teacher-only cost — target ≥ 90 % at ≤ 45 %: ${met ? "met" : "NOT met"}.
+Cheapest configuration (defaults + an exact-answer \`verify\`): ${pct(cheapest.correct)} at ${ofTeacherOnly(cheapest)} \
+of teacher-only cost — target ≥ 90 % at ≤ 45 %: ${met ? "met" : "NOT met"}.
 Same configuration with a noisy rubric judge (TP 0.8 / FP 0.1) instead of \`verify\`, seeds ${SEEDS.join(", ")}:
   1 vote:  accuracy ${noisy1.accuracy}; cost ${noisy1.cost} of teacher-only
   3 votes: accuracy ${noisy3.accuracy}; cost ${noisy3.cost} of teacher-only`);
@@ -161,4 +169,5 @@ right one with probability FP, independently per sample (mulberry32; seed 7 in t
 "oneShot false" rows read each question as a tool run would be read: advice first (takeoverAfter 2); the
 advice cannot change a replayed answer, and the token cap (0.4) refuses most later escalations.
 Oracle cost: the student everywhere + a bare teacher call where the student was wrong.
-Wall ${wall.toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${rows.length - 3 + 2 * SEEDS.length} teacher-mode passes over ${items.length} questions).`);
+Wall ${wall.toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s \
+(${rows.length - 3 + 2 * SEEDS.length} teacher-mode passes over ${items.length} questions).`);

@@ -14,22 +14,26 @@ describe("GSM8K replay through runWithTeacher", () => {
     expect((await runSingle(items, "teacher")).correct).toBe(items.filter((i) => i.teacherCorrect).length);
   });
 
-  it("the exact-answer check in code escalates where the student's final number misses; each escalation costs exactly a bare GPT-4 answer", async () => {
-    const student = await runSingle(items, "student");
-    const teacher = await runSingle(items, "teacher");
-    const tally = await runTeacherMode(items, { kind: "code" });
-    expect(tally.perItem.map((p) => p.escalated)).toEqual(flagged);
-    expect(tally.perItem.map((p) => p.correct)).toEqual(
-      items.map((i, n) => (flagged[n] ? i.teacherCorrect : i.studentCorrect)),
-    );
-    // No helper call at all: the student side costs what the student alone costs.
-    expect(tally.studentMicro).toBe(student.studentMicro);
-    // One-shot defaults: one teacher call per escalation, the same request a bare call sends.
-    expect(tally.teacherCalls).toBe(tally.escalated);
-    expect(tally.spend.adviceMicro).toBe(0);
-    const bare = teacher.perItem.reduce((sum, p, n) => sum + (flagged[n] ? p.micro : 0), 0);
-    expect(tally.teacherMicro).toBe(bare);
-  });
+  it(
+    "the exact-answer check in code escalates where the student's final " +
+      "number misses; each escalation costs exactly a bare GPT-4 answer",
+    async () => {
+      const student = await runSingle(items, "student");
+      const teacher = await runSingle(items, "teacher");
+      const tally = await runTeacherMode(items, { kind: "code" });
+      expect(tally.perItem.map((p) => p.escalated)).toEqual(flagged);
+      expect(tally.perItem.map((p) => p.correct)).toEqual(
+        items.map((i, n) => (flagged[n] ? i.teacherCorrect : i.studentCorrect)),
+      );
+      // No helper call at all: the student side costs what the student alone costs.
+      expect(tally.studentMicro).toBe(student.studentMicro);
+      // One-shot defaults: one teacher call per escalation, the same request a bare call sends.
+      expect(tally.teacherCalls).toBe(tally.escalated);
+      expect(tally.spend.adviceMicro).toBe(0);
+      const bare = teacher.perItem.reduce((sum, p, n) => sum + (flagged[n] ? p.micro : 0), 0);
+      expect(tally.teacherMicro).toBe(bare);
+    },
+  );
 
   it("the same escalations with the full brief and the advice block cost more than a bare answer", async () => {
     const lean = await runTeacherMode(items, { kind: "code" });
@@ -46,13 +50,17 @@ describe("GSM8K replay through runWithTeacher", () => {
     expect(tally.studentMicro).toBeGreaterThan((await runSingle(items, "student")).studentMicro);
   });
 
-  it("the seed's defaults on a multi-turn reading (oneShot: false) ask for advice first, then the spend cap stops most", async () => {
-    const tally = await runTeacherMode(items, { kind: "code" }, { oneShot: false });
-    expect(tally.spend.adviceMicro).toBeGreaterThan(0);
-    expect(tally.escalated).toBe(flagged.filter(Boolean).length);
-    // The advice cannot change a replayed answer: only takeovers fix anything, and the cap refuses most.
-    expect(tally.correct).toBeLessThan((await runTeacherMode(items, { kind: "code" })).correct);
-  });
+  it(
+    "the seed's defaults on a multi-turn reading (oneShot: " +
+      "false) ask for advice first, then the spend cap stops most",
+    async () => {
+      const tally = await runTeacherMode(items, { kind: "code" }, { oneShot: false });
+      expect(tally.spend.adviceMicro).toBeGreaterThan(0);
+      expect(tally.escalated).toBe(flagged.filter(Boolean).length);
+      // The advice cannot change a replayed answer: only takeovers fix anything, and the cap refuses most.
+      expect(tally.correct).toBeLessThan((await runTeacherMode(items, { kind: "code" })).correct);
+    },
+  );
 
   it("a perfect judge escalates exactly the student's misses and reaches the oracle", async () => {
     const tally = await runTeacherMode(items, { kind: "rubric", tpr: 1, fpr: 0, seed: 1 });

@@ -74,7 +74,9 @@ export const fail = (reason = "the total is wrong", usage?: { input: number; out
 export const stuck = (value: boolean) =>
   fauxText(JSON.stringify({ stuck: value, reason: value ? "same error each time" : "it is learning" }));
 
-/** A student turn calling `edit` with fresh arguments each time (so the runner's identical-call guard stays out of it). */
+/**
+ * A student turn calling `edit` with fresh arguments each time (so the runner's identical-call guard stays out of it).
+ */
 export const editCall = (ctx: FauxRequestContext): FauxResponse =>
   fauxToolCall("edit", { path: `file-${ctx.callIndex}` });
 
