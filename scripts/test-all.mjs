@@ -16,6 +16,9 @@ for (const ws of workspaces) for (const file of reportsOf(ws)) rmSync(join(repor
 
 const format = spawnSync("pnpm", ["exec", "prettier", "--check", "--log-level=warn", "."], { stdio: "inherit" });
 if (format.status !== 0) console.error("format: run `pnpm format` (prettier --write .) and commit the result");
+// Prettier leaves long strings and comments whole; this finds them everywhere (a package's lint
+// checks only its own folder, so the bench and the scripts are checked here).
+const width = spawnSync("node", ["scripts/line-width.mjs", "--all"], { stdio: "inherit" });
 
 const args = process.argv.slice(2);
 const run = spawnSync(
@@ -37,5 +40,5 @@ const summary = summarizeReports(
 console.log(`\n${tested.length} workspaces tested`);
 for (const file of summary.brokenFiles) console.log(`failed to load: ${file}`);
 console.log(summary.line);
-const status = [format.status, run.status, packed.status].find((s) => s !== 0);
+const status = [format.status, width.status, run.status, packed.status].find((s) => s !== 0);
 process.exit(status !== undefined ? (status ?? 1) : summary.ok ? 0 : 1);
