@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dependencyProblems } from "./imports";
-import { metadataProblems } from "./metadata";
+import { metadataProblems, sourceScriptProblems } from "./metadata";
 import { publishablePackages, readManifest, REPO_ROOT } from "./workspace";
 
 const root = readManifest(REPO_ROOT);
@@ -34,5 +34,25 @@ describe("the root", () => {
     expect(root.license).toBe("MIT");
     expect(rootLicense).toMatch(/^MIT License\n/);
     expect(readFileSync(join(REPO_ROOT, "README.md"), "utf8")).toMatch(/\bMIT\b.*LICENSE|LICENSE.*\bMIT\b/);
+  });
+});
+
+describe("sourceScriptProblems", () => {
+  const manifest = (bench: string) => ({ name: "@x/p", version: "0.0.0", scripts: { bench } });
+
+  it("flags a tsx command that would load the packages' dist", () => {
+    expect(sourceScriptProblems(manifest("tsx bench/a.ts"))).toEqual([
+      'script "bench" runs tsx without --conditions=@x/source: tsx bench/a.ts',
+    ]);
+  });
+
+  it("checks each command of a chain on its own", () => {
+    const chain = "node --conditions=@x/source --import tsx bench/a.ts && node --import tsx bench/b.ts";
+    expect(sourceScriptProblems(manifest(chain))).toHaveLength(1);
+  });
+
+  it("passes tsx run on the source condition, and scripts without tsx", () => {
+    expect(sourceScriptProblems(manifest("tsx --conditions=@x/source bench/a.ts"))).toEqual([]);
+    expect(sourceScriptProblems(manifest("vitest run"))).toEqual([]);
   });
 });

@@ -35,6 +35,21 @@ export function metadataProblems(root: Manifest, rootLicense: string, pkg: Publi
     if (!(pkg.manifest.files ?? []).includes(file)) problems.push(`"files" does not list ${file}`);
   if (!existsSync(join(pkg.dir, "README.md"))) problems.push("has no README.md");
   problems.push(...exportProblems(pkg.manifest));
+  problems.push(...sourceScriptProblems(pkg.manifest));
+  return problems;
+}
+
+/**
+ * Each command of a script that runs TypeScript through tsx resolves the workspace's `@x` packages to
+ * their source: on a fresh clone nothing is built, so without the condition `pnpm bench` fails on a
+ * missing `dist`.
+ */
+export function sourceScriptProblems(manifest: Manifest): string[] {
+  const problems: string[] = [];
+  for (const [name, script] of Object.entries(manifest.scripts ?? {}))
+    for (const command of script.split("&&"))
+      if (/\btsx\b/.test(command) && !command.includes("--conditions=@x/source"))
+        problems.push(`script "${name}" runs tsx without --conditions=@x/source: ${command.trim()}`);
   return problems;
 }
 

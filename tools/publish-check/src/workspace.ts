@@ -21,6 +21,8 @@ export interface Manifest {
   devDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  /** The npm scripts; `sourceScriptProblems` reads them. */
+  scripts?: Record<string, string>;
   [field: string]: unknown;
 }
 
