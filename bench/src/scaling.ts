@@ -31,8 +31,9 @@ const catalog = defineCatalog({
 });
 const HISTORIES = numbers(process.env.X_BENCH_SCALING_HISTORY, [0, 200, 800]);
 const TOOL_COUNTS = numbers(process.env.X_BENCH_SCALING_TOOLS, [1, 100]);
-const TASKS = Number(process.env.X_BENCH_SCALING_TASKS ?? 200);
-const PASSES = 5;
+/** Tasks per measured batch, and batches per cell. */
+const BATCH = 10;
+const ROUNDS = Number(process.env.X_BENCH_SCALING_ROUNDS ?? 300);
 
 /** The turn is the count of tool results since the objective: read from the end, so the brain's own cost stays flat. */
 function responder({ context }: FauxRequestContext) {
@@ -114,27 +115,40 @@ async function cell(exchanges: number, toolCount: number) {
       if (r.status !== "completed") throw new Error(`scaling: ${r.status} ${r.terminal.code}: ${r.terminal.message}`);
     }
   };
-  await pass(Math.max(20, TASKS / 4));
+  await pass(100);
   return { exchanges, tools: toolCount, pass, cpu: Infinity };
 }
 
-// Every cell is set up and warmed up first; then passes go round the cells, so a burst of load on
-// the shared machine hits them alike, and each cell keeps its best pass.
-const cells = [];
-for (const exchanges of HISTORIES) for (const toolCount of TOOL_COUNTS) cells.push(await cell(exchanges, toolCount));
-for (let p = 0; p < PASSES; p++) {
-  for (const c of cells) {
-    globalThis.gc?.();
-    const before = process.cpuUsage();
-    await c.pass(TASKS);
-    const used = process.cpuUsage(before);
-    c.cpu = Math.min(c.cpu, (used.user + used.system) / 1000 / (TASKS * TURNS));
+/**
+ * The cells interleaved in one process, a batch of BATCH tasks at a time in rotating order, each
+ * cell's CPU summed over all its batches. This machine's speed drifts by ±25 % from one second to
+ * the next (the same fixed loop took 0.70–1.19 s), which moved a cell measured on its own — even the
+ * best of many passes, even in a fresh process — by up to 1.8×; batches a few milliseconds apart
+ * see the same speed, so the ratios hold. One process also gives every cell the same compiled code,
+ * polymorphic over all of them as a host's mix of tasks would make it. No forced collection: a
+ * collection's helper threads go on after `gc()` returns, into the next batch's CPU.
+ */
+async function measureInterleaved(): Promise<Array<{ exchanges: number; tools: number; cpu: number }>> {
+  const cells = [];
+  for (const exchanges of HISTORIES) for (const toolCount of TOOL_COUNTS) cells.push(await cell(exchanges, toolCount));
+  const spent = cells.map(() => 0);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let k = 0; k < cells.length; k++) {
+      const i = (round + k) % cells.length;
+      const before = process.cpuUsage();
+      await cells[i]!.pass(BATCH);
+      const used = process.cpuUsage(before);
+      spent[i]! += (used.user + used.system) / 1000;
+    }
   }
+  return cells.map((c, i) => ({ exchanges: c.exchanges, tools: c.tools, cpu: spent[i]! / (ROUNDS * BATCH * TURNS) }));
 }
+
+const cells = await measureInterleaved();
 const base = cells[0]!.cpu;
 const lines = [
-  "### History and tools scaling (ours, in-process, c=1, CPU ms per turn, " +
-    "best of 5 passes taken in rounds over the cells)",
+  "### History and tools scaling (ours, in-process, c=1, CPU ms per turn; " +
+    `the cells interleaved, ${ROUNDS} batches of ${BATCH} tasks each)`,
   "",
   "| history exchanges | tools | CPU ms/turn | vs 0 exchanges, 1 tool |",
   "|---:|---:|---:|---:|",

@@ -1,4 +1,4 @@
-import type { AssistantMessage, Context } from "@x/llm-types";
+import type { AssistantMessage, Context, Message, ToolSpec } from "@x/llm-types";
 
 /** Rough token count of a text: one token per four characters, rounded up. */
 export function estimateTokens(text: string): number {
@@ -8,8 +8,34 @@ export function estimateTokens(text: string): number {
 /** Flat charge for an image; providers bill images by size, a guess is all we have offline. */
 const IMAGE_TOKENS = 1000;
 
-/** Rough prompt size of a context (system prompt, messages, tool specs) when a provider reports none. */
-export function estimateContextTokens(context: Context): number {
+/**
+ * What the estimate counts in a context: characters of text and images. Sizes of parts add up to
+ * the size of the whole, so a caller that keeps a long conversation's size can add what it appends
+ * instead of counting everything again.
+ */
+export interface ContextSize {
+  /** Characters of the system prompt, the messages' text and tool calls, and the tool specs. */
+  chars: number;
+  /** Images, charged a flat amount each. */
+  images: number;
+}
+
+// A tool spec's size is its serialised parameters, the same on every call: counted once per spec object.
+const toolChars = new WeakMap<ToolSpec, number>();
+
+function charsOfTool(tool: ToolSpec): number {
+  let chars = toolChars.get(tool);
+  if (chars === undefined) {
+    chars = tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length;
+    toolChars.set(tool, chars);
+  }
+  return chars;
+}
+
+/** The {@link ContextSize} of some messages, with the system prompt and tools when given. */
+export function contextSize(
+  context: { messages: readonly Message[] } & Partial<Omit<Context, "messages">>,
+): ContextSize {
   let chars = context.systemPrompt?.length ?? 0;
   let images = 0;
   for (const message of context.messages) {
@@ -24,9 +50,18 @@ export function estimateContextTokens(context: Context): number {
       else chars += block.name.length + (block.rawArguments ?? JSON.stringify(block.arguments)).length;
     }
   }
-  for (const tool of context.tools ?? [])
-    chars += tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length;
-  return Math.ceil(chars / 4) + images * IMAGE_TOKENS;
+  for (const tool of context.tools ?? []) chars += charsOfTool(tool);
+  return { chars, images };
+}
+
+/** The tokens a {@link ContextSize} is estimated at: characters / 4, rounded up, plus the images' charge. */
+export function tokensOfSize(size: ContextSize): number {
+  return Math.ceil(size.chars / 4) + size.images * IMAGE_TOKENS;
+}
+
+/** Rough prompt size of a context (system prompt, messages, tool specs) when a provider reports none. */
+export function estimateContextTokens(context: Context): number {
+  return tokensOfSize(contextSize(context));
 }
 
 /** Rough output size of an assistant turn: its text, thinking and tool-call arguments. */

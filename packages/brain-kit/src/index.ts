@@ -6,6 +6,7 @@ export {
   type UsageCounts,
 } from "./turn-builder";
 export { isBuiltTurn } from "./built-turn";
+export { vouchMessages } from "./vouched-messages";
 export { sdkTurnOptions, startTurn, type HttpBrainOptions, type StartTurnOptions } from "./start-turn";
 export { DEFAULT_STALL_TIMEOUT_MS } from "./call-control";
 export { runStreamedCall, type StreamedCall } from "./streamed-call";
@@ -19,7 +20,14 @@ export {
   retryAfterFrom,
   type ClassifiedError,
 } from "./provider-errors";
-export { estimateContextTokens, estimateOutputTokens, estimateTokens } from "./estimate";
+export {
+  contextSize,
+  estimateContextTokens,
+  estimateOutputTokens,
+  estimateTokens,
+  tokensOfSize,
+  type ContextSize,
+} from "./estimate";
 export { redactSecrets } from "./redact";
 export {
   createRepetitionGuard,

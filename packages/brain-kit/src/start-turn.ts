@@ -11,6 +11,7 @@ import {
 import { credentialsIn, headerLines, redactSecrets } from "./redact";
 import type { RepetitionGuardOptions } from "./repetition-guard";
 import { TurnBuilder } from "./turn-builder";
+import { isVouched } from "./vouched-messages";
 
 /** The options every HTTP brain takes (each brain adds its own and documents its key's default). */
 export interface HttpBrainOptions {
@@ -120,6 +121,7 @@ function callProblem(model: unknown, context: unknown, request: unknown): string
   if (!isRecord(context)) return "the context is not an object";
   if (!Array.isArray(context.messages)) return "the context has no `messages` array";
   if (
+    !isVouched(context.messages) &&
     !context.messages.every(
       (m) => isRecord(m) && (m.role === "user" || m.role === "assistant" || m.role === "toolResult"),
     )

@@ -34,7 +34,8 @@ export type CheckpointSink = (checkpoint: RunCheckpoint) => void | Promise<void>
 interface CheckpointInput {
   now: number;
   spec: RunSpec;
-  history: Message[];
+  /** Read only: the signed checkpoint holds a JSON copy. */
+  history: readonly Message[];
   messages: Message[];
   state: RunState;
 }

@@ -54,7 +54,8 @@ export function summaryMessage(folded: readonly Message[], state: CompactionStat
 
 const capped = new WeakMap<ToolResultMessage, { max: number; view: ToolResultMessage }>();
 
-function viewOf(message: Message, options: ResolvedCompaction): Message {
+/** A message as the model is sent it: a huge tool result cut head + tail, the other messages as they are. */
+export function viewOf(message: Message, options: ResolvedCompaction): Message {
   if (message.role !== "toolResult") return message;
   const max = Object.hasOwn(options.toolResultMaxCharsByTool, message.toolName)
     ? options.toolResultMaxCharsByTool[message.toolName]!

@@ -1,9 +1,10 @@
-import { estimateContextTokens } from "@x/brain-kit";
-import { addUsage, resolveRole, type AssistantMessage, type Message, type Model } from "@x/llm-types";
+import { contextSize, estimateContextTokens, tokensOfSize, vouchMessages } from "@x/brain-kit";
+import { addUsage, resolveRole, type Message, type Model } from "@x/llm-types";
 import type { CompactionRequest, CompactionSummary, ResolvedCompaction } from "./compaction-options";
 import { emptyCompactionState } from "./compaction-state";
 import { CompactorFailed, defaultCompactor } from "./compactor";
-import { modelView } from "./compaction-view";
+import { modelView, viewOf } from "./compaction-view";
+import { addSizes, isReport, reportedInput } from "./history-view";
 import type { RunContext } from "./run-context";
 import { modelChain, outputCap } from "./turn";
 import type { Terminal } from "./types";
@@ -13,13 +14,20 @@ function allMessages(ctx: RunContext): Message[] {
   return [...ctx.history, ...ctx.messages];
 }
 
-/** What the next model call will be sent, compaction applied. */
+/**
+ * What the next model call will be sent, compaction applied; vouched for to the brain kit (every
+ * entry was checked or built by the runner). Until a first compaction the history's part is the
+ * {@link HistoryView}'s, derived once, so a turn costs one array copy however long the history is.
+ */
 export function contextMessages(ctx: RunContext): Message[] {
-  return modelView(allMessages(ctx), ctx.deps.compaction, ctx.state.compaction);
-}
-
-function inputOf(message: AssistantMessage): number {
-  return message.usage.input + message.usage.cacheRead + message.usage.cacheWrite;
+  const options = ctx.deps.compaction;
+  const state = ctx.state.compaction;
+  const messages =
+    state && state.cut > 0
+      ? modelView(allMessages(ctx), options, state)
+      : ctx.historyView.view.concat(options ? ctx.messages.map((message) => viewOf(message, options)) : ctx.messages);
+  vouchMessages(messages);
+  return messages;
 }
 
 /**
@@ -28,14 +36,36 @@ function inputOf(message: AssistantMessage): number {
  * reports nothing), an estimate of the whole request.
  */
 export function contextTokens(ctx: RunContext): number {
+  const options = ctx.deps.compaction;
+  if ((ctx.state.compaction?.at.length ?? 0) > 0) return contextTokensAfterCompaction(ctx);
+  const own = (from: number) => {
+    const tail = ctx.messages.slice(from);
+    return contextSize({ messages: options ? tail.map((message) => viewOf(message, options)) : tail });
+  };
+  for (let i = ctx.messages.length - 1; i >= 0; i--) {
+    const message = ctx.messages[i]!;
+    if (isReport(message)) return reportedInput(message) + tokensOfSize(own(i));
+  }
+  const history = ctx.historyView;
+  const report = history.entries[history.lastReport];
+  if (report && isReport(report)) return reportedInput(report) + tokensOfSize(addSizes(history.sinceReport, own(0)));
+  const rest = contextSize({
+    messages: [],
+    ...(ctx.systemPrompt !== undefined ? { systemPrompt: ctx.systemPrompt } : {}),
+    tools: ctx.toolSpecs,
+  });
+  return tokensOfSize(addSizes(addSizes(history.size, own(0)), rest));
+}
+
+/** {@link contextTokens} once the run has compacted: the report is looked for after the last compaction only. */
+function contextTokensAfterCompaction(ctx: RunContext): number {
   const all = allMessages(ctx);
-  const state = ctx.state.compaction;
-  const since = state?.at.at(-1) ?? 0;
+  const since = ctx.state.compaction?.at.at(-1) ?? 0;
   for (let i = all.length - 1; i >= since; i--) {
     const message = all[i]!;
-    if (message.role !== "assistant" || message.stopReason === "error" || inputOf(message) === 0) continue;
+    if (!isReport(message)) continue;
     const appended = modelView(all.slice(i), ctx.deps.compaction, undefined);
-    return inputOf(message) + estimateContextTokens({ messages: appended });
+    return reportedInput(message) + estimateContextTokens({ messages: appended });
   }
   return estimateContextTokens({
     messages: contextMessages(ctx),
@@ -188,7 +218,7 @@ export function compactionReport(ctx: RunContext): CompactionReport {
   for (const [i, message] of ctx.messages.entries()) {
     if (message.role !== "assistant" || message.stopReason === "error") continue;
     const index = offset + i;
-    const input = inputOf(message);
+    const input = reportedInput(message);
     inputTokens += input;
     if (previous && !state.at.some((at) => at > previous!.index && at <= index))
       stable += Math.min(previous.input, input);

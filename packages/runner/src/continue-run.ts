@@ -1,5 +1,6 @@
 import { verifyCheckpoint } from "./checkpoint";
 import type { RunEvent } from "./events";
+import { historyView } from "./history-view";
 import { runTurns } from "./loop";
 import type { ResolvedDeps } from "./run-context";
 import { buildContext, drive, failedBeforeStart } from "./run-lifecycle";
@@ -20,7 +21,7 @@ export async function continueRun(
   const ctx = buildContext(deps, {
     spec: checkpoint.spec,
     tools: options.tools ?? deps.tools,
-    history: checkpoint.history,
+    history: historyView(checkpoint.history, deps.compaction),
     messages: checkpoint.messages,
     state: checkpoint.state,
     signal: options.signal ?? new AbortController().signal,

@@ -11,6 +11,7 @@ import { linkToolContext } from "./sub-run-link";
 import type { SubRunRecord } from "./sub-run-types";
 import { SPAN_NAMES } from "./tracer";
 import type { Budget, Permission, Runner, RunStats, TaskSpec } from "./types";
+import { historyView } from "./history-view";
 
 // The deps behind each runner createRunner made, so host code can open a run on it without a model.
 const runners = new WeakMap<Runner, ResolvedDeps>();
@@ -82,7 +83,7 @@ export async function runHosted<T>(
         : {}),
     },
     tools: [],
-    history: [],
+    history: historyView([], deps.compaction),
     messages: [{ role: "user", content: spec.objective, timestamp: deps.clock.now() }],
     state: freshState(),
     signal,

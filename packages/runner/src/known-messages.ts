@@ -33,10 +33,11 @@ function isKnown(message: unknown): boolean {
 
 /**
  * Checks every history entry not known yet with `MessageSchema`, without copying any, and
- * remembers the ones that pass. Throws a {@link SchemaValidationError} naming `history[i]`'s fields.
+ * remembers the ones that pass (from index `from` on: those before were checked already). Throws a
+ * {@link SchemaValidationError} naming `history[i]`'s fields.
  */
-export function checkHistory(history: readonly unknown[], subject: string): void {
-  for (let i = 0; i < history.length; i++) {
+export function checkHistory(history: readonly unknown[], subject: string, from = 0): void {
+  for (let i = from; i < history.length; i++) {
     const message = history[i];
     if (isKnown(message)) continue;
     const parsed = MessageSchema.safeParse(message);

@@ -112,7 +112,8 @@ export interface ParkInput {
   now: number;
   ttlMs: number;
   spec: RunSpec;
-  history: Message[];
+  /** Read only: the signed park holds a JSON copy. */
+  history: readonly Message[];
   messages: Message[];
   pending: PendingCall;
   state: RunState;
@@ -126,7 +127,7 @@ export function signParkedRun(input: ParkInput, key: Uint8Array | string): Parke
     createdAt: input.now,
     expiresAt: input.now + input.ttlMs,
     spec: input.spec,
-    history: input.history,
+    history: [...input.history],
     messages: input.messages,
     pending: input.pending,
     state: input.state,

@@ -8,6 +8,7 @@ import { afterPersonDecided, deniedResult } from "./permissions";
 import type { Lineage, ResolvedDeps, RunContext } from "./run-context";
 import { pendingToolName, resumeChildCall, verifyParkedChildren } from "./sub-run-park";
 import { buildContext, drive, failedBeforeStart } from "./run-lifecycle";
+import { historyView } from "./history-view";
 import { ApprovalDecisionSchema } from "./schemas";
 import { addGate, toRunStats } from "./stats";
 import { findTool } from "./tools";
@@ -71,7 +72,7 @@ export async function resumeRun(
   const ctx = buildContext(deps, {
     spec: park.spec,
     tools,
-    history: park.history,
+    history: historyView(park.history, deps.compaction),
     messages: park.messages,
     state: park.state,
     signal: options.signal ?? new AbortController().signal,

@@ -7,6 +7,7 @@ import type { LoopGuard } from "./loop-guard";
 import type { ParkLedger } from "./park-ledger";
 import type { RunSpec, RunState } from "./park-schema";
 import type { CheckpointSink } from "./checkpoint";
+import type { HistoryView } from "./history-view";
 import type { TaskModel } from "./resolve";
 import type { ResolvedRetry } from "./retry";
 import type { RunTracer } from "./tracer";
@@ -92,7 +93,14 @@ export interface RunContext {
   chainIndex: number;
   /** Output cap after a max-tokens recovery raised it. */
   maxTokensNow?: number;
-  history: Message[];
+  /**
+   * The host's history as it was when the run started (the {@link HistoryView}'s entries, never
+   * changed: what the host does to its own array later reaches no run). A park or a checkpoint
+   * holds a JSON copy, so no consumer can change it under a later run either.
+   */
+  history: readonly Message[];
+  /** What every model call needs from `history`, derived once (see {@link HistoryView}). */
+  historyView: HistoryView;
   messages: Message[];
   state: RunState;
   guard: LoopGuard;

@@ -5,6 +5,7 @@ import { CLASSIFIER_CONFIG_ERROR_CODES } from "@x/classifier-ladder";
 import { createAutoModeGate } from "./auto-mode";
 import { markKnown } from "./known-messages";
 import type { CheckpointSink } from "./checkpoint";
+import type { HistoryView } from "./history-view";
 import { closeUnanswered } from "./calls";
 import type { RunEvent } from "./events";
 import type { LoopEnd } from "./loop";
@@ -29,7 +30,8 @@ export interface ContextInput {
   output?: TaskSpec["output"];
   onToolResult?: TaskSpec["onToolResult"];
   onCheckpoint?: CheckpointSink;
-  history: Message[];
+  /** The history, viewed with the runner's compaction options (`historyView`). */
+  history: HistoryView;
   messages: Message[];
   state: RunState;
   signal: AbortSignal;
@@ -60,7 +62,8 @@ export function buildContext(deps: ResolvedDeps, input: ContextInput): RunContex
     toolSpecs: offeredToolSpecs({ spec, ...(input.lineage ? { lineage: input.lineage } : {}) }, input.tools),
     taskModel,
     chainIndex: 0,
-    history: input.history,
+    history: input.history.entries,
+    historyView: input.history,
     messages: input.messages,
     state: input.state,
     checkpointedMessages: input.messages.length,

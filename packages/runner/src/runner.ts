@@ -6,7 +6,7 @@ import { autoModeClassifierFallbackOf } from "@x/classifier-ladder";
 import { systemClock } from "./clock";
 import { RunnerConfigError } from "./config-error";
 import { EventChannel, type RunEvent } from "./events";
-import { checkHistory } from "./known-messages";
+import { historyView } from "./history-view";
 import { runTurns } from "./loop";
 import { checkParkKey, randomParkKey } from "./park";
 import { createMemoryParkLedger } from "./park-ledger";
@@ -120,7 +120,7 @@ export async function execute(
   lineage?: Lineage,
 ): Promise<TaskResult> {
   parseWith(TaskSpecSchema, rawSpec, "task spec");
-  checkHistory(rawSpec.history ?? [], "task spec");
+  const history = historyView(rawSpec.history ?? [], deps.compaction, "task spec");
   const runId = rawSpec.runId ?? randomUUID();
   const spec = runSpecOf(rawSpec, runId, lineage);
   const messages: Message[] = [
@@ -134,7 +134,7 @@ export async function execute(
   const ctx = buildContext(deps, {
     spec,
     tools: rawSpec.tools ?? [],
-    history: [...(rawSpec.history ?? [])],
+    history,
     messages,
     state: freshState(),
     signal: options.signal ?? new AbortController().signal,

@@ -47,15 +47,24 @@ export const taskSpecFields = {
 /** A model, or a fallback chain of them (never empty). Read-only like `TaskSpec.model`. */
 export const TaskModelRefSchema = z.union([ModelRefSchema, z.array(ModelRefSchema).min(1).readonly()]);
 
-const ToolSchema = z.custom<Tool>(
-  (value) =>
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as Tool).name === "string" &&
-    typeof (value as Tool).execute === "function" &&
-    typeof (value as Tool).spec === "object",
-  { message: "expected a tool made by defineTool()" },
-);
+const isToolShaped = (value: unknown): value is Tool =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as Tool).name === "string" &&
+  typeof (value as Tool).execute === "function" &&
+  typeof (value as Tool).spec === "object";
+
+/**
+ * A tool list, each entry checked by shape in a plain loop: a host passes the same long list on
+ * every task, and a zod schema per entry cost more per task than the rest of the spec together.
+ */
+const ToolListSchema = z
+  .custom<readonly Tool[]>((value) => Array.isArray(value), { message: "expected an array of tools" })
+  .superRefine((tools, ctx) => {
+    for (let i = 0; i < tools.length; i++)
+      if (!isToolShaped(tools[i]))
+        ctx.addIssue({ code: "custom", path: [i], message: "expected a tool made by defineTool()" });
+  });
 
 /**
  * A TaskSpec from outside: checked before anything runs. Functions and zod schemas are checked by
@@ -66,7 +75,7 @@ export const TaskSpecSchema = z
   .strictObject({
     ...taskSpecFields,
     model: TaskModelRefSchema.optional(),
-    tools: z.array(ToolSchema).readonly().optional(),
+    tools: ToolListSchema.optional(),
     // Only "an array" here, so zod neither walks nor copies it; `checkHistory` then checks the
     // entries it has not seen before.
     history: z
