@@ -55,15 +55,36 @@ const isToolShaped = (value: unknown): value is Tool =>
   typeof (value as Tool).spec === "object";
 
 /**
- * A tool list, each entry checked by shape in a plain loop: a host passes the same long list on
- * every task, and a zod schema per entry cost more per task than the rest of the spec together.
+ * Tool lists that passed, each with a copy of its entries then: a host passes the same long list
+ * on every task, and checking it again cost more per task than the rest of the spec together. A
+ * list still holding the same tools (identity, one cheap pass) is not checked again.
  */
+const checkedToolLists = new WeakMap<readonly unknown[], readonly unknown[]>();
+
+function sameEntries(list: readonly unknown[], copy: readonly unknown[] | undefined): boolean {
+  if (copy === undefined || copy.length !== list.length) return false;
+  for (let i = 0; i < list.length; i++) if (list[i] !== copy[i]) return false;
+  return true;
+}
+
+/** A tool list: each entry a tool by shape, no two with the same name. */
 const ToolListSchema = z
   .custom<readonly Tool[]>((value) => Array.isArray(value), { message: "expected an array of tools" })
   .superRefine((tools, ctx) => {
-    for (let i = 0; i < tools.length; i++)
-      if (!isToolShaped(tools[i]))
+    if (sameEntries(tools, checkedToolLists.get(tools))) return;
+    const seen = new Set<string>();
+    let failed = false;
+    for (let i = 0; i < tools.length; i++) {
+      const tool = tools[i];
+      if (!isToolShaped(tool)) {
         ctx.addIssue({ code: "custom", path: [i], message: "expected a tool made by defineTool()" });
+        failed = true;
+      } else if (seen.has(tool.name)) {
+        ctx.addIssue({ code: "custom", path: [], message: `two tools are named "${tool.name}"` });
+        failed = true;
+      } else seen.add(tool.name);
+    }
+    if (!failed) checkedToolLists.set(tools, tools.slice());
   });
 
 /**
@@ -71,33 +92,24 @@ const ToolListSchema = z
  * shape. Strict: an unknown key is refused, because a misspelt `defaultPermission` or `permissions`
  * read as absent would let a tool meant for `ask` or `auto` run unasked.
  */
-export const TaskSpecSchema = z
-  .strictObject({
-    ...taskSpecFields,
-    model: TaskModelRefSchema.optional(),
-    tools: ToolListSchema.optional(),
-    // Only "an array" here, so zod neither walks nor copies it; `checkHistory` then checks the
-    // entries it has not seen before.
-    history: z
-      .custom<readonly Message[]>((value) => Array.isArray(value), { message: "expected an array of messages" })
-      .optional(),
-    // By shape, not instanceof: a schema from zod/mini or from another copy of zod 4 is a schema too.
-    output: z
-      .custom<z4.$ZodType>((value) => typeof value === "object" && value !== null && "_zod" in value, {
-        message: "expected a zod schema",
-      })
-      .optional(),
-    onToolResult: z
-      .custom<NonNullable<TaskSpec["onToolResult"]>>((value) => typeof value === "function", {
-        message: "expected a function",
-      })
-      .optional(),
-  })
-  .superRefine((spec, ctx) => {
-    const seen = new Set<string>();
-    for (const tool of spec.tools ?? []) {
-      if (seen.has(tool.name))
-        ctx.addIssue({ code: "custom", path: ["tools"], message: `two tools are named "${tool.name}"` });
-      seen.add(tool.name);
-    }
-  });
+export const TaskSpecSchema = z.strictObject({
+  ...taskSpecFields,
+  model: TaskModelRefSchema.optional(),
+  tools: ToolListSchema.optional(),
+  // Only "an array" here, so zod neither walks nor copies it; `checkHistory` then checks the
+  // entries it has not seen before.
+  history: z
+    .custom<readonly Message[]>((value) => Array.isArray(value), { message: "expected an array of messages" })
+    .optional(),
+  // By shape, not instanceof: a schema from zod/mini or from another copy of zod 4 is a schema too.
+  output: z
+    .custom<z4.$ZodType>((value) => typeof value === "object" && value !== null && "_zod" in value, {
+      message: "expected a zod schema",
+    })
+    .optional(),
+  onToolResult: z
+    .custom<NonNullable<TaskSpec["onToolResult"]>>((value) => typeof value === "function", {
+      message: "expected a function",
+    })
+    .optional(),
+});
