@@ -1,4 +1,4 @@
-import type { Context, Message, ToolSpec } from "@x/llm-types";
+import { emptyUsage, type Context, type Message, type ToolSpec } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { contextSize, estimateContextTokens, tokensOfSize } from "./estimate";
 
@@ -19,14 +19,7 @@ const messages: Message[] = [
     api: "a",
     provider: "p",
     model: "m",
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: emptyUsage(),
     stopReason: "toolUse",
     timestamp: 1,
   },
