@@ -34,6 +34,13 @@ const concurrencyFor = (mode: Mode) =>
   list("concurrency", mode === "http" ? ["1", "32", "256"] : ["1", "256"]).map(Number);
 const repeats = Number(args.get("repeats") ?? (quick ? 1 : 5));
 /**
+ * Rounds at a concurrency: three times as many at c=1, whose passes are a fraction of a second.
+ * This machine's speed drifts by ±25 % from one second to the next, so a library's best of five
+ * short passes was a matter of luck: ours moved from 0.83× to 1.12× the SDK loop between two runs
+ * of the same build. Longer cells need no more: each pass spans several seconds of drift.
+ */
+const repeatsFor = (concurrency: number) => (concurrency === 1 ? 3 * repeats : repeats);
+/**
  * `--profile=ours,floor`: after the tables, profile those harnesses (HTTP, highest concurrency) in
  * extra children and print where their CPU goes. Ours is profiled anyway when it misses the target,
  * unless `--no-auto-profile`.
@@ -101,7 +108,7 @@ async function measureCell(mode: Mode, concurrency: number): Promise<Row[]> {
     children.push(child);
   }
   const serverUse = new Map<string, NonNullable<Row["server"]>>();
-  for (let round = 0; round < repeats; round++) {
+  for (let round = 0; round < repeatsFor(concurrency); round++) {
     for (let j = 0; j < children.length; j++) {
       const child = children[(j + round) % children.length]!;
       if (child.final) continue;

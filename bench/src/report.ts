@@ -134,7 +134,8 @@ export function renderReport(rows: Row[], meta: Meta): string {
   const parts = [
     `## Agent loop bench — ${meta.date}`,
     `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel}. Each row: its own child process (one library), a warm-up ` +
-      `pass, then ${meta.repeats} measured passes taken in rounds interleaved with the other libraries at the same ` +
+      `pass, then ${meta.repeats} measured passes (${3 * meta.repeats} at c=1, whose passes are short) taken in ` +
+      "rounds interleaved with the other libraries at the same " +
       "concurrency; the table shows the best pass (on a shared machine the least disturbed one; medians are in the " +
       `JSON). ${meta.turnsPerTask} model turns per task (${meta.turnsPerTask - 1} lookup tool calls, then a final ` +
       "answer). CPU is the child's user+system time (all its threads) over the pass; peak RSS is the child's maxRSS. " +
