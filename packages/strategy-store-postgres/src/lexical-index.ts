@@ -17,8 +17,11 @@ interface TermRow {
   problem_length: string;
   strategy_length: string;
   tags_length: string;
-  /** The term's postings, `string_agg` of the `posting` column ascending by `seq`. */
-  postings: Uint8Array;
+  /**
+   * The term's postings, `string_agg` of the `posting` column ascending by `seq`, in base64; null
+   * for a term no document of the scope holds.
+   */
+  postings: string | null;
 }
 
 export interface IndexRemoval {
@@ -60,7 +63,9 @@ function postingBytes(seq: string, counts: readonly string[], lengths: readonly 
 const POSTING_BYTES = 8 + 6 * 2;
 
 /**
- * A term's postings from their `string_agg` (ascending `seq`) as one run for core's `maxScoreTop`.
+ * A term's postings from their `string_agg` as one run for core's `maxScoreTop`, ascending by
+ * `seq`. The statement aggregates them in index order; SQL promises no order for an aggregate's
+ * input, so a run that is not ascending is sorted here rather than trusted (one pass to check).
  * LIMITS keep counts and lengths far below 32,768, so int2 holds them.
  */
 export function decodePostings(bytes: Uint8Array): { seqs: Float64Array; fields: Uint16Array } {
@@ -68,11 +73,23 @@ export function decodePostings(bytes: Uint8Array): { seqs: Float64Array; fields:
   const seqs = new Float64Array(n);
   const fields = new Uint16Array(n * 6);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let ascending = true;
   for (let i = 0, o = 0; i < n; i++, o += POSTING_BYTES) {
     seqs[i] = view.getUint32(o) * 2 ** 32 + view.getUint32(o + 4);
     for (let f = 0; f < 6; f++) fields[i * 6 + f] = view.getUint16(o + 8 + 2 * f);
+    if (i > 0 && seqs[i]! <= seqs[i - 1]!) ascending = false;
   }
-  return { seqs, fields };
+  return ascending ? { seqs, fields } : sortedRun(seqs, fields);
+}
+
+function sortedRun(seqs: Float64Array, fields: Uint16Array): { seqs: Float64Array; fields: Uint16Array } {
+  const order = Array.from(seqs.keys()).sort((a, b) => seqs[a]! - seqs[b]!);
+  const sorted = { seqs: new Float64Array(seqs.length), fields: new Uint16Array(fields.length) };
+  order.forEach((from, to) => {
+    sorted.seqs[to] = seqs[from]!;
+    sorted.fields.set(fields.subarray(from * 6, from * 6 + 6), to * 6);
+  });
+  return sorted;
 }
 
 /**
@@ -87,12 +104,20 @@ export class PostgresLexicalIndex {
   private readonly rowsSql: string;
 
   constructor(private readonly t: Tables) {
+    // One row per query term, its postings aggregated from a subquery that reads them along the
+    // (scope, term, seq) index: already in `seq` order, so nothing is sorted. Grouping the join by
+    // term instead sorted every posting twice (by the group keys, then by `seq` inside the
+    // aggregate), two thirds of the statement's time at 100k records (5.7 ms against 1.3 ms).
+    // The postings travel as base64 text, not bytea: PGlite parses a bytea result two hex digits at
+    // a time in JS (a search at 100k records spent 7 of its 9 ms there), and `pg` gets a third
+    // fewer bytes than bytea's hex; Buffer's decoder is native, and skips the encoder's line breaks.
     this.postingsSql = `
       SELECT sc.documents, sc.problem_length, sc.strategy_length, sc.tags_length,
-        string_agg(p.posting, ''::bytea ORDER BY p.seq) AS postings
-      FROM ${t.scopes} sc JOIN ${t.postings} p ON p.scope_id = sc.scope_id AND p.term = ANY($2::text[])
-      WHERE sc.scope = $1 AND sc.documents > 0
-      GROUP BY sc.documents, sc.problem_length, sc.strategy_length, sc.tags_length, p.term`;
+        encode((SELECT string_agg(x.posting, ''::bytea) FROM (
+          SELECT p.posting FROM ${t.postings} p WHERE p.scope_id = sc.scope_id AND p.term = q.term ORDER BY p.seq
+        ) x), 'base64') AS postings
+      FROM ${t.scopes} sc, unnest($2::text[]) AS q(term)
+      WHERE sc.scope = $1 AND sc.documents > 0`;
     this.rowsSql = `SELECT ${RECORD_COLUMNS}, seq, terms FROM ${t.strategies} WHERE seq = ANY($1::bigint[])`;
   }
 
@@ -108,10 +133,11 @@ export class PostgresLexicalIndex {
     const found = await db.query<TermRow>(this.postingsSql, [scope, terms]);
     const first = found[0];
     if (!first) return [];
-    const postings: TermPostings[] = found.map((row) => {
-      const run = decodePostings(row.postings);
+    const postings: TermPostings[] = found.flatMap((row) => {
+      if (row.postings === null) return [];
+      const run = decodePostings(Buffer.from(row.postings, "base64"));
       // Every posting is at hand, so pruning saves no reading: the bound every impact stays below will do.
-      return { documents: run.seqs.length, bestImpact: BM25F.k1 + 1, scan: () => [run], lookup: () => [run] };
+      return [{ documents: run.seqs.length, bestImpact: BM25F.k1 + 1, scan: () => [run], lookup: () => [run] }];
     });
     const lengths = [Number(first.problem_length), Number(first.strategy_length), Number(first.tags_length)] as const;
     const top: ScoredSeq[] = maxScoreTop(postings, { documents: Number(first.documents), lengths }, pool);
