@@ -2,6 +2,7 @@ import { BM25F, maxScoreTop, queryTerms, readIndexedForm } from "@x/strategy-sto
 import type { DocumentTerms, FieldTriple, ScoredSeq, TermPostings } from "@x/strategy-store-core/backend";
 import type { Executor } from "./connection";
 import type { Tables } from "./migrations";
+import { PostingRuns } from "./posting-runs";
 import { RECORD_COLUMNS } from "./rows";
 import type { StrategyRow } from "./rows";
 
@@ -60,38 +61,6 @@ function postingBytes(seq: string, counts: readonly string[], lengths: readonly 
   return [`int8send(${seq})`, ...[...counts, ...lengths].map((n) => `int2send((${n})::int2)`)].join(" || ");
 }
 
-const POSTING_BYTES = 8 + 6 * 2;
-
-/**
- * A term's postings from their `string_agg` as one run for core's `maxScoreTop`, ascending by
- * `seq`. The statement aggregates them in index order; SQL promises no order for an aggregate's
- * input, so a run that is not ascending is sorted here rather than trusted (one pass to check).
- * LIMITS keep counts and lengths far below 32,768, so int2 holds them.
- */
-export function decodePostings(bytes: Uint8Array): { seqs: Float64Array; fields: Uint16Array } {
-  const n = Math.floor(bytes.byteLength / POSTING_BYTES);
-  const seqs = new Float64Array(n);
-  const fields = new Uint16Array(n * 6);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let ascending = true;
-  for (let i = 0, o = 0; i < n; i++, o += POSTING_BYTES) {
-    seqs[i] = view.getUint32(o) * 2 ** 32 + view.getUint32(o + 4);
-    for (let f = 0; f < 6; f++) fields[i * 6 + f] = view.getUint16(o + 8 + 2 * f);
-    if (i > 0 && seqs[i]! <= seqs[i - 1]!) ascending = false;
-  }
-  return ascending ? { seqs, fields } : sortedRun(seqs, fields);
-}
-
-function sortedRun(seqs: Float64Array, fields: Uint16Array): { seqs: Float64Array; fields: Uint16Array } {
-  const order = Array.from(seqs.keys()).sort((a, b) => seqs[a]! - seqs[b]!);
-  const sorted = { seqs: new Float64Array(seqs.length), fields: new Uint16Array(fields.length) };
-  order.forEach((from, to) => {
-    sorted.seqs[to] = seqs[from]!;
-    sorted.fields.set(fields.subarray(from * 6, from * 6 + 6), to * 6);
-  });
-  return sorted;
-}
-
 /**
  * The scope-local inverted index on PostgreSQL: per scope, documents and summed field lengths; per
  * (scope, term), one row per posting. Writes run inside the caller's transaction. A search reads,
@@ -102,6 +71,8 @@ function sortedRun(seqs: Float64Array, fields: Uint16Array): { seqs: Float64Arra
 export class PostgresLexicalIndex {
   private readonly postingsSql: string;
   private readonly rowsSql: string;
+  /** Reused by every search; read only between its two statements, with no `await` in between. */
+  private readonly runs = new PostingRuns();
 
   constructor(private readonly t: Tables) {
     // One row per query term, its postings aggregated from a subquery that reads them along the
@@ -133,12 +104,14 @@ export class PostgresLexicalIndex {
     const found = await db.query<TermRow>(this.postingsSql, [scope, terms]);
     const first = found[0];
     if (!first) return [];
-    const postings: TermPostings[] = found.flatMap((row) => {
-      if (row.postings === null) return [];
-      const run = decodePostings(Buffer.from(row.postings, "base64"));
-      // Every posting is at hand, so pruning saves no reading: the bound every impact stays below will do.
-      return [{ documents: run.seqs.length, bestImpact: BM25F.k1 + 1, scan: () => [run], lookup: () => [run] }];
-    });
+    const held = found.flatMap((row) => (row.postings === null ? [] : [row.postings]));
+    // Every posting is at hand, so pruning saves no reading: the bound every impact stays below will do.
+    const postings: TermPostings[] = this.runs.decode(held).map((run) => ({
+      documents: run.seqs.length,
+      bestImpact: BM25F.k1 + 1,
+      scan: () => [run],
+      lookup: () => [run],
+    }));
     const lengths = [Number(first.problem_length), Number(first.strategy_length), Number(first.tags_length)] as const;
     const top: ScoredSeq[] = maxScoreTop(postings, { documents: Number(first.documents), lengths }, pool);
     if (top.length === 0) return [];
