@@ -97,7 +97,8 @@ function tools(count: number): Tool[] {
 /** One cell's runner, history and tool list, with a pass function that runs `tasks` tasks. */
 async function cell(exchanges: number, toolCount: number) {
   const runner = createRunner({
-    brains: { faux: createFauxBrain(responder, { recordCalls: false }) },
+    // The responder keeps nothing of the context: the brain borrows it, as the real brains do.
+    brains: { faux: createFauxBrain(responder, { recordCalls: false, borrowsContext: true }) },
     models: catalog,
   });
   const prior = await history(exchanges);

@@ -31,7 +31,8 @@ function oursWith({ guard }: { guard: boolean }): Harness {
       const api = inproc ? "faux" : "openai-completions";
       const off = guard ? {} : { guard: false as const };
       const brain: Brain = inproc
-        ? createFauxBrain(fauxResponder, { ...off, recordCalls: false })
+        ? // Its responder keeps nothing of the context: it borrows it, as @x/brain-openai does.
+          createFauxBrain(fauxResponder, { ...off, recordCalls: false, borrowsContext: true })
         : createOpenAIBrain({ apiKey: API_KEY, ...off });
       return ourTask(brain, api, inproc ? "faux://local" : baseURL);
     },

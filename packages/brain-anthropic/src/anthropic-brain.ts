@@ -41,6 +41,8 @@ export function createAnthropicBrain(options: AnthropicBrainOptions = {}): Brain
   const settings = sdkTurnOptions(ANTHROPIC_MESSAGES_API, apiKey, process.env.ANTHROPIC_CUSTOM_HEADERS, options);
   return {
     api: ANTHROPIC_MESSAGES_API,
+    // The request body is built from the context at the start of the call; nothing of it is kept.
+    borrowsContext: true,
     stream: (model, context, request) =>
       startTurn(model, context, request, settings, (turn, call) => run(model, context, call, turn)),
     // Every call without a key fails `auth` (below): the route is broken before any call is made.

@@ -30,6 +30,12 @@ export interface FauxBrainOptions {
    * would otherwise grow without bound.
    */
   recordCalls?: boolean | number;
+  /**
+   * Says the brain borrows its context (`Brain.borrowsContext`), as the real brains do, so a
+   * runner lends it one growing messages array per run instead of a copy per call. Default false:
+   * a responder is handed the context and may keep it; set this only when none does.
+   */
+  borrowsContext?: boolean;
 }
 
 /** One call the brain received, as it was asked. */
@@ -74,6 +80,7 @@ export function createFauxBrain(
 
 class FauxBrainImpl implements FauxBrain {
   readonly api: string;
+  readonly borrowsContext: boolean;
   readonly calls: FauxCall[] = [];
   private callCount = 0;
   private readonly keep: number;
@@ -85,6 +92,7 @@ class FauxBrainImpl implements FauxBrain {
     private readonly options: FauxBrainOptions,
   ) {
     this.api = options.api ?? "faux";
+    this.borrowsContext = options.borrowsContext ?? false;
     const record = options.recordCalls ?? true;
     this.keep = record === true ? Infinity : record === false ? 0 : Math.max(0, Math.trunc(record));
     this.queue = typeof script === "function" ? [] : [...script];

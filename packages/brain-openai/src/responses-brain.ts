@@ -26,6 +26,8 @@ export function createOpenAIResponsesBrain(options: OpenAIResponsesBrainOptions 
   const settings = sdkTurnOptions(OPENAI_RESPONSES_API, apiKey, process.env.OPENAI_CUSTOM_HEADERS, options);
   return {
     api: OPENAI_RESPONSES_API,
+    // The request body is built from the context at the start of the call; nothing of it is kept.
+    borrowsContext: true,
     stream: (model, context, request) =>
       startTurn(model, context, request, settings, (turn, call) => run(model, context, call, turn)),
     judgeRoute: (model) => judgeOpenAIRoute(apiKey, openAIEndpoint(model, options.baseUrl)),

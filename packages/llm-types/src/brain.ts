@@ -71,6 +71,14 @@ export interface Brain {
   readonly api: string;
   stream(model: Model, context: Context, request?: BrainRequest): BrainStream;
   /**
+   * Optional: true when the brain reads `context` only while a call runs (until its `result()`
+   * settles) and neither keeps nor changes its arrays. A caller may then lend the calls of one
+   * conversation a single messages array that it grows between them, instead of copying the
+   * whole conversation for every call (the runner does). Omitted or false: every call is given
+   * arrays of its own, as a brain that records or edits what it is sent needs.
+   */
+  readonly borrowsContext?: boolean;
+  /**
    * Optional: judges `model`'s route without calling it. Auto mode asks this once per run for the
    * classifier's model and, when it is broken, classifies on the run's main model instead. Must not
    * throw or do I/O; a brain that cannot tell omits it (or answers `{ broken: false }`).

@@ -5,6 +5,7 @@ import { emptyCompactionState } from "./compaction-state";
 import { CompactorFailed, defaultCompactor } from "./compactor";
 import { modelView, viewOf } from "./compaction-view";
 import { addSizes, isReport, reportedInput } from "./history-view";
+import { lendMessages } from "./lent-messages";
 import type { RunContext } from "./run-context";
 import { modelChain, outputCap } from "./turn";
 import type { Terminal } from "./types";
@@ -17,15 +18,17 @@ function allMessages(ctx: RunContext): Message[] {
 /**
  * What the next model call will be sent, compaction applied; vouched for to the brain kit (every
  * entry was checked or built by the runner). Until a first compaction the history's part is the
- * {@link HistoryView}'s, derived once, so a turn costs one array copy however long the history is.
+ * {@link HistoryView}'s, derived once, so a turn costs one array copy however long the history is
+ * — none, with `lend`, for a brain that borrows its context: the run's lent array, grown.
  */
-export function contextMessages(ctx: RunContext): Message[] {
+export function contextMessages(ctx: RunContext, lend = false): Message[] {
   const options = ctx.deps.compaction;
   const state = ctx.state.compaction;
-  const messages =
-    state && state.cut > 0
-      ? modelView(allMessages(ctx), options, state)
-      : ctx.historyView.view.concat(options ? ctx.messages.map((message) => viewOf(message, options)) : ctx.messages);
+  const views = (own: readonly Message[]) => (options ? own.map((message) => viewOf(message, options)) : own);
+  let messages: Message[];
+  if (state && state.cut > 0) messages = modelView(allMessages(ctx), options, state);
+  else if (!lend) messages = ctx.historyView.view.concat(views(ctx.messages));
+  else messages = (ctx.lent = lendMessages(ctx.lent, ctx.historyView, ctx.messages, views)).messages;
   vouchMessages(messages);
   return messages;
 }

@@ -8,6 +8,7 @@ import type { ParkLedger } from "./park-ledger";
 import type { RunSpec, RunState } from "./park-schema";
 import type { CheckpointSink } from "./checkpoint";
 import type { HistoryView } from "./history-view";
+import type { LentMessages } from "./lent-messages";
 import type { TaskModel } from "./resolve";
 import type { ResolvedRetry } from "./retry";
 import type { RunTracer } from "./tracer";
@@ -102,6 +103,8 @@ export interface RunContext {
   /** What every model call needs from `history`, derived once (see {@link HistoryView}). */
   historyView: HistoryView;
   messages: Message[];
+  /** The messages array lent to brains that borrow their context, once the run has made one. */
+  lent?: LentMessages;
   state: RunState;
   guard: LoopGuard;
   tracer: RunTracer;

@@ -70,7 +70,7 @@ async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: nu
   if (reasoning) request.reasoning = reasoning;
   if (ctx.spec.modelTimeoutMs) request.timeoutMs = ctx.spec.modelTimeoutMs;
   const context = {
-    messages: contextMessages(ctx),
+    messages: contextMessages(ctx, brain.borrowsContext === true),
     ...(ctx.systemPrompt !== undefined ? { systemPrompt: ctx.systemPrompt } : {}),
     ...(ctx.toolSpecs.length > 0 ? { tools: ctx.toolSpecs } : {}),
   };

@@ -1,0 +1,45 @@
+import type { Message } from "@x/llm-types";
+import type { HistoryView } from "./history-view";
+
+/**
+ * The messages array a run lends to brains that borrow their context (`Brain.borrowsContext`):
+ * made at the run's first such call and grown by what the run appended before each later one, so
+ * a call costs what was appended, not a copy of the whole conversation (at 800 prior exchanges
+ * that copy was a tenth of a turn's CPU in process).
+ */
+export interface LentMessages {
+  /** What was lent: the history's view, then `own`'s views. */
+  messages: Message[];
+  /** The history view it starts with. */
+  view: readonly Message[];
+  /** The run's own messages it holds the views of, as they were when added. */
+  own: Message[];
+}
+
+function holds(lent: LentMessages, view: HistoryView, messages: readonly Message[]): boolean {
+  if (lent.view !== view.view || lent.own.length > messages.length) return false;
+  for (let i = 0; i < lent.own.length; i++) if (lent.own[i] !== messages[i]) return false;
+  return true;
+}
+
+/**
+ * The lent array for `messages` after `view`, grown by the messages added since the last call —
+ * or made anew when the run's messages were replaced rather than appended to, which a borrowing
+ * brain cannot see happen: it keeps nothing between calls. `viewOf` gives each own message as the
+ * model is sent it.
+ */
+export function lendMessages(
+  lent: LentMessages | undefined,
+  view: HistoryView,
+  messages: readonly Message[],
+  viewOf: (added: readonly Message[]) => readonly Message[],
+): LentMessages {
+  if (lent && holds(lent, view, messages)) {
+    const added = messages.slice(lent.own.length);
+    for (const message of viewOf(added)) lent.messages.push(message);
+    for (const message of added) lent.own.push(message);
+    return lent;
+  }
+  const own = messages.slice();
+  return { messages: view.view.concat(viewOf(own)), view: view.view, own };
+}
