@@ -28,7 +28,7 @@ function noting(borrowsContext: boolean) {
 }
 
 describe("lent messages", () => {
-  it("a borrowing brain is lent one array per run, grown between calls; each call holds what a copy would", async () => {
+  it("a borrowing brain is lent one array per run, grown between calls; each call sees what a copy holds", async () => {
     const history = [user("earlier"), answered("earlier answer")];
     const lending = noting(true);
     const copying = noting(false);
