@@ -48,15 +48,40 @@ describe("lent messages", () => {
     expect(new Set(copying.seen.map((call) => call.array)).size).toBe(3);
   });
 
-  it("each run is lent an array of its own: a later run never grows an earlier run's", async () => {
+  it("a later run of one history is lent the array an earlier one finished with, holding only its own", async () => {
+    const lending = noting(true);
+    const copying = noting(false);
+    const history = [user("earlier"), answered("earlier answer")];
+    for (const { runner, tools } of [lending, copying]) {
+      await runner.runTask({ objective: "one", tools, history });
+      await runner.runTask({ objective: "two", tools, history });
+    }
+    expect(lending.seen[3]!.array).toBe(lending.seen[0]!.array);
+    expect(lending.seen.map((call) => call.entries)).toEqual(copying.seen.map((call) => call.entries));
+    expect(lending.seen[3]!.entries.map((m) => (m.role === "user" ? m.content : m.role))).toEqual([
+      "earlier",
+      "assistant",
+      "two",
+    ]);
+  });
+
+  it("runs of one history at the same time are never lent the same array", async () => {
     const lending = noting(true);
     const history = [user("earlier"), answered("earlier answer")];
-    await lending.runner.runTask({ objective: "one", tools: lending.tools, history });
-    const first = lending.seen[0]!.array;
-    const firstLength = first.length;
-    await lending.runner.runTask({ objective: "two", tools: lending.tools, history });
-    expect(lending.seen[3]!.array).not.toBe(first);
-    expect(first).toHaveLength(firstLength);
+    await lending.runner.runTask({ objective: "warm", tools: lending.tools, history });
+    const runs = ["a", "b", "c"].map((objective) =>
+      lending.runner.runTask({ objective, tools: lending.tools, history }),
+    );
+    await Promise.all(runs);
+    const byRun = new Map<string, Set<Message[]>>();
+    for (const call of lending.seen.slice(3)) {
+      const objective = call.entries[2]!.role === "user" ? String(call.entries[2]!.content) : "";
+      byRun.set(objective, (byRun.get(objective) ?? new Set()).add(call.array));
+    }
+    expect([...byRun.keys()].sort()).toEqual(["a", "b", "c"]);
+    const arrays = [...byRun.values()].map((set) => [...set]);
+    expect(arrays.every((one) => one.length === 1)).toBe(true);
+    expect(new Set(arrays.flat()).size).toBe(3);
   });
 
   it("a run's messages replaced rather than appended to make a new array, not a grown one", () => {

@@ -3,9 +3,9 @@ import type { HistoryView } from "./history-view";
 
 /**
  * The messages array a run lends to brains that borrow their context (`Brain.borrowsContext`):
- * made at the run's first such call and grown by what the run appended before each later one, so
- * a call costs what was appended, not a copy of the whole conversation (at 800 prior exchanges
- * that copy was a tenth of a turn's CPU in process).
+ * made at the run's first such call (or taken from a finished run of the same history) and grown
+ * by what the run appended before each later one, so a call costs what was appended, not a copy of
+ * the whole conversation (at 800 prior exchanges that copy was a tenth of a turn's CPU in process).
  */
 export interface LentMessages {
   /** What was lent: the history's view, then `own`'s views. */
@@ -41,9 +41,35 @@ export function lendMessages(
     return lent;
   }
   const own = messages.slice();
-  const grown = view.view.concat(viewOf(own), ROOM);
+  const spare = spares.get(view.view);
+  spares.delete(view.view);
+  return { messages: spare ? append(spare, viewOf(own)) : withRoom(view.view, viewOf(own)), view: view.view, own };
+}
+
+/**
+ * Gives a finished run's lent array back, cut to the history's view, for the next run of the same
+ * history: a host passes its conversation on every task, and each run copied the whole of it once.
+ * It is only ever handed out again for that same view array, and to one run at a time (a run that
+ * finds none makes its own); a borrowing brain keeps nothing of a call, so no earlier call sees it.
+ */
+export function giveBack(lent: LentMessages | undefined): void {
+  if (!lent || spares.has(lent.view)) return;
+  lent.messages.length = lent.view.length;
+  spares.set(lent.view, lent.messages);
+}
+
+/** Arrays given back, by the history view they start with; weak, so a spare never keeps a view alive. */
+const spares = new WeakMap<readonly Message[], Message[]>();
+
+function append(messages: Message[], added: readonly Message[]): Message[] {
+  for (const message of added) messages.push(message);
+  return messages;
+}
+
+function withRoom(view: readonly Message[], own: readonly Message[]): Message[] {
+  const grown = view.concat(own, ROOM);
   grown.length -= ROOM.length;
-  return { messages: grown, view: view.view, own };
+  return grown;
 }
 
 /**

@@ -6,6 +6,7 @@ import { createAutoModeGate } from "./auto-mode";
 import { markKnown } from "./known-messages";
 import type { CheckpointSink } from "./checkpoint";
 import type { HistoryView } from "./history-view";
+import { giveBack } from "./lent-messages";
 import { closeUnanswered } from "./calls";
 import type { RunEvent } from "./events";
 import type { LoopEnd } from "./loop";
@@ -99,6 +100,9 @@ function lastAssistantText(messages: readonly Message[]): string {
 
 function finish(ctx: RunContext, end: LoopEnd): TaskResult {
   markKnown(ctx.messages);
+  // Every model call of the run has settled: the lent array can serve the next run of this history.
+  giveBack(ctx.lent);
+  ctx.lent = undefined;
   const result: TaskResult = {
     status: end.status,
     terminal: end.terminal,
