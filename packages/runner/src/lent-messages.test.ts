@@ -75,7 +75,8 @@ describe("lent messages", () => {
     await Promise.all(runs);
     const byRun = new Map<string, Set<Message[]>>();
     for (const call of lending.seen.slice(3)) {
-      const objective = call.entries[2]!.role === "user" ? String(call.entries[2]!.content) : "";
+      const asked = call.entries[2]!;
+      const objective = asked.role === "user" && typeof asked.content === "string" ? asked.content : "";
       byRun.set(objective, (byRun.get(objective) ?? new Set()).add(call.array));
     }
     expect([...byRun.keys()].sort()).toEqual(["a", "b", "c"]);
