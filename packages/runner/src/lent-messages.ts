@@ -36,8 +36,8 @@ export function lendMessages(
 ): LentMessages {
   if (lent && holds(lent, view, messages)) {
     const added = messages.slice(lent.own.length);
-    for (const message of viewOf(added)) lent.messages.push(message);
-    for (const message of added) lent.own.push(message);
+    append(lent.messages, viewOf(added));
+    append(lent.own, added);
     return lent;
   }
   const own = messages.slice();

@@ -1,9 +1,7 @@
-/** A term's postings, `seq` ascending, as core's `maxScoreTop` reads a run. */
-export interface PostingRun {
-  seqs: Float64Array;
-  /** Six per posting: problem, strategy and tags counts, then the same three lengths. */
-  fields: Uint16Array;
-}
+import type { PostingRun } from "@x/strategy-store-core/backend";
+
+/** Core's run, in typed arrays this decoder fills. */
+type DecodedRun = PostingRun & { seqs: Float64Array; fields: Uint16Array };
 
 /** int8 `seq`, then six int2 (counts, then lengths), network byte order: the `posting` column. */
 const POSTING_BYTES = 8 + 6 * 2;
@@ -20,7 +18,7 @@ export class PostingRuns {
   private seqs = new Float64Array(0);
   private fields = new Uint16Array(0);
 
-  decode(encoded: readonly string[]): PostingRun[] {
+  decode(encoded: readonly string[]): DecodedRun[] {
     const room = encoded.reduce((sum, text) => sum + Math.ceil((text.length * 3) / 4), 0);
     if (this.bytes.length < room) this.bytes = Buffer.alloc(Math.max(room, 2 * this.bytes.length));
     const spans: Array<{ start: number; end: number }> = [];
@@ -50,7 +48,7 @@ export class PostingRuns {
  * no order for an aggregate's input, so a run that is not ascending is sorted (into arrays of its
  * own) rather than trusted: one pass to check. LIMITS keep counts and lengths far below 32,768.
  */
-export function readPostings(bytes: Uint8Array, run: PostingRun): PostingRun {
+function readPostings(bytes: Uint8Array, run: DecodedRun): DecodedRun {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const { seqs, fields } = run;
   let ascending = true;
@@ -62,7 +60,7 @@ export function readPostings(bytes: Uint8Array, run: PostingRun): PostingRun {
   return ascending ? run : sortedRun(run);
 }
 
-function sortedRun({ seqs, fields }: PostingRun): PostingRun {
+function sortedRun({ seqs, fields }: DecodedRun): DecodedRun {
   const order = Array.from(seqs.keys()).sort((a, b) => seqs[a]! - seqs[b]!);
   const sorted = { seqs: new Float64Array(seqs.length), fields: new Uint16Array(fields.length) };
   order.forEach((from, to) => {
