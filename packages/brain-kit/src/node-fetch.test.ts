@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Socket, type AddressInfo } from "node:net";
 import type { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { createNodeFetch } from "./node-fetch";
+import { createNodeFetch, wroteNothing } from "./node-fetch";
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 const servers: Server[] = [];
@@ -127,22 +127,31 @@ describe("createNodeFetch", () => {
     await expect(reading).rejects.toMatchObject({ name: "AbortError" });
   });
 
-  it("a kept-alive socket the server drops as it is reused is replaced once, not reported", async () => {
+  it("a reused socket reset after the server read the request is reported, not resent: every request seen is a call", async () => {
     const served = new WeakSet<object>();
-    let dropped = 0;
+    let seen = 0;
     const origin = await serve((req, _body, res) => {
-      if (served.has(req.socket) && dropped === 0) {
-        dropped++;
-        req.socket.destroy();
-        return;
-      }
+      seen++;
+      // The server reads the request, then resets the kept-alive socket it came on.
+      if (served.has(req.socket)) return void req.socket.destroy();
       served.add(req.socket);
       res.end("ok");
     });
     const transport = createNodeFetch();
-    expect(await text(transport.body(await transport.fetch(origin)))).toBe("ok");
-    expect(await text(transport.body(await transport.fetch(origin)))).toBe("ok");
-    expect(dropped).toBe(1);
+    expect(await text(transport.body(await transport.fetch(origin, { method: "POST", body: "{}" })))).toBe("ok");
+    await expect(transport.fetch(origin, { method: "POST", body: "{}" })).rejects.toMatchObject({
+      name: "TypeError",
+      message: "fetch failed",
+      cause: { code: "ECONNRESET" },
+    });
+    expect(seen, "two calls made, two requests on the wire, none resent unseen").toBe(2);
+  });
+
+  it("only a reused socket the pool kept, that took none of the request's bytes, counts as having written nothing", () => {
+    expect(wroteNothing(true, null)).toBe(false);
+    expect(wroteNothing(false, new Socket())).toBe(false);
+    // A socket the pool never kept has no count to compare with: the request may have gone out.
+    expect(wroteNothing(true, new Socket())).toBe(false);
   });
 
   it("a refused connection rejects like fetch: TypeError 'fetch failed' with the socket error as cause", async () => {

@@ -12,6 +12,12 @@ const IDLE_SOCKET_MS = 4_000;
 /** Redirects followed for one call, as `fetch` does. */
 const MAX_REDIRECTS = 20;
 
+/**
+ * Bytes each kept-alive socket had taken when it went back to the pool: a request on a reused
+ * socket wrote nothing of itself while the socket's count still equals this.
+ */
+const writtenWhenFreed = new WeakMap<Socket, number>();
+
 /** A keep-alive agent whose idle sockets time out, and whose reused sockets wait as long as a call needs. */
 function keepAlive<A extends HttpAgent>(Base: new (options: { keepAlive: boolean }) => A): A {
   const agent = new Base({ keepAlive: true });
@@ -20,7 +26,10 @@ function keepAlive<A extends HttpAgent>(Base: new (options: { keepAlive: boolean
   agent.keepSocketAlive = (socket: Socket) => {
     // Node returns whether it kept the socket (its types say void).
     const kept = keep(socket) as unknown as boolean;
-    if (kept) socket.setTimeout(IDLE_SOCKET_MS);
+    if (kept) {
+      socket.setTimeout(IDLE_SOCKET_MS);
+      writtenWhenFreed.set(socket, socket.bytesWritten);
+    }
     return kept as unknown as void;
   };
   agent.reuseSocket = (socket: Socket, req) => {
@@ -97,9 +106,10 @@ export function createNodeFetch(): NodeFetch {
           reject(abortReason(signal));
           return;
         }
-        // A kept-alive socket the server closed as we reused it: the request never reached it
-        // (Node's documented case for `reusedSocket`), so it goes once more on a new socket.
-        if (req.reusedSocket && error.code === "ECONNRESET" && !retried) {
+        // A kept-alive socket the server closed as we reused it goes once more on a new socket
+        // only when not one byte of this request was written to it: a request that went out may
+        // have reached the server (and be billed), so it is reported, never resent unseen.
+        if (!retried && error.code === "ECONNRESET" && wroteNothing(req.reusedSocket, req.socket)) {
           send(url, method, headers, body, signal, true).then(resolve, reject);
           return;
         }
@@ -135,6 +145,16 @@ export function createNodeFetch(): NodeFetch {
   }
 
   return { fetch: fetchOnNode, body: (response) => bodies.get(response) };
+}
+
+/**
+ * True when `socket` was a reused kept-alive one and took no byte of the request now on it
+ * (`bytesWritten` counts what was handed to the socket, sent or still queued).
+ */
+export function wroteNothing(reused: boolean, socket: Socket | null): boolean {
+  if (!reused || !socket) return false;
+  const before = writtenWhenFreed.get(socket);
+  return before !== undefined && socket.bytesWritten === before;
 }
 
 /** The response stream with a `content-encoding` undone (servers compress only when asked; some do anyway). */
