@@ -4,10 +4,10 @@ import { mcpServers, splitCommand } from "./mcp";
 
 describe("--mcp / --mcp-url", () => {
   it("splits a command line on spaces, keeping quoted words whole", () => {
-    expect(splitCommand(`npx -y @modelcontextprotocol/server-filesystem "/my docs" ''`)).toEqual([
+    expect(splitCommand(`npx -y @modelcontextprotocol/server-filesystem@2026.8.31 "/my docs" ''`)).toEqual([
       "npx",
       "-y",
-      "@modelcontextprotocol/server-filesystem",
+      "@modelcontextprotocol/server-filesystem@2026.8.31",
       "/my docs",
       "",
     ]);

@@ -83,7 +83,10 @@ Options:
   --shell-timeout <s>     shell command timeout in seconds (default: 10)
   --max-turns <n>         turn limit per run (default: 20; a council's: per reviewer pass, default 6)
   --mcp "<command>"       also give the agent the tools of this MCP server, started over stdio
-                          (repeatable; e.g. --mcp "npx -y @modelcontextprotocol/server-filesystem .")
+                          (repeatable; name the server's exact package and version, or a
+                          bin path you installed: e.g. --mcp "npx -y
+                          @modelcontextprotocol/server-filesystem@2026.8.31 ." — given a bare
+                          bin name, npx runs whatever npm package owns that name)
   --mcp-url <url>         the same for a server over streamable HTTP (repeatable)
                           MCP tools are named mcp__<tool> (mcp2__, … for more servers) and every
                           call goes to auto mode: the CLI trusts no server's annotations
