@@ -127,7 +127,7 @@ describe("createNodeFetch", () => {
     await expect(reading).rejects.toMatchObject({ name: "AbortError" });
   });
 
-  it("a reused socket reset after the server read the request is reported, not resent: every request seen is a call", async () => {
+  it("a reused socket reset after the server read the request is reported, not resent", async () => {
     const served = new WeakSet<object>();
     let seen = 0;
     const origin = await serve((req, _body, res) => {
@@ -147,7 +147,7 @@ describe("createNodeFetch", () => {
     expect(seen, "two calls made, two requests on the wire, none resent unseen").toBe(2);
   });
 
-  it("only a reused socket the pool kept, that took none of the request's bytes, counts as having written nothing", () => {
+  it("only a reused socket the pool kept, holding none of the request's bytes, has written nothing", () => {
     expect(wroteNothing(true, null)).toBe(false);
     expect(wroteNothing(false, new Socket())).toBe(false);
     // A socket the pool never kept has no count to compare with: the request may have gone out.

@@ -1,6 +1,7 @@
 import type { FeedResult, TurnBuilder, UsageCounts } from "@x/brain-kit";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
+import { reportedCount } from "./reported-count";
 
 /** Gateway fields the SDK's types do not list: reasoning text, and `content` as a list of parts (Mistral). */
 type GatewayDelta = Omit<ChatCompletionChunk.Choice.Delta, "content"> & {
@@ -24,7 +25,7 @@ export function billedUsage(usage: CompletionUsage): UsageCounts {
     input: Math.max(0, usage.prompt_tokens - cached),
     output,
     cacheRead: cached,
-    reasoning: usage.completion_tokens_details?.reasoning_tokens || undefined,
+    reasoning: reportedCount(usage.completion_tokens_details?.reasoning_tokens),
   };
 }
 
@@ -52,15 +53,20 @@ export class ChunkReader {
   finishReason: ChatCompletionChunk.Choice["finish_reason"] | undefined;
   /** Refusal text (structured-output refusals arrive in their own field). */
   refusal = "";
+  /** The stream reached `data: [DONE]`: the provider ended it where it meant to. */
+  sawDone = false;
+  private named = false;
   private toolIndex: number | undefined;
   private toolId: string | undefined;
+  /** The argument text of the open tool call. */
+  private openArguments = "";
 
   constructor(private readonly turn: TurnBuilder) {}
 
   /** Takes one chunk; `cut` when the repetition guard ended the turn (stop reading). */
   read(chunk: ChatCompletionChunk): FeedResult {
-    if (chunk.id) this.turn.responseId(chunk.id);
-    if (chunk.usage) this.turn.usage(billedUsage(chunk.usage));
+    this.readId(chunk);
+    this.readUsage(chunk);
     for (const choice of chunk.choices ?? []) {
       if (choice.index !== 0) continue;
       const result = this.delta(choice.delta);
@@ -68,6 +74,24 @@ export class ChunkReader {
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
     return "ok";
+  }
+
+  /**
+   * The usage a chunk carries. Also called for a chunk that carries an error (OpenRouter bills the
+   * tokens of a stream it then fails and says so in that chunk), before the error ends the turn.
+   */
+  readUsage(chunk: Pick<ChatCompletionChunk, "usage">): void {
+    if (chunk.usage) this.turn.usage(billedUsage(chunk.usage));
+  }
+
+  /**
+   * Every chunk of a completion carries its id; the first one names it. A later chunk does not
+   * rename it: Groq's last chunk says `"id": "stub"`, and Groq compound names every chunk anew.
+   */
+  private readId(chunk: ChatCompletionChunk): void {
+    if (!chunk.id || this.named) return;
+    this.named = true;
+    this.turn.responseId(chunk.id);
   }
 
   private delta(delta: GatewayDelta | undefined): FeedResult {
@@ -110,6 +134,24 @@ export class ChunkReader {
       if (result !== "ok") return result;
     }
     const fragment = call.function?.arguments;
-    return fragment ? this.turn.toolCallDelta(fragment) : "ok";
+    if (isNew) this.openArguments = "";
+    if (!fragment) return "ok";
+    this.openArguments += fragment;
+    return this.turn.toolCallDelta(fragment);
+  }
+
+  /**
+   * True when no tool call is open or the open one's arguments are whole JSON (or empty: no
+   * arguments). A stream that reaches `[DONE]` with no finish reason in the middle of a call's
+   * arguments was cut there, not finished.
+   */
+  get openCallWhole(): boolean {
+    if (this.openArguments.trim() === "") return true;
+    try {
+      const value: unknown = JSON.parse(this.openArguments);
+      return typeof value === "object" && value !== null && !Array.isArray(value);
+    } catch {
+      return false;
+    }
   }
 }

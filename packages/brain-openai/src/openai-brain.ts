@@ -53,11 +53,16 @@ export function createOpenAIBrain(options: OpenAIBrainOptions = {}): Brain {
           .get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch })
           .chat.completions.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 })
           .asResponse();
-        return sseJson<ChatCompletionChunk>(response, clients.transport);
+        return sseJson<ChatCompletionChunk>(response, clients.transport, {
+          onDone: () => (reader.sawDone = true),
+          beforeError: (chunk) => reader.readUsage(chunk),
+        });
       },
       read: (chunk) => reader.read(chunk),
-      // A finish reason means the provider finished: a stall or drop before the usage chunk loses nothing.
-      finish: () => (reader.finishReason ? () => finish(turn, reader) : undefined),
+      // A finish reason means the provider finished: a stall or drop before the usage chunk loses
+      // nothing. So does `[DONE]` without one (Snowflake's hosts send none): the stream ended where
+      // the provider ended it. Without either the stream was cut, and what arrived is kept as such.
+      finish: () => (reader.finishReason || endedAtDone(reader) ? () => finish(turn, reader) : undefined),
       classify: classifyOpenAIError,
     });
   }
@@ -79,6 +84,11 @@ function isOpenAIHost(baseUrl: string): boolean {
   }
 }
 
+/** The stream reached `[DONE]` with no finish reason, and no tool call's arguments stop mid-way. */
+function endedAtDone(reader: ChunkReader): boolean {
+  return reader.sawDone && reader.openCallWhole;
+}
+
 function finish(turn: TurnBuilder, reader: ChunkReader): void {
   switch (reader.finishReason) {
     case "length":
@@ -92,6 +102,7 @@ function finish(turn: TurnBuilder, reader: ChunkReader): void {
       turn.fail("content_filter", reader.refusal || "the provider's content filter stopped the reply");
       return;
     default:
+      // `stop`, or no finish reason before `[DONE]`: a `stop` with whole tool calls is `toolUse`.
       if (reader.refusal) turn.fail("content_filter", reader.refusal);
       else turn.finish("stop");
   }

@@ -50,13 +50,13 @@ export function expectedChatTurn(recording: RecordedStream): ExpectedTurn {
   const calls = new Map<number, Call>();
   for (const { payload } of recordedPayloads(recording)) {
     if (!isJsonObject(payload)) continue;
+    // An error chunk's usage is what the provider billed for the stream it failed (OpenRouter).
+    if (isJsonObject(payload.usage)) usage = payload.usage;
     if (isJsonObject(payload.error)) {
-      // The official SDK raises on an error chunk, so nothing in it (its usage neither) reaches a
-      // client; after a finish reason the provider had already finished and the finish stands.
+      // After a finish reason the provider had already finished, and the finish stands.
       if (finish === undefined) error = payload.error;
       break;
     }
-    if (isJsonObject(payload.usage)) usage = payload.usage;
     for (const choice of Array.isArray(payload.choices) ? payload.choices : []) {
       if (!isJsonObject(choice) || (choice.index ?? 0) !== 0) continue;
       const delta = isJsonObject(choice.delta) ? choice.delta : {};
@@ -119,6 +119,6 @@ function chatUsage(usage: Json): NonNullable<ExpectedTurn["usage"]> {
     billed,
     cacheRead: jsonNumber(promptDetails.cached_tokens) ?? 0,
     cacheWrite: 0,
-    ...(reasoning ? { reasoning } : {}),
+    ...(reasoning !== undefined ? { reasoning } : {}),
   };
 }

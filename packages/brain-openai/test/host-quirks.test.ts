@@ -1,6 +1,13 @@
 import { join } from "node:path";
 import { assistantText, assistantToolCalls, defineModel } from "@x/llm-types";
-import { readRecordedStream, recordedReply, startScriptedServer, type ScriptedServer } from "@x/brain-kit/testing";
+import {
+  readRecordedStream,
+  recordedReply,
+  sseFrame,
+  startScriptedServer,
+  type ScriptedServer,
+  type WireReply,
+} from "@x/brain-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAIBrain } from "../src/index";
 
@@ -10,12 +17,16 @@ afterEach(() => server?.close());
 
 /** Plays one recording to the brain and returns the final message. */
 async function play(file: string, id: string) {
-  const recording = readRecordedStream(join(ROOT, file));
-  server = await startScriptedServer(() => recordedReply(recording));
+  return serve(recordedReply(readRecordedStream(join(ROOT, file))), file.split("/")[0]!, id);
+}
+
+/** Serves one reply to the brain and returns the final message. */
+async function serve(reply: WireReply, provider: string, id: string) {
+  server = await startScriptedServer(() => reply);
   const model = defineModel({
     id,
     api: "openai-completions",
-    provider: file.split("/")[0]!,
+    provider,
     baseUrl: `${server.origin}/v1`,
     contextWindow: 128_000,
     maxTokens: 4096,
@@ -84,4 +95,72 @@ describe("host quirks found in recorded streams", () => {
       expect(turn.stopReason).toBe("toolUse");
     },
   );
+
+  it('Groq compound: the completion keeps its first chunk\'s id, not the placeholder "stub" of its last', async () => {
+    // The recording names every chunk anew and its finish chunk "stub".
+    const turn = await play("groq/compound-beta-web-search.sse", "compound-beta");
+    expect(turn.responseId).toBe("chatcmpl-03ea1ed2-c2dc-4f8d-ba51-54e08ca9287c");
+    expect(turn.stopReason).toBe("stop");
+  });
+
+  it("OpenRouter: the usage an error chunk carries is read before the error (no estimate)", async () => {
+    // The finish (length) came before the error chunk, so it stands; the usage rides the error chunk only.
+    const turn = await play("openrouter/minimax-m2-stream-error.sse", "minimax/minimax-m2:free");
+    // Only reasoning arrived before the cap: `length` with nothing produced.
+    expect(turn).toMatchObject({ stopReason: "error", errorKind: "length_empty" });
+    expect(turn.usage).toMatchObject({ input: 43, output: 10, reasoning: 11, totalTokens: 53 });
+    expect(turn.usage.estimated).toBeUndefined();
+  });
+});
+
+/**
+ * Snowflake Cortex's OpenAI-compatible chat wire, as its documentation shows it: `chat.completion.chunk`
+ * deltas, a usage chunk, then `data: [DONE]` — and no `finish_reason` on any chunk. No public recording
+ * of it was found (see `recordings/sources.json`), so the stream is built from that shape.
+ */
+describe("Snowflake: a stream that reached [DONE] without a finish reason", () => {
+  const chunk = (delta: object, usage?: object) =>
+    sseFrame({
+      id: "6f1e1c2a-0d6b-4c1e-9b7e-snowflake",
+      object: "chat.completion.chunk",
+      created: 1764000000,
+      model: "claude-3-5-sonnet",
+      choices: [{ index: 0, delta, finish_reason: null }],
+      ...(usage ? { usage } : {}),
+    });
+  const usage = { prompt_tokens: 18, completion_tokens: 9, total_tokens: 27 };
+  const done = "data: [DONE]\n\n";
+  const text = [chunk({ role: "assistant", content: "Ice crystals " }), chunk({ content: "grow six arms." })];
+  const call = (args: string) =>
+    chunk({
+      tool_calls: [{ index: 0, id: "tooluse_1", type: "function", function: { name: "lookup", arguments: args } }],
+    });
+
+  it("a complete answer is `stop`, with its usage — not a network cut", async () => {
+    const turn = await serve(
+      { kind: "sse", frames: [...text, chunk({}, usage), done], ending: "end" },
+      "snowflake",
+      "s",
+    );
+    expect(assistantText(turn)).toBe("Ice crystals grow six arms.");
+    expect(turn).toMatchObject({ stopReason: "stop", usage: { input: 18, output: 9 } });
+    expect(turn.partialFinalized).toBeUndefined();
+    expect(turn.errorKind).toBeUndefined();
+  });
+
+  it("whole tool calls are `toolUse`", async () => {
+    const frames = [call('{"q": "snow"}'), chunk({}, usage), done];
+    const turn = await serve({ kind: "sse", frames, ending: "end" }, "snowflake", "s");
+    expect(turn.stopReason).toBe("toolUse");
+    expect(assistantToolCalls(turn)).toMatchObject([{ id: "tooluse_1", name: "lookup", arguments: { q: "snow" } }]);
+  });
+
+  it("the same stream without [DONE] is still a cut; [DONE] in the middle of a call's arguments too", async () => {
+    const cut = await serve({ kind: "sse", frames: [...text, chunk({}, usage)], ending: "end" }, "snowflake", "s");
+    expect(cut).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "network" });
+    await server?.close();
+    const halfCall = await serve({ kind: "sse", frames: [call('{"q": "sn'), done], ending: "end" }, "snowflake", "s");
+    expect(halfCall).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "network" });
+    expect(assistantToolCalls(halfCall)[0]?.argumentsError).toBe("truncated");
+  });
 });

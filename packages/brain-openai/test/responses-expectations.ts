@@ -104,6 +104,6 @@ function usage(usage: Json): NonNullable<ExpectedTurn["usage"]> {
     billed: (jsonNumber(usage.input_tokens) ?? 0) + (jsonNumber(usage.output_tokens) ?? 0),
     cacheRead: jsonNumber(input.cached_tokens) ?? 0,
     cacheWrite: 0,
-    ...(reasoning ? { reasoning } : {}),
+    ...(reasoning !== undefined ? { reasoning } : {}),
   };
 }
