@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { openQueue, recordingBrain, STEPS, tools, workerOptions } from "../test/fixture";
+import { createFauxBrain } from "@x/brain-faux";
+import { openQueue, recordingBrain, scripted, STEPS, tools, workerOptions } from "../test/fixture";
 import { PG_URL, until, useHarness } from "../test/harness";
-import { createWorker, type Worker } from "./index";
+import { createWorker, type TaskToolsRequest, type Worker } from "./index";
 
 const h = useHarness("queue");
 
@@ -115,7 +116,7 @@ describe.runIf(PG_URL)("task queue", () => {
       await h.queue.approve(id, "acme", { decision: "approve" });
       const failed = await h.settled(id, "acme", ["completed", "failed"]);
       expect(failed.status).toBe("failed");
-      expect(failed.error).toMatch(/deploy.*not among the tools/);
+      expect(failed.error).toMatch(/granted "deploy", which the tools given here lack/);
       expect(await h.effects(id)).toEqual([]);
     }, stepsOnly);
   });
@@ -132,5 +133,49 @@ describe.runIf(PG_URL)("task queue", () => {
       expect(dead.error).toBe("its job failed every retry");
       expect(await h.effects(id)).toEqual([]);
     });
+  });
+});
+
+describe.runIf(PG_URL)("a queued task is offered exactly the tools it names", () => {
+  it("a registered tool the task did not name is not offered; a call to it is forbidden, runs nothing", async () => {
+    const offered: string[][] = [];
+    const asked: TaskToolsRequest[] = [];
+    const brain = createFauxBrain((request) => {
+      offered.push((request.context.tools ?? []).map((tool) => tool.name));
+      return scripted(request);
+    });
+    const worker = createWorker(
+      workerOptions(
+        h.queue,
+        (task) => {
+          asked.push(task);
+          return tools(h.queue.pool, h.schema);
+        },
+        { faux: brain },
+      ),
+    );
+    await worker.start();
+    try {
+      // The script calls `deploy` for a "deploy" objective: the worker registers it, the task names only `step`.
+      const id = await h.queue.enqueue({ objective: "deploy it", toolNames: ["step"] }, { owner: "acme" });
+      const task = await h.settled(id);
+      expect(task.status).toBe("completed");
+      expect(offered).toEqual([["step"], ["step"]]);
+      const results = task.result!.messages.filter((m) => m.role === "toolResult");
+      expect(results).toMatchObject([{ toolName: "deploy", isError: true, details: { error: "forbidden" } }]);
+      expect(await h.effects(id)).toEqual([]);
+      expect(asked).toEqual([{ taskId: id, owner: "acme", scope: null, toolNames: ["step"] }]);
+
+      // A name the worker does not register fails the task, typed, before any model call.
+      const calls = offered.length;
+      const ghost = await h.queue.enqueue({ objective: "four steps", toolNames: ["step", "ghost"] }, { owner: "acme" });
+      const failed = await h.settled(ghost);
+      expect(failed.status).toBe("failed");
+      expect(failed.error).toMatch(/^tool_unavailable: .*"ghost"/);
+      expect(offered).toHaveLength(calls);
+      expect(await h.effects(ghost)).toEqual([]);
+    } finally {
+      await worker.stop();
+    }
   });
 });

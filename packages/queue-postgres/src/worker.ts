@@ -4,6 +4,7 @@ import { isCodedError } from "@x/llm-types";
 import {
   createRunner,
   PARKED_RUN_ERROR_CODES,
+  ToolGrantError,
   type Runner,
   type RunnerDeps,
   type TaskResult,
@@ -24,8 +25,13 @@ export interface WorkerOptions {
    * every worker the same `parkKey`: a park or checkpoint signed by one is resumed by another.
    */
   runner: Omit<RunnerDeps, "parkLedger" | "parkKey"> & { parkKey: string | Uint8Array };
-  /** Tools by name, or per task: a host binds tools to the task's owner and scope here. */
-  tools: readonly Tool[] | ((task: { owner: string; scope: string | null }) => readonly Tool[]);
+  /**
+   * The tools this worker has on hand, or per task (a host binds tools to the task's owner and scope
+   * here). A task is offered exactly the tools its `toolNames` grant, from these — never the rest —
+   * and its resumes and retakes the same signed grant; a granted name missing here fails the task
+   * (`tool_unavailable`, or `unknown_tool` for a parked or checkpointed one), with nothing run.
+   */
+  tools: readonly Tool[] | ((task: TaskToolsRequest) => readonly Tool[]);
   /** Tasks run at once in this process. Default 8. */
   concurrency?: number;
   /** How long a task (and a call it executes) is held without renewal. Default 15 000 ms. */
@@ -34,6 +40,15 @@ export interface WorkerOptions {
   pollMs?: number;
   /** Default: a random id; kept on every row this worker leases, for whoever investigates. */
   workerId?: string;
+}
+
+/** What a per-task `tools` callback is told about the task it supplies tools for. */
+export interface TaskToolsRequest {
+  taskId: string;
+  owner: string;
+  scope: string | null;
+  /** The tool names the task is granted: the run is offered exactly these of what the callback returns. */
+  toolNames: readonly string[];
 }
 
 export interface Worker {
@@ -102,7 +117,10 @@ export function createWorker(options: WorkerOptions): Worker {
       .then(() => undefined);
 
   const run = async (row: TaskRow, signal: AbortSignal): Promise<TaskResult> => {
-    const tools = typeof options.tools === "function" ? options.tools(row) : options.tools;
+    const tools =
+      typeof options.tools === "function"
+        ? options.tools({ taskId: row.id, owner: row.owner, scope: row.scope, toolNames: row.spec.toolNames })
+        : options.tools;
     const onCheckpoint = async (checkpoint: RunCheckpoint) => {
       if (!(await fenced(row.id, "checkpoint = $3, attempts = 1", [JSON.stringify(checkpoint)]))) {
         throw new Error(`task ${row.id}: this worker lost its lease; another one continues the task`);
@@ -123,7 +141,8 @@ export function createWorker(options: WorkerOptions): Worker {
       return runner.resume(parked, row.decision ?? { decision: "deny", reason: "no decision" }, common);
     }
     if (checkpoint) return runner.continueRun(checkpoint, common);
-    const { toolNames: _names, ...spec } = row.spec satisfies QueuedSpec;
+    // The runner grants the task exactly its `toolNames` from `tools` (`grantTools`), as it does on resume.
+    const spec: QueuedSpec = row.spec;
     return runner.runTask({ ...spec, tools, runId: row.id, onToolResult }, { signal, onCheckpoint });
   };
 
@@ -189,6 +208,11 @@ export function createWorker(options: WorkerOptions): Worker {
       if (result.status === "aborted" && stopping) return;
       await settle(row, result);
     } catch (error) {
+      if (error instanceof ToolGrantError) {
+        await fenced(row.id, `status = 'failed', error = $3, lease_until = NULL`, [`${error.code}: ${error.message}`]);
+        await event(row.id, { type: "end", status: "failed", code: error.code });
+        return;
+      }
       if (!isCodedError(error, PARKED_RUN_ERROR_CODES)) throw error;
       if (error.code === "in_progress") {
         await queue.send(row.id, undefined, Math.ceil(leaseMs / 1000));

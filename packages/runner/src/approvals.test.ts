@@ -296,36 +296,21 @@ describe("parking without a live approver", () => {
     }
   });
 
-  it("shared key, in-memory ledger: announced, resume refused (at-most-once would hold per runner only)", async () => {
+  it("shared key, no ledger: createRunner refuses the setting (its parks could never be resumed safely)", async () => {
+    expect(() => setup([], { parkKey: KEY, parkLedger: undefined })).toThrow(
+      expect.objectContaining({ name: "RunnerConfigError", code: "config.park_ledger_required" }),
+    );
+    // A random key needs no ledger; the host that says per-process is enough passes the memory one.
+    expect(() => setup([], { parkLedger: undefined })).not.toThrow();
     const deploy = recorder("deploy");
-    const { runner, notices } = setup([fauxToolCall("deploy", { text: "x" })], { parkKey: KEY, parkLedger: undefined });
-    const parked = await runner.runTask({ objective: "x", tools: [deploy.tool], defaultPermission: "ask" });
-    expect(notices.map((n) => n.code)).toContain("config.park_ledger_ephemeral");
-    await expect(runner.resume(parked.parked, { decision: "approve" }, { tools: [deploy.tool] })).rejects.toMatchObject(
-      {
-        name: "ParkedRunError",
-        code: "ledger_required",
-      },
-    );
-    expect(deploy.calls).toEqual([]);
-    // Two processes sharing the key: neither runs the call, where both did before.
-    const other = setup([], { parkKey: KEY, parkLedger: undefined });
-    await expect(other.runner.resume(parked.parked, { decision: "approve" }, { tools: [deploy.tool] })).rejects.toThrow(
-      /parkLedger/,
-    );
-    expect(deploy.calls).toEqual([]);
-    // The host that says per-process is enough passes the memory ledger itself; a random key needs no ledger.
+    const parking = setup([fauxToolCall("deploy", { text: "x" })], { parkKey: KEY });
+    const parked = await parking.runner.runTask({ objective: "x", tools: [deploy.tool], defaultPermission: "ask" });
     const accepted = setup([fauxText("done")], { parkKey: KEY, parkLedger: createMemoryParkLedger() });
     expect(
       (await accepted.runner.resume(parked.parked, { decision: "approve" }, { tools: [deploy.tool] })).status,
     ).toBe("completed");
     expect(deploy.calls).toHaveLength(1);
-    const shared = setup([fauxToolCall("deploy", { text: "x" })], {
-      parkKey: KEY,
-      parkLedger: { claim: async () => true },
-    });
-    await shared.runner.runTask({ objective: "x", tools: [deploy.tool], defaultPermission: "ask" });
-    expect(shared.notices.map((n) => n.code).filter((c) => c.startsWith("config.park"))).toEqual([]);
+    expect(parking.notices.map((n) => n.code).filter((c) => c.startsWith("config.park"))).toEqual([]);
   });
 
   it("tools may come from deps.tools when resume gets none", async () => {

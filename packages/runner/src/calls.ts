@@ -8,6 +8,7 @@ import type { RunContext } from "./run-context";
 import { childParked } from "./sub-run-park";
 import { effectivePermission } from "./sub-run-policy";
 import { checkCall, errorResult, executeTool } from "./tools";
+import { isWithheld } from "./tool-grant";
 import { SPAN_NAMES } from "./tracer";
 import type { Terminal } from "./types";
 
@@ -44,7 +45,7 @@ function progressOf(update: ToolProgress): ToolProgress {
 
 /** Runs one approved call inside a tool span. */
 export function runCall(ctx: RunContext, call: ToolCall, note?: string): Promise<ToolResultMessage> {
-  const check = checkCall(ctx.tools, call, ctx.deps.clock.now());
+  const check = checkCall(ctx.tools, call, ctx.deps.clock.now(), (name) => isWithheld(ctx, name));
   if (!check.ok) return Promise.resolve(check.result);
   const span = ctx.tracer.start(SPAN_NAMES.toolCall, { toolName: call.name, toolCallId: call.id }, ctx.turnSpan);
   const execCtx = {
@@ -156,7 +157,7 @@ export async function handleCalls(ctx: RunContext, turn: AssistantMessage, start
       };
     }
     const note = verdict === "warn" ? loopGuardNote(call.name, maxRepeats) : undefined;
-    const check = checkCall(ctx.tools, call, ctx.deps.clock.now());
+    const check = checkCall(ctx.tools, call, ctx.deps.clock.now(), (name) => isWithheld(ctx, name));
     if (!check.ok) {
       ctx.emit({ type: "tool_call", toolCall: call, permission: "allow" });
       slots.push({ call, result: Promise.resolve(note ? withNote(check.result, note) : check.result) });

@@ -4,6 +4,7 @@ import { CodedError } from "@x/llm-types";
 export class RunnerConfigError extends CodedError<
   | "config.park_key_invalid"
   | "config.park_ttl_invalid"
+  | "config.park_ledger_required"
   | "config.retry_invalid"
   | "config.auto_mode_invalid"
   | "config.compaction_invalid"

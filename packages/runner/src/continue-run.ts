@@ -5,6 +5,7 @@ import { runTurns } from "./loop";
 import type { ResolvedDeps } from "./run-context";
 import { buildContext, drive, failedBeforeStart } from "./run-lifecycle";
 import type { ContinueOptions, TaskResult } from "./types";
+import { grantCarried } from "./tool-grant";
 
 /**
  * Continues a run from a checkpoint its host made durable: the same spec, history, messages and
@@ -18,9 +19,11 @@ export async function continueRun(
   emit: (event: RunEvent) => void,
 ): Promise<TaskResult> {
   const checkpoint = verifyCheckpoint(raw, deps.parkKey);
+  const onHand = options.tools ?? deps.tools;
   const ctx = buildContext(deps, {
     spec: checkpoint.spec,
-    tools: options.tools ?? deps.tools,
+    tools: grantCarried(checkpoint.spec.toolNames, onHand, "the checkpointed run"),
+    onHand,
     history: historyView(checkpoint.history, deps.compaction),
     messages: checkpoint.messages,
     state: checkpoint.state,

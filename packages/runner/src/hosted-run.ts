@@ -83,6 +83,7 @@ export async function runHosted<T>(
         : {}),
     },
     tools: [],
+    onHand: [],
     history: historyView([], deps.compaction),
     messages: [{ role: "user", content: spec.objective, timestamp: deps.clock.now() }],
     state: freshState(),

@@ -11,6 +11,7 @@ export {
 export { resolveMainModel, resolveTaskModel, ModelResolutionError } from "./resolve";
 export { ParkedRunError, PARKED_RUN_ERROR_CODES, MIN_PARK_KEY_BYTES, type ParkedRunErrorCode } from "./park";
 export { RunnerConfigError } from "./config-error";
+export { grantTools, ToolGrantError } from "./tool-grant";
 export type { CompactionReport } from "./compaction";
 export type { CompactionOptions, CompactionRequest, CompactionSummary, Compactor } from "./compaction-options";
 export { COMPACTION_PROMPT } from "./compactor";

@@ -29,7 +29,6 @@ export const PARKED_RUN_ERROR_CODES = [
   "in_progress",
   "unknown_outcome",
   "ledger_unavailable",
-  "ledger_required",
   "not_top_level",
 ] as const;
 export type ParkedRunErrorCode = (typeof PARKED_RUN_ERROR_CODES)[number];

@@ -6,12 +6,11 @@ import { ParkedRunError, pendingTurn, verifyParkedRun } from "./park";
 import type { ParkedRun, PendingCall } from "./park-schema";
 import { afterPersonDecided, deniedResult } from "./permissions";
 import type { Lineage, ResolvedDeps, RunContext } from "./run-context";
-import { pendingToolName, resumeChildCall, verifyParkedChildren } from "./sub-run-park";
+import { grantParkedTree, pendingToolName, resumeChildCall, verifyParkedChildren } from "./sub-run-park";
 import { buildContext, drive, failedBeforeStart } from "./run-lifecycle";
 import { historyView } from "./history-view";
 import { ApprovalDecisionSchema } from "./schemas";
 import { addGate, toRunStats } from "./stats";
-import { findTool } from "./tools";
 import { claimOf, type ParkClaim } from "./park-ledger";
 import type { ResumeDecision, ResumeOptions, TaskResult } from "./types";
 
@@ -29,7 +28,6 @@ export async function resumeRun(
   lineage?: Lineage,
 ): Promise<TaskResult> {
   parseWith(ApprovalDecisionSchema, decision, "resume decision");
-  refuseEphemeralLedger(deps);
   const now = deps.clock.now();
   const park: ParkedRun = verifyParkedRun(raw, deps.parkKey, now);
   // A sub-run's park resumes only inside its parent's, where its ancestors' rules still hold.
@@ -41,14 +39,8 @@ export async function resumeRun(
     );
   }
   verifyParkedChildren(park, deps.parkKey, now);
-  const tools = options.tools ?? deps.tools;
-  if (!findTool(tools, park.pending.toolName)) {
-    throw new ParkedRunError(
-      "unknown_tool",
-      `the parked call's tool "${park.pending.toolName}" is not among the tools given to resume`,
-      { parkId: park.parkId, toolName: park.pending.toolName },
-    );
-  }
+  const onHand = options.tools ?? deps.tools;
+  const tools = grantParkedTree(park, onHand);
   // Aborted before anything happened: the park is not claimed, so the approval is not lost and the
   // same park can be resumed once the host is running again.
   if (options.signal?.aborted) {
@@ -72,6 +64,7 @@ export async function resumeRun(
   const ctx = buildContext(deps, {
     spec: park.spec,
     tools,
+    onHand,
     history: historyView(park.history, deps.compaction),
     messages: park.messages,
     state: park.state,
@@ -123,25 +116,6 @@ const REFUSALS: Record<Extract<ParkClaim, { status: "refused" }>["reason"], stri
     "was being executed by a process that stopped before recording the " +
     "result: whether the call took effect is unknown, so it is not run again",
 };
-
-/**
- * A shared `parkKey` lets any process resume a park, but the default in-memory ledger only stops a
- * replay inside this runner: two processes would both run the call. So a runner with a `parkKey`
- * and no `parkLedger` refuses to resume; passing `createMemoryParkLedger()` explicitly is the
- * host saying that at-most-once per process is enough.
- */
-function refuseEphemeralLedger(deps: ResolvedDeps): void {
-  if (deps.parkKeyEphemeral || !deps.parkLedgerEphemeral) return;
-  throw new ParkedRunError(
-    "ledger_required",
-    [
-      "this runner has a shared `parkKey` but no `parkLedger`: another",
-      "process could resume the same park and run the call again. Pass a",
-      "ledger every process shares (createFileParkLedger, or a database",
-      "one), or `createMemoryParkLedger()` to accept at-most-once per process",
-    ].join(" "),
-  );
-}
 
 /** The ledger's claim; a ledger that fails (I/O, a path that is not a folder) is a typed refusal, with nothing run. */
 async function claimPark(deps: ResolvedDeps, parkId: string): Promise<ParkClaim> {

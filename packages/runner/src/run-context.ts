@@ -28,8 +28,6 @@ export interface ResolvedDeps {
   parkKeyEphemeral: boolean;
   parkTtlMs: number;
   parkLedger: ParkLedger;
-  /** No ledger was given: replays are stopped inside this runner only. */
-  parkLedgerEphemeral: boolean;
   onNotice?: (notice: EngineNotice) => void;
   tracer?: Tracer;
   tools: readonly Tool[];
@@ -86,7 +84,10 @@ export interface RunContext {
   runId: string;
   sessionId?: string;
   signal: AbortSignal;
+  /** The tools this run was granted (`grantTools`): the only ones it is offered or may run. */
   tools: readonly Tool[];
+  /** The host's tools the grant was drawn from; a call to one not granted is `forbidden`. */
+  onHand: readonly Tool[];
   toolSpecs: ToolSpec[];
   systemPrompt?: string;
   taskModel: TaskModel;

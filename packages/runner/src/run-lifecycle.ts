@@ -27,7 +27,10 @@ import type { TaskResult, TaskSpec, Terminal } from "./types";
 
 export interface ContextInput {
   spec: RunSpec;
+  /** What the run may be offered: its grant, from `grantTools`. */
   tools: readonly Tool[];
+  /** The host's tools the grant was drawn from. */
+  onHand: readonly Tool[];
   output?: TaskSpec["output"];
   onToolResult?: TaskSpec["onToolResult"];
   onCheckpoint?: CheckpointSink;
@@ -60,6 +63,7 @@ export function buildContext(deps: ResolvedDeps, input: ContextInput): RunContex
     runId,
     signal: input.signal,
     tools: input.tools,
+    onHand: input.onHand,
     toolSpecs: offeredToolSpecs({ spec, ...(input.lineage ? { lineage: input.lineage } : {}) }, input.tools),
     taskModel,
     chainIndex: 0,
@@ -126,20 +130,6 @@ function finish(ctx: RunContext, end: LoopEnd): TaskResult {
         message:
           "This run parked, signed with a random key: only this runner " +
           "can resume it. Set `parkKey` to resume in another process.",
-        detail: {},
-      });
-    } else if (top && ctx.deps.parkLedgerEphemeral) {
-      // A shared key lets other processes resume the park, but an in-memory ledger only stops a
-      // replay inside this runner: at-most-once across processes needs a shared ledger.
-      ctx.notice({
-        code: "config.park_ledger_ephemeral",
-        audience: "operator",
-        message: [
-          "This run parked with a shared `parkKey` but no `parkLedger`: `resume`",
-          "will refuse it (ledger_required), since another process (or a restart)",
-          "could resume the same park again. Set `parkLedger` (e.g. createFileParkLedger),",
-          "or createMemoryParkLedger() to accept at-most-once per process.",
-        ].join(" "),
         detail: {},
       });
     }

@@ -20,6 +20,8 @@ import { registerRunner } from "./hosted-run";
 import { subRunLimitsOf } from "./sub-run-limits";
 import { buildContext, drive, failedBeforeStart, freshState } from "./run-lifecycle";
 import { TaskSpecSchema } from "./schemas";
+import { grantTools } from "./tool-grant";
+import type { Tool } from "./define-tool";
 
 import type { AutoModeOptions, Runner, RunnerDeps, RunOptions, TaskResult, TaskSpec, TaskStream } from "./types";
 
@@ -67,7 +69,26 @@ function autoModeOf(options: RunnerDeps["autoMode"]): AutoModeOptions {
   return options ?? {};
 }
 
+/**
+ * A shared `parkKey` lets any process resume a park; without a ledger those processes share, none
+ * could tell whether another already ran the call — so such a runner could park but never resume.
+ * Refused here, where the setting is made, not at the first `resume` days later.
+ */
+function refuseUnresumableParks(deps: RunnerDeps): void {
+  if (deps.parkKey === undefined || deps.parkLedger !== undefined) return;
+  throw new RunnerConfigError(
+    "config.park_ledger_required",
+    [
+      "a runner with a shared `parkKey` needs a `parkLedger` every process that resumes",
+      "shares (createFileParkLedger, or a database one such as @x/queue-postgres's), or",
+      "`createMemoryParkLedger()` to accept at-most-once per process; without one its parks",
+      "could be resumed twice",
+    ].join(" "),
+  );
+}
+
 function resolveDeps(deps: RunnerDeps): ResolvedDeps {
+  refuseUnresumableParks(deps);
   const brains = new Map<string, Brain>();
   const list: ReadonlyArray<readonly [string, Brain]> = Array.isArray(deps.brains)
     ? (deps.brains as readonly Brain[]).map((brain) => [brain.api, brain] as const)
@@ -89,7 +110,6 @@ function resolveDeps(deps: RunnerDeps): ResolvedDeps {
     parkKeyEphemeral: deps.parkKey === undefined,
     parkTtlMs: parkTtl(deps.parkTtlMs),
     parkLedger: deps.parkLedger ?? createMemoryParkLedger(),
-    parkLedgerEphemeral: deps.parkLedger === undefined,
     ...(deps.onNotice ? { onNotice: deps.onNotice } : {}),
     ...(deps.tracer ? { tracer: deps.tracer } : {}),
     tools: deps.tools ?? [],
@@ -98,12 +118,12 @@ function resolveDeps(deps: RunnerDeps): ResolvedDeps {
 }
 
 /** The JSON-safe part of a spec, as a park stores it. */
-function runSpecOf(spec: TaskSpec, runId: string, lineage: Lineage | undefined): RunSpec {
-  const { tools, history: _history, output, onToolResult: _observer, model, ...rest } = spec;
+function runSpecOf(spec: TaskSpec, granted: readonly Tool[], runId: string, lineage: Lineage | undefined): RunSpec {
+  const { tools: _tools, toolNames: _names, history: _history, output, onToolResult: _observer, model, ...rest } = spec;
   const out: RunSpec = {
     ...rest,
     runId,
-    toolNames: (tools ?? []).map((tool) => tool.name),
+    toolNames: granted.map((tool) => tool.name),
     hasOutput: output !== undefined,
     ...(lineage ? { parentRunId: lineage.parent.runId } : {}),
   };
@@ -122,7 +142,9 @@ export async function execute(
   parseWith(TaskSpecSchema, rawSpec, "task spec");
   const history = historyView(rawSpec.history ?? [], deps.compaction, "task spec");
   const runId = rawSpec.runId ?? randomUUID();
-  const spec = runSpecOf(rawSpec, runId, lineage);
+  const onHand = rawSpec.tools ?? [];
+  const tools = rawSpec.toolNames ? grantTools(rawSpec.toolNames, onHand, "the task") : onHand;
+  const spec = runSpecOf(rawSpec, tools, runId, lineage);
   const messages: Message[] = [
     {
       role: "user",
@@ -133,7 +155,8 @@ export async function execute(
   ];
   const ctx = buildContext(deps, {
     spec,
-    tools: rawSpec.tools ?? [],
+    tools,
+    onHand,
     history,
     messages,
     state: freshState(),

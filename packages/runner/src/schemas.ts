@@ -96,6 +96,7 @@ export const TaskSpecSchema = z.strictObject({
   ...taskSpecFields,
   model: TaskModelRefSchema.optional(),
   tools: ToolListSchema.optional(),
+  toolNames: z.array(z.string().min(1)).readonly().optional(),
   // Only "an array" here, so zod neither walks nor copies it; `checkHistory` then checks the
   // entries it has not seen before.
   history: z

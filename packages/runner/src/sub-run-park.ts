@@ -7,7 +7,8 @@ import { resumeRun } from "./resume";
 import type { RunContext } from "./run-context";
 import { childEmit, lineageFor } from "./sub-run";
 import { plannedChild, resumedChildResult } from "./sub-run-tool";
-import type { TaskPathEntry } from "./sub-run-types";
+import type { SubRunSpec, TaskPathEntry } from "./sub-run-types";
+import { grantCarried } from "./tool-grant";
 import { findTool } from "./tools";
 import { SPAN_NAMES } from "./tracer";
 import type { ApprovalKind, ResumeDecision, ResumeOptions } from "./types";
@@ -84,11 +85,38 @@ export function verifyParkedChildren(park: ParkedRun, key: Uint8Array | string, 
   }
 }
 
-/** The tools a resumed child may use: its sub-run tool's plan first, then what `resume` was given. */
-function childTools(planned: readonly Tool[] | undefined, given: readonly Tool[]): Tool[] {
-  const tools = new Map<string, Tool>();
-  for (const tool of [...(planned ?? []), ...given]) if (!tools.has(tool.name)) tools.set(tool.name, tool);
-  return [...tools.values()];
+/**
+ * The tools a resumed child's grant is drawn from: its sub-run tool's plan for the call's arguments
+ * — what the child was started with — or, for a child a host's own `execute` started (no plan),
+ * the tools `resume` was given. Either way the child is then offered only what its own signed park
+ * grants: never its ancestors' tools.
+ */
+function childOnHand(
+  tool: Tool | undefined,
+  args: unknown,
+  given: readonly Tool[],
+): {
+  onHand: readonly Tool[];
+  planned: SubRunSpec | undefined;
+} {
+  const planned = plannedChild(tool, args);
+  return { onHand: planned ? (planned.tools ?? []) : given, planned };
+}
+
+/**
+ * Every level of a parked tree gets the tools its signed park grants, checked from the top down
+ * before anything is claimed: a level whose grant the tools on hand cannot meet refuses the whole
+ * resume (`unknown_tool`), with nothing consumed. Returns the top level's grant.
+ */
+export function grantParkedTree(park: ParkedRun, onHand: readonly Tool[]): Tool[] {
+  const grantOrRefuse = (at: ParkedRun, tools: readonly Tool[]) =>
+    grantCarried(at.spec.toolNames, tools, `parked run ${at.parkId}`, { parkId: at.parkId });
+  const top = grantOrRefuse(park, onHand);
+  for (let at = park, tools = top; at.pending.child; at = at.pending.child) {
+    const below = childOnHand(findTool(tools, at.pending.toolName), at.pending.arguments, onHand);
+    tools = grantOrRefuse(at.pending.child, below.onHand);
+  }
+  return top;
 }
 
 /**
@@ -103,7 +131,7 @@ export async function resumeChildCall(
   options: ResumeOptions,
 ): Promise<{ result: ToolResultMessage } | { park: Omit<PendingCall, "index"> }> {
   const tool = findTool(ctx.tools, call.name);
-  const planned = plannedChild(tool, call.arguments);
+  const { onHand, planned } = childOnHand(tool, call.arguments, options.tools ?? ctx.deps.tools);
   const span = ctx.tracer.start(SPAN_NAMES.toolCall, { toolName: call.name, toolCallId: call.id }, ctx.turnSpan);
   const lineage = lineageFor(ctx, call, span, true);
   const result = await resumeRun(
@@ -111,7 +139,7 @@ export async function resumeChildCall(
     child,
     decision,
     {
-      tools: childTools(planned?.tools, options.tools ?? ctx.deps.tools),
+      tools: onHand,
       signal: ctx.signal,
       ...(planned?.output ? { output: planned.output } : {}),
       ...(planned?.onToolResult ? { onToolResult: planned.onToolResult } : {}),

@@ -49,12 +49,30 @@ export function findTool(tools: readonly Tool[], name: string): Tool | undefined
 export type CallCheck = { ok: true; tool: Tool; args: unknown } | { ok: false; result: ToolResultMessage };
 
 /**
- * Everything that can be said about a call before any permission or execution: the tool exists,
+ * Everything that can be said about a call before any permission or execution: the tool exists
+ * and was granted to this run (a tool `withheld` from it — the host's or an ancestor's — is a
+ * `forbidden` result, never run),
  * its arguments arrived whole, and they match the tool's schema. A failure is an error result
  * the model can react to, never a throw.
  */
-export function checkCall(tools: readonly Tool[], call: ToolCall, now: number): CallCheck {
+export function checkCall(
+  tools: readonly Tool[],
+  call: ToolCall,
+  now: number,
+  withheld: (name: string) => boolean = () => false,
+): CallCheck {
   const tool = findTool(tools, call.name);
+  if (!tool && withheld(call.name)) {
+    return {
+      ok: false,
+      result: errorResult(
+        call,
+        `"${call.name}" is not granted to this run: it was not run. Use only the tools you were given.`,
+        { error: "forbidden" },
+        now,
+      ),
+    };
+  }
   if (!tool) {
     const known = tools.map((t) => t.name).join(", ") || "none";
     return {

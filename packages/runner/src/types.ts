@@ -87,7 +87,15 @@ export interface TaskSpec {
   model?: ModelRef | readonly ModelRef[];
   /** Or: the role whose model runs this task (default `default`). Ignored when `model` is set. */
   role?: RoleName;
+  /** The tools the host has on hand for this run. All of them are offered unless `toolNames` says which. */
   tools?: readonly Tool[];
+  /**
+   * The names of `tools` this run is granted: it is offered exactly these (and so are its resumes,
+   * continuations and queue retakes, which carry the grant signed). A name `tools` lacks throws
+   * `ToolGrantError` (`tool_unavailable`) before anything runs; a call to a tool on hand but not
+   * granted is answered `forbidden`. Default: every tool in `tools`.
+   */
+  toolNames?: readonly string[];
   /** Prior conversation; never rewritten. The result's `messages` are what to append to it. */
   history?: readonly Message[];
   systemPrompt?: string;
@@ -287,12 +295,15 @@ export interface RunnerDeps {
    * key, so a park resumes only in this runner.
    */
   parkKey?: string | Uint8Array;
-  /** How long a park may be resumed, a positive whole number of ms. Default 24 h. */
+  /**
+   * How long a park may be resumed, a positive whole number of ms. Default 24 h (86 400 000): an
+   * approval meant to wait longer — a weekend, a holiday — needs a longer one.
+   */
   parkTtlMs?: number;
   /**
-   * Consumed park ids. Default: in memory, per runner — enough for a random key. With a shared
-   * `parkKey` and no ledger, `resume` refuses (`ledger_required`): give a ledger every process
-   * shares, or `createMemoryParkLedger()` to accept at-most-once per process.
+   * Consumed park ids. Default: in memory, per runner — enough for a random key. A shared `parkKey`
+   * requires one (`RunnerConfigError` `config.park_ledger_required` otherwise): a ledger every
+   * process shares, or `createMemoryParkLedger()` to accept at-most-once per process.
    */
   parkLedger?: ParkLedger;
   /** Tools a resumed run may use when `resume` is given none. */
@@ -318,6 +329,11 @@ export interface ResumeDecision {
 
 /** What a resumed run needs that JSON cannot carry. */
 export interface ResumeOptions {
+  /**
+   * The host's tools on hand (default: the runner's `tools`). The run is offered only those its
+   * signed `spec.toolNames` grant; one it was granted and this list lacks refuses the resume
+   * (`unknown_tool`) before anything is claimed.
+   */
   tools?: readonly Tool[];
   output?: z4.$ZodType;
   onToolResult?: TaskSpec["onToolResult"];

@@ -3,7 +3,7 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFauxBrain, fauxModel, fauxText, fauxToolCall } from "@x/brain-faux";
-import { createRunner } from "@x/runner";
+import { createMemoryParkLedger, createRunner } from "@x/runner";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SANDBOX_PERMISSIONS, sandboxTools } from "./tools";
 
@@ -40,6 +40,7 @@ describe("sandbox tools", () => {
       models: { m: fauxModel(), c: fauxModel({ id: "faux-classifier" }) },
       roles: { default: "m", classifier: "c" },
       parkKey: "k".repeat(32),
+      parkLedger: createMemoryParkLedger(),
     });
     const result = await runner.runTask({
       objective: "make a file",
