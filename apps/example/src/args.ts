@@ -22,6 +22,7 @@ const STORE = {
   store: { type: "string" },
   scope: { type: "string" },
   sandbox: { type: "string" },
+  "create-sandbox": { type: "boolean" },
   "shell-timeout": { type: "string" },
 } as const;
 
@@ -89,6 +90,8 @@ export interface StoreArgs {
   store?: string;
   scope?: string;
   sandbox?: string;
+  /** `--create-sandbox`: make a `--sandbox` folder that does not exist (else it is refused). */
+  createSandbox: boolean;
   shellTimeoutMs: number;
 }
 
@@ -354,7 +357,9 @@ function positiveInt(text: string, flag: string): number {
 }
 
 function storeArgs(values: Record<string, unknown>): StoreArgs {
-  const out: StoreArgs = { shellTimeoutMs: DEFAULT_SHELL_TIMEOUT_MS };
+  const out: StoreArgs = { shellTimeoutMs: DEFAULT_SHELL_TIMEOUT_MS, createSandbox: values["create-sandbox"] === true };
+  if (out.createSandbox && values.sandbox === undefined)
+    throw new UsageError("--create-sandbox makes the folder --sandbox names: give --sandbox <dir> too");
   if (typeof values.store === "string") {
     if (values.store.trim() === "") throw new UsageError("--store needs a postgres:// URL or a SQLite file path");
     out.store = values.store;

@@ -4,6 +4,7 @@ import { parseCommandLine, UsageError, type Command } from "./args";
 import { helpText, scenariosText } from "./commands/help";
 import type { CliIo } from "./io";
 import { ParkFileError } from "./park-file";
+import { SandboxOpenError } from "./sandbox/sandbox";
 import { StoreOpenError } from "./store";
 import { humanSink, jsonSink } from "./render/human";
 import { SCENARIOS } from "./demo/scenarios";
@@ -28,7 +29,10 @@ export interface CliEnvironment {
   cwd: string;
 }
 
-/** Exit codes: 0 done (or parked), 1 the run or the demo did not end as it should, 2 a bad command line. */
+/**
+ * Exit codes: 0 done (or parked), 1 the run or the demo did not end as it should, 2 a bad command line
+ * (a sandbox folder that is missing or not a folder included).
+ */
 export async function cli(argv: readonly string[], rawHost: CliEnvironment): Promise<number> {
   // Every byte the CLI prints goes through here: a key a model, a tool or an error echoes is shown as [redacted].
   const secrets = secretsOf(argv, rawHost.env);
@@ -103,6 +107,11 @@ export async function cli(argv: readonly string[], rawHost: CliEnvironment): Pro
   } catch (error) {
     sink.close();
     if (error instanceof UsageError) return usageFailure(host, error);
+    // The command line names a folder that cannot be the sandbox: a bad command line, said with its code.
+    if (error instanceof SandboxOpenError) {
+      io.emit({ type: "error", code: error.code, message: error.message });
+      return 2;
+    }
     if (error instanceof ParkedRunError || error instanceof ParkFileError || error instanceof StoreOpenError) {
       io.emit({ type: "error", code: error.code, message: error.message });
       return 1;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { startAnthropicMockServer } from "@x/brain-anthropic/testing";
 import { startOpenAIMockServer, type RecordedRequest } from "@x/brain-openai/testing";
 import { CLASSIFIER_SYSTEM_PROMPT } from "@x/classifier-ladder";
@@ -56,6 +56,7 @@ describe(
         try {
           const cwd = await tempDir("x-agent-test-endpoint-");
           const sandbox = join(cwd, "box");
+          await mkdir(sandbox);
           const run = await runCli(
             [
               "run",

@@ -8,6 +8,7 @@ import { writeFixtures } from "../demo/fixtures";
 import { SCENARIOS, type DemoContext } from "../demo/scenarios";
 import { invocation, shownPath, type CliIo } from "../io";
 import type { AppEvent, RunSummary } from "../render/events";
+import { describeConfinement, shellConfinement } from "../sandbox/confinement";
 import { openSandbox } from "../sandbox/sandbox";
 import { checkStrategyStore } from "../store";
 
@@ -30,7 +31,9 @@ export async function demoCommand(command: Extract<Command, { name: "demo" }>, i
     );
   }
   const home = await mkdtemp(join(tmpdir(), "x-agent-demo-"));
-  const sandbox = await openSandbox(command.sandbox ?? join(home, "sandbox"));
+  const sandbox = await openSandbox(command.sandbox ?? join(home, "sandbox"), {
+    create: command.sandbox === undefined || command.createSandbox,
+  });
   await writeFixtures(sandbox);
   const ctx: DemoContext = {
     io,
@@ -56,6 +59,7 @@ export async function demoCommand(command: Extract<Command, { name: "demo" }>, i
     ].join(" "),
   });
   io.emit({ type: "note", text: `sandbox: ${sandbox}` });
+  io.emit({ type: "note", text: describeConfinement(shellConfinement(sandbox)) });
 
   const rows: RunSummary[] = [];
   let ok = true;

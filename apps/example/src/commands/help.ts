@@ -1,8 +1,25 @@
+import { tmpdir } from "node:os";
 import type { Command, CommandName } from "../args";
+import { wrap } from "../render/wrap";
+import { describeConfinement, shellConfinement } from "../sandbox/confinement";
 import { SCENARIOS } from "../demo/scenarios";
 
+/** The help of the commands whose agents have the shell tool (and the main help) says whether it is confined here. */
+const WITH_SHELL: ReadonlySet<CommandName | undefined> = new Set([
+  undefined,
+  "help",
+  "demo",
+  "run",
+  "worker",
+  "resume",
+]);
+
 export function helpText(command: Extract<Command, { name: "help" }>): string {
-  return `${command.topic === undefined || command.topic === "help" ? HELP.main : HELP[command.topic]}\n`;
+  const text = command.topic === undefined || command.topic === "help" ? HELP.main : HELP[command.topic];
+  const here = WITH_SHELL.has(command.topic)
+    ? `\n${wrap(`On this machine, ${describeConfinement(shellConfinement(tmpdir()))}.`, "", 100)}\n`
+    : "";
+  return `${text}\n${here}`;
 }
 
 export function scenariosText(): string {
@@ -38,10 +55,16 @@ Options:
   --store <url|path>      strategies in PostgreSQL (postgres://…) or this SQLite file
                           (default: a SQLite file in a temp folder)
   --scope <name>          tenant scope for strategies (default: demo)
-  --sandbox <dir>         folder the tools act on (default: a fresh temp folder)
+  --sandbox <dir>         an existing, empty folder the tools act on (default: a fresh temp folder)
+  --create-sandbox        make the --sandbox folder if it does not exist
   --shell-timeout <s>     shell command timeout in seconds (default: 10)
   --park-only             stop after parking the approval; finish it with x-agent resume
-  --json                  JSON lines instead of human output`,
+  --json                  JSON lines instead of human output
+
+The shell tool is confined with bubblewrap when bwrap is installed and works here (Debian: apt-get
+install bubblewrap): the sandbox is then the only folder a command can write. Without it the shell
+is NOT confined — a command runs as you, anywhere on this machine, and auto mode's classifier is
+the only guard. x-agent says which at start-up.`,
   run: `x-agent run "<objective>" [options]
 
 Runs one task on real models through the real brains: list/read/write files in the sandbox, and
@@ -79,7 +102,8 @@ Options:
                           terminal) or park them to a file for x-agent resume
   --store <url|path>      postgres://… or a SQLite file (default: .x-agent/strategies.db)
   --scope <name>          tenant scope for strategies (default: default)
-  --sandbox <dir>         folder the tools act on (default: .x-agent/sandbox)
+  --sandbox <dir>         an existing folder the tools act on (default: .x-agent/sandbox)
+  --create-sandbox        make the --sandbox folder if it does not exist
   --shell-timeout <s>     shell command timeout in seconds (default: 10)
   --max-turns <n>         turn limit per run (default: 20; a council's: per reviewer pass, default 6)
   --mcp "<command>"       also give the agent the tools of this MCP server, started over stdio
@@ -90,7 +114,12 @@ Options:
   --mcp-url <url>         the same for a server over streamable HTTP (repeatable)
                           MCP tools are named mcp__<tool> (mcp2__, … for more servers) and every
                           call goes to auto mode: the CLI trusts no server's annotations
-  --json                  JSON lines instead of human output`,
+  --json                  JSON lines instead of human output
+
+The shell tool is confined with bubblewrap when bwrap is installed and works here (Debian: apt-get
+install bubblewrap): the sandbox is then the only folder a command can write. Without it the shell
+is NOT confined — a command runs as you, anywhere on this machine, and auto mode's classifier is
+the only guard. x-agent says which at start-up.`,
   resume: `x-agent resume <file> --approve|--deny [--reason <text>]
 
 Finishes a run that parked waiting for an approval, in this process: the decision is applied, the
@@ -107,10 +136,16 @@ and an approved call runs at most once (a crash while it runs is shown as unknow
 Options:
   --scripted              the demo's scripted models (no key, no network) instead of an endpoint
   --concurrency <n>       tasks at once in this process (default: 4)
-  --sandbox <dir>         folder the tools act on (default: .x-agent/sandbox)
+  --sandbox <dir>         an existing folder the tools act on (default: .x-agent/sandbox)
+  --create-sandbox        make the --sandbox folder if it does not exist
   --shell-timeout <s>     shell command timeout in seconds (default: 10)
   endpoint flags as for x-agent run (--provider, --base-url, --api-key, --model, …)
-Every worker must share the park key (.x-agent/park.key here, or X_AGENT_PARK_KEY).`,
+Every worker must share the park key (.x-agent/park.key here, or X_AGENT_PARK_KEY).
+
+The shell tool is confined with bubblewrap when bwrap is installed and works here (Debian: apt-get
+install bubblewrap): the sandbox is then the only folder a command can write. Without it the shell
+is NOT confined — a command runs as you, anywhere on this machine, and auto mode's classifier is
+the only guard. x-agent says which at start-up.`,
   enqueue: `x-agent enqueue "<objective>" --store postgres://… [--owner <tenant>] [--scope <name>] [--wait]
 
 Queues a task for the workers and prints its id. --wait follows it until it ends (or parks) and

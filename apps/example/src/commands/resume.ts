@@ -5,6 +5,8 @@ import type { CliIo } from "../io";
 import { parkKey, readParkFile } from "../park-file";
 import { saveParked } from "../parking";
 import { createRuntime, type RuntimeSource } from "../runtime";
+import { describeConfinement, shellConfinement } from "../sandbox/confinement";
+import { reopenSandbox } from "../sandbox/sandbox";
 import { sandboxTools } from "../sandbox/tools";
 import { resultEvent } from "../summary";
 
@@ -25,10 +27,11 @@ export async function resumeCommand(command: Extract<Command, { name: "resume" }
     source = { mode: "endpoint", endpoint: file.run.endpoint, ...(apiKey !== undefined ? { apiKey } : {}) };
   }
   const runtime = await createRuntime(source, { emit: io.emit, teacherMode: false, cwd: io.cwd, env: io.env });
+  const sandbox = await reopenSandbox(file.sandbox);
   const tools = sandboxTools({
-    root: file.sandbox,
+    root: sandbox,
     shellTimeoutMs: file.shellTimeoutMs,
-    ...(demo ? { shellEnv: { HOME: file.sandbox } } : {}),
+    ...(demo ? { shellEnv: { HOME: sandbox } } : {}),
   });
 
   const label = `${file.label} (resumed)`;
@@ -37,6 +40,7 @@ export async function resumeCommand(command: Extract<Command, { name: "resume" }
     text: `x-agent resume — ${command.decision === "approve" ? "approving" : "denying"} the parked call`,
   });
   if (demo) io.emit({ type: "note", text: "This run was parked by the embedded demo: its models are scripted." });
+  io.emit({ type: "note", text: describeConfinement(shellConfinement(sandbox)) });
   const result = await runtime.runner.resume(
     file.parked,
     { decision: command.decision, ...(command.reason !== undefined ? { reason: command.reason } : {}) },

@@ -33,7 +33,9 @@ async function filesToReview(sandbox: string, paths: readonly string[]): Promise
  */
 export async function reviewCommand(command: Extract<Command, { name: "run" }>, io: CliIo): Promise<number> {
   const { config, apiKey } = resolveEndpoint(command, io.env);
-  const sandbox = await openSandbox(command.sandbox ?? join(stateDir(io.cwd), "sandbox"));
+  const sandbox = await openSandbox(command.sandbox ?? join(stateDir(io.cwd), "sandbox"), {
+    create: command.sandbox === undefined || command.createSandbox,
+  });
   const task: CouncilTask = { objective: command.objective, files: await filesToReview(sandbox, command.files) };
   const runtime = await createRuntime(
     { mode: "endpoint", endpoint: config, ...(apiKey !== undefined ? { apiKey } : {}) },

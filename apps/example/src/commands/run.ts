@@ -11,6 +11,7 @@ import { ABORTED_EXIT, type CliIo } from "../io";
 import { stateDir } from "../park-file";
 import { saveParked } from "../parking";
 import { AGENT_SYSTEM_PROMPT, createRuntime } from "../runtime";
+import { describeConfinement, shellConfinement } from "../sandbox/confinement";
 import { openSandbox } from "../sandbox/sandbox";
 import { SANDBOX_PERMISSIONS, sandboxTools } from "../sandbox/tools";
 import { checkStrategyStore, redactUrl } from "../store";
@@ -22,7 +23,9 @@ const COUNCIL_HINT = "--mode council --file <path> runs a review council instead
 export async function runCommand(command: Extract<Command, { name: "run" }>, io: CliIo): Promise<number> {
   const { config, apiKey } = resolveEndpoint(command, io.env);
   const state = stateDir(io.cwd);
-  const sandbox = await openSandbox(command.sandbox ?? join(state, "sandbox"));
+  const sandbox = await openSandbox(command.sandbox ?? join(state, "sandbox"), {
+    create: command.sandbox === undefined || command.createSandbox,
+  });
   // A person at the terminal answers approvals live; otherwise a gated call parks to a file.
   const live = (command.ask ?? (io.inputIsTTY && io.interactive)) ? lineApprover(io.input, io.emit) : undefined;
   const mcp = await openMcp(mcpServers(command.mcp, command.mcpUrls));
@@ -81,6 +84,7 @@ async function runWith(
       `· classifier ${classifier}`,
   });
   io.emit({ type: "note", text: `sandbox: ${sandbox}` });
+  io.emit({ type: "note", text: describeConfinement(shellConfinement(sandbox)) });
   // The same routing a host with both modes does; here it only advises, since --mode was not given.
   const route = command.mode === undefined ? routeTask({ objective: command.objective }) : undefined;
   if (route?.mode === "council")

@@ -5,13 +5,16 @@ import { resolveEndpoint } from "../endpoint";
 import type { CliIo } from "../io";
 import { stateDir } from "../park-file";
 import { createRuntime } from "../runtime";
+import { describeConfinement, shellConfinement } from "../sandbox/confinement";
 import { openSandbox } from "../sandbox/sandbox";
 import { sandboxTools } from "../sandbox/tools";
 import { redactUrl } from "../store";
 
 /** A queue worker: the run command's runtime and tools, fed by the PostgreSQL queue until Ctrl-C. */
 export async function workerCommand(command: Extract<Command, { name: "worker" }>, io: CliIo): Promise<number> {
-  const sandbox = await openSandbox(command.sandbox ?? join(stateDir(io.cwd), "sandbox"));
+  const sandbox = await openSandbox(command.sandbox ?? join(stateDir(io.cwd), "sandbox"), {
+    create: command.sandbox === undefined || command.createSandbox,
+  });
   const endpoint = command.scripted ? undefined : resolveEndpoint(command, io.env);
   const runtime = await createRuntime(
     endpoint
@@ -35,6 +38,7 @@ export async function workerCommand(command: Extract<Command, { name: "worker" }
   await worker.start();
   io.emit({ type: "banner", text: `x-agent worker ${worker.workerId} — queue at ${redactUrl(command.queue)}` });
   io.emit({ type: "note", text: `sandbox: ${sandbox} · ${command.concurrency} tasks at once · Ctrl-C stops` });
+  io.emit({ type: "note", text: describeConfinement(shellConfinement(sandbox)) });
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

@@ -1,6 +1,7 @@
 import type { AppEvent, EventSink, Speaker } from "./events";
 import { councilLines, reportedFindings, reviewerTurn } from "./council-lines";
 import { oneLine } from "./one-line";
+import { wrap } from "./wrap";
 import { Spinner } from "./spinner";
 import { formatPercent, formatTokens, formatUsd, summaryTable } from "./table";
 
@@ -302,19 +303,4 @@ function streamSafe(text: string): string {
   // eslint-disable-next-line no-control-regex
   const control = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
   return text.replace(crlf, "\n").replace(control, "\ufffd");
-}
-
-function wrap(text: string, indent: string, width = 96): string {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(/\s+/)) {
-    if (line && line.length + word.length + 1 > width - indent.length) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line ? `${line} ${word}` : word;
-    }
-  }
-  if (line) lines.push(line);
-  return lines.map((l) => indent + l).join("\n");
 }

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { bwrapArgs, type ShellConfinement } from "./confinement";
 
 export const MAX_SHELL_OUTPUT = 16 * 1024;
 
@@ -21,20 +22,37 @@ function shellBaseEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 }
 
 /**
- * Runs one command with `/bin/sh -c` in `cwd`. The command gets its own process group so a timeout
- * or an abort kills everything it started, not just the shell. Never rejects for a failing command:
- * a non-zero exit, a timeout or an abort is part of the result.
+ * Runs one command with `/bin/sh -c` in `cwd` — inside bubblewrap when `confine` says so, where `cwd`
+ * is the only writable folder. The command gets its own process group so a timeout or an abort kills
+ * everything it started, not just the shell. Never rejects for a failing command: a non-zero exit, a
+ * timeout or an abort is part of the result.
  */
 export function runShell(
   command: string,
-  options: { cwd: string; timeoutMs: number; signal?: AbortSignal; env?: Record<string, string> },
+  options: {
+    cwd: string;
+    timeoutMs: number;
+    signal?: AbortSignal;
+    env?: Record<string, string>;
+    confine?: ShellConfinement;
+  },
 ): Promise<ShellResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn("/bin/sh", ["-c", command], {
+    const confined = options.confine?.kind === "bwrap";
+    const [file, args] = confined
+      ? ["bwrap", [...bwrapArgs(options.cwd), "/bin/sh", "-c", command]]
+      : ["/bin/sh", ["-c", command]];
+    const child = spawn(file, args, {
       cwd: options.cwd,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...shellBaseEnv(process.env), ...options.env, PWD: options.cwd },
+      // Confined, the sandbox is the only writable folder: temp files go there rather than fail.
+      env: {
+        ...shellBaseEnv(process.env),
+        ...options.env,
+        PWD: options.cwd,
+        ...(confined ? { TMPDIR: options.cwd } : {}),
+      },
     });
     let output = "";
     let cut = false;

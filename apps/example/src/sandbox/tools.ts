@@ -2,6 +2,7 @@ import { defineTool, type Permission, type Tool } from "@x/runner";
 import { z } from "zod";
 import { listFiles, readTextFile, writeTextFile } from "./files";
 import { SandboxError } from "./paths";
+import { shellConfinement, type ShellConfinement } from "./confinement";
 import { describeShellResult, runShell } from "./shell";
 
 export interface SandboxToolsOptions {
@@ -10,6 +11,8 @@ export interface SandboxToolsOptions {
   shellTimeoutMs: number;
   /** Extra environment for shell commands (the demo points HOME at the sandbox). */
   shellEnv?: Record<string, string>;
+  /** How shell commands are held to the sandbox; default: bubblewrap when it works here, else not at all. */
+  confine?: ShellConfinement;
 }
 
 /** How each sandbox tool is cleared: reads run, writes wait for a person, the shell goes to auto mode. */
@@ -35,6 +38,7 @@ async function guarded(work: () => Promise<string>) {
 /** The four tools of the example, all confined to one folder. */
 export function sandboxTools(options: SandboxToolsOptions): Tool[] {
   const { root, shellTimeoutMs, shellEnv } = options;
+  const confine = options.confine ?? shellConfinement(root);
   return [
     defineTool({
       name: "list_files",
@@ -69,7 +73,8 @@ export function sandboxTools(options: SandboxToolsOptions): Tool[] {
       name: "shell",
       description:
         "Run a shell command (/bin/sh -c) with the sandbox as working " +
-        `directory. Killed after ${shellTimeoutMs / 1000}s. Gated by auto mode.`,
+        `directory. Killed after ${shellTimeoutMs / 1000}s. Gated by auto mode.` +
+        (confine.kind === "bwrap" ? " Only the sandbox can be written (TMPDIR is the sandbox too)." : ""),
       input: z.object({ command: z.string().min(1).describe("The command line") }),
       permission: SANDBOX_PERMISSIONS.shell,
       // A little longer than our own kill timer, so the tool reports the timeout itself.
@@ -79,6 +84,7 @@ export function sandboxTools(options: SandboxToolsOptions): Tool[] {
           cwd: root,
           timeoutMs: shellTimeoutMs,
           signal: ctx.signal,
+          confine,
           ...(shellEnv ? { env: shellEnv } : {}),
         });
         const failed = result.timedOut || result.aborted || result.exitCode !== 0;
