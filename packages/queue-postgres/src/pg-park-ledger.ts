@@ -27,7 +27,9 @@ export interface PostgresParkLedger extends ParkLedger {
  * `claimed` (a lease: a resume that dies before the call starts lapses and is claimed again),
  * `executing` (renewed while the call runs: a lapse here means the process died mid-call, and the
  * claim answers `unknown_outcome` — a person or the host's reconcile step says what happened), and
- * `done` with the result (a resume that died after the call replays the result, never the call).
+ * `done` with the result (a resume that died after the call replays the result, never the call),
+ * then settled once the resumed run moved on (every later claim is `replayed`, so a finished run
+ * resumed again, or a denied call approved later, runs nothing).
  */
 export function createPostgresParkLedger(options: PostgresParkLedgerOptions): PostgresParkLedger {
   const table = `${schemaName(options.schema ?? "x_queue")}.park_calls`;
@@ -70,11 +72,12 @@ export function createPostgresParkLedger(options: PostgresParkLedgerOptions): Po
         [parkId],
       );
       if (lapsed.rowCount === 1) return { status: "refused", reason: "unknown_outcome" };
-      const row = await db.query<{ state: string; result: ToolResultMessage | null }>(
-        `SELECT state, result FROM ${table} WHERE park_id = $1`,
+      const row = await db.query<{ state: string; result: ToolResultMessage | null; settled: boolean }>(
+        `SELECT state, result, settled_at IS NOT NULL AS settled FROM ${table} WHERE park_id = $1`,
         [parkId],
       );
       const found = row.rows[0];
+      if (found?.state === "done" && found.settled) return { status: "refused", reason: "replayed" };
       if (found?.state === "done" && found.result) return { status: "recorded", result: found.result };
       if (found?.state === "unknown_outcome") return { status: "refused", reason: "unknown_outcome" };
       return { status: "refused", reason: "in_progress" };
@@ -104,6 +107,15 @@ export function createPostgresParkLedger(options: PostgresParkLedgerOptions): Po
       if (recorded.rowCount !== 1) {
         throw new Error(`park ${parkId}: ${owner} no longer holds it, so its result is not recorded`);
       }
+    },
+    async settled(parkId) {
+      // The run moved on past the call: a later resume of this park would run the rest again.
+      const moved = await db.query(
+        `UPDATE ${table} SET settled_at = now()
+         WHERE park_id = $1 AND owner = $2 AND state = 'done' RETURNING park_id`,
+        [parkId, owner],
+      );
+      if (moved.rowCount !== 1) throw new Error(`park ${parkId}: ${owner} holds no recorded result to settle`);
     },
     close() {
       for (const parkId of [...renewals.keys()]) stopRenewing(parkId);

@@ -57,8 +57,11 @@ CREATE TABLE IF NOT EXISTS ${s}.park_calls (
   result json,
   claimed_at timestamptz NOT NULL DEFAULT now(),
   executing_at timestamptz,
-  done_at timestamptz
-);`;
+  done_at timestamptz,
+  settled_at timestamptz
+);
+-- Tables made before the ledger could settle a park gain the column (PostgreSQL 9.6+).
+ALTER TABLE ${s}.park_calls ADD COLUMN IF NOT EXISTS settled_at timestamptz;`;
 }
 
 /** Creates the tables; safe when many processes start at once. */

@@ -2,7 +2,7 @@ import { fauxText, fauxToolCall, type FauxResponse } from "@x/brain-faux";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "./define-tool";
-import { ParkedRunError } from "./park";
+import { ParkedRunError } from "./parked-run-error";
 import { createMemoryParkLedger, type ParkLedger } from "./park-ledger";
 import type { ParkedRun } from "./park-schema";
 import { main, recorder, roles, setup, texts } from "../test/harness";
@@ -241,7 +241,7 @@ describe("parking without a live approver", () => {
     expect(deploy.calls).toHaveLength(1);
   });
 
-  it("forged ⇒ bad_signature, expired ⇒ expired, no tool ⇒ unknown_tool, junk ⇒ invalid_schema, 0 spent", async () => {
+  it("forged ⇒ bad_signature, newer ⇒ version_unsupported, expired, no tool, junk ⇒ invalid_schema", async () => {
     const { runner, parked, deploy, spec, clock, look } = await parkOne();
     const p = parked.parked!;
     const tampered: ParkedRun = structuredClone(p);
@@ -250,7 +250,7 @@ describe("parking without a live approver", () => {
       "bad_signature",
     );
     expect(await refusal(runner.resume({ ...p, version: 9 }, { decision: "approve" }, { tools: spec.tools }))).toBe(
-      "invalid_schema",
+      "version_unsupported",
     );
     expect(await refusal(runner.resume(p, { decision: "approve" }, { tools: [look.tool] }))).toBe("unknown_tool");
     clock.advance(60_001);

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { recorder, setup } from "../test/harness";
 import { canonicalJson } from "./canonical-json";
 import { defineTool, type ToolContext } from "./define-tool";
-import { ParkedRunError } from "./park";
+import { ParkedRunError } from "./parked-run-error";
 import type { ParkClaim, ParkLedger } from "./park-ledger";
 import type { RunCheckpoint } from "./checkpoint";
 

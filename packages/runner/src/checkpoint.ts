@@ -1,7 +1,9 @@
 import { describeIssues, MessageSchema, type Message, issuesLine } from "@x/llm-types";
 import { z } from "zod";
 import { canonicalJson } from "./canonical-json";
-import { mac, outsideJson, ParkedRunError } from "./park";
+import { mac, outsideJson } from "./park";
+import { ParkedRunError } from "./parked-run-error";
+import { refuseNewerVersion } from "./stored-version";
 import { RunSpecSchema, RunStateSchema, type RunSpec, type RunState } from "./park-schema";
 import type { RunContext } from "./run-context";
 import { timingSafeEqual } from "node:crypto";
@@ -50,7 +52,9 @@ export function signCheckpoint(input: CheckpointInput, key: Uint8Array | string)
 
 /** Reads a checkpoint handed back by a host: schema, then signature. Throws {@link ParkedRunError}. */
 export function verifyCheckpoint(raw: unknown, key: Uint8Array | string): RunCheckpoint {
-  const parsed = RunCheckpointSchema.safeParse(outsideJson(raw, "run checkpoint"));
+  const value = outsideJson(raw, "run checkpoint");
+  refuseNewerVersion(value, "this run checkpoint", RUN_CHECKPOINT_VERSION);
+  const parsed = RunCheckpointSchema.safeParse(value);
   if (!parsed.success) {
     throw new ParkedRunError(
       "invalid_schema",

@@ -9,7 +9,8 @@ export {
   type ToolProgress,
 } from "./define-tool";
 export { resolveMainModel, resolveTaskModel, ModelResolutionError } from "./resolve";
-export { ParkedRunError, PARKED_RUN_ERROR_CODES, MIN_PARK_KEY_BYTES, type ParkedRunErrorCode } from "./park";
+export { MIN_PARK_KEY_BYTES } from "./park";
+export { ParkedRunError, PARKED_RUN_ERROR_CODES, type ParkedRunErrorCode } from "./parked-run-error";
 export { RunnerConfigError } from "./config-error";
 export { grantTools, ToolGrantError } from "./tool-grant";
 export type { CompactionReport } from "./compaction";

@@ -21,10 +21,11 @@ const KEY = "shared-secret-between-processes";
 function resumeInChild(
   parkFile: string,
   countFile: string,
+  decision: "approve" | "deny" = "approve",
 ): { ok: boolean; code?: string; status?: string; messages?: Message[] } {
   const out = execFileSync(
     process.execPath,
-    ["--conditions=@x/source", "--import", "tsx", child, parkFile, join(dir, "ledger"), countFile, KEY],
+    ["--conditions=@x/source", "--import", "tsx", child, parkFile, join(dir, "ledger"), countFile, KEY, decision],
     {
       cwd: join(here, ".."),
       encoding: "utf8",
@@ -81,5 +82,28 @@ describe("a parked run resumed in a separate process", () => {
 
     expect(readFileSync(countFile, "utf8").trim().split("\n")).toHaveLength(1);
     expect(existsSync(join(dir, "ledger", `${parked.parked!.parkId}.claimed`))).toBe(true);
+  }, 90_000);
+
+  it("a call a person denied never runs later: approving the same park in another process is refused", async () => {
+    const deploy = defineTool({
+      name: "deploy",
+      description: "deploys",
+      input: z.object({ target: z.string() }),
+      execute: () => "never here",
+    });
+    const { runner } = setup([fauxToolCall("deploy", { target: "prod" })], {
+      parkKey: KEY,
+      parkLedger: createFileParkLedger(join(dir, "ledger")),
+      clock: systemClock,
+    });
+    const parked = await runner.runTask({ objective: "ship prod", tools: [deploy], permissions: { deploy: "ask" } });
+    const parkFile = join(dir, "denied.json");
+    const countFile = join(dir, "denied-count.txt");
+    writeFileSync(parkFile, JSON.stringify(parked.parked));
+    writeFileSync(countFile, "");
+    expect(resumeInChild(parkFile, countFile, "deny")).toMatchObject({ ok: true, status: "completed" });
+    expect(resumeInChild(parkFile, countFile, "approve")).toEqual({ ok: false, code: "replayed" });
+    expect(resumeInChild(parkFile, countFile, "deny")).toEqual({ ok: false, code: "replayed" });
+    expect(readFileSync(countFile, "utf8")).toBe("");
   }, 90_000);
 });

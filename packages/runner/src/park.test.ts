@@ -1,6 +1,7 @@
 import { emptyUsage, type Message } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
-import { ParkedRunError, signParkedRun, verifyParkedRun } from "./park";
+import { signParkedRun, verifyParkedRun } from "./park";
+import { ParkedRunError } from "./parked-run-error";
 import type { ParkedRun } from "./park-schema";
 import { emptyStats } from "./stats";
 
@@ -101,8 +102,10 @@ describe("parked runs", () => {
     expect(code(() => verifyParkedRun(park(), "another key", 1200))).toBe("bad_signature");
   });
 
-  it("a wrong shape or version is invalid_schema", () => {
-    expect(code(() => verifyParkedRun({ ...park(), version: 2 }, KEY, 1200))).toBe("invalid_schema");
+  it("a wrong shape or version is invalid_schema; a newer version is version_unsupported", () => {
+    expect(code(() => verifyParkedRun({ ...park(), version: 2 }, KEY, 1200))).toBe("version_unsupported");
+    expect(code(() => verifyParkedRun({ ...park(), version: 0 }, KEY, 1200))).toBe("invalid_schema");
+    expect(code(() => verifyParkedRun({ ...park(), version: "1" }, KEY, 1200))).toBe("invalid_schema");
     expect(code(() => verifyParkedRun("{not json", KEY, 1200))).toBe("invalid_schema");
     expect(code(() => verifyParkedRun({ ...park(), extra: 1 }, KEY, 1200))).toBe("invalid_schema");
   });

@@ -1,6 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import {
-  CodedError,
   describeIssues,
   jsonBoundsProblem,
   type JsonBounds,
@@ -10,6 +9,8 @@ import {
 } from "@x/llm-types";
 import { canonicalJson, sha256Hex } from "./canonical-json";
 import { RunnerConfigError } from "./config-error";
+import { ParkedRunError } from "./parked-run-error";
+import { refuseNewerVersion } from "./stored-version";
 import {
   PARKED_RUN_KIND,
   PARKED_RUN_VERSION,
@@ -19,31 +20,6 @@ import {
   type PendingCall,
   type RunState,
 } from "./park-schema";
-
-export const PARKED_RUN_ERROR_CODES = [
-  "invalid_schema",
-  "bad_signature",
-  "replayed",
-  "expired",
-  "unknown_tool",
-  "in_progress",
-  "unknown_outcome",
-  "ledger_unavailable",
-  "not_top_level",
-] as const;
-export type ParkedRunErrorCode = (typeof PARKED_RUN_ERROR_CODES)[number];
-
-/** A park that `resume` refused. Nothing was executed and nothing was consumed. */
-export class ParkedRunError extends CodedError<ParkedRunErrorCode> {
-  override readonly name = "ParkedRunError";
-  constructor(
-    code: ParkedRunErrorCode,
-    message: string,
-    readonly detail: Record<string, unknown> = {},
-  ) {
-    super(code, message);
-  }
-}
 
 /** The assistant turn holding the pending call: the last one, followed only by its tool results. */
 export function pendingTurn(messages: readonly Message[]): Extract<Message, { role: "assistant" }> | undefined {
@@ -170,7 +146,9 @@ export function outsideJson(raw: unknown, subject: string): unknown {
  * the signed history, then expiry. Throws {@link ParkedRunError}; claiming is the caller's step.
  */
 export function verifyParkedRun(raw: unknown, key: Uint8Array | string, now: number): ParkedRun {
-  const parsed = ParkedRunSchema.safeParse(outsideJson(raw, "parked run"));
+  const value = outsideJson(raw, "parked run");
+  refuseNewerVersion(value, "this parked run", PARKED_RUN_VERSION);
+  const parsed = ParkedRunSchema.safeParse(value);
   if (!parsed.success) {
     throw new ParkedRunError(
       "invalid_schema",

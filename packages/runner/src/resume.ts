@@ -2,7 +2,8 @@ import { parseWith, type ToolCall, type ToolResultMessage, describeError, assist
 import { closeRemaining, flush, handleCalls, runCall } from "./calls";
 import type { RunEvent } from "./events";
 import { runTurns, type LoopEnd } from "./loop";
-import { ParkedRunError, pendingTurn, verifyParkedRun } from "./park";
+import { pendingTurn, verifyParkedRun } from "./park";
+import { ParkedRunError } from "./parked-run-error";
 import type { ParkedRun, PendingCall } from "./park-schema";
 import { afterPersonDecided, deniedResult } from "./permissions";
 import type { Lineage, ResolvedDeps, RunContext } from "./run-context";
@@ -12,6 +13,7 @@ import { historyView } from "./history-view";
 import { ApprovalDecisionSchema } from "./schemas";
 import { addGate, toRunStats } from "./stats";
 import { claimOf, type ParkClaim } from "./park-ledger";
+import { settleWhenMovedOn } from "./park-settle";
 import type { ResumeDecision, ResumeOptions, TaskResult } from "./types";
 
 /**
@@ -90,7 +92,8 @@ export async function resumeRun(
       detail: { parkId: park.parkId },
     });
   }
-  return drive(ctx, async () => {
+  const settled = settleWhenMovedOn(ctx, park.parkId);
+  const result = await drive(ctx, async () => {
     const turn = pendingTurn(park.messages);
     if (!turn) throw new Error("parked run does not end with an assistant turn and its results");
     const call = assistantToolCalls(turn)[park.pending.index]!;
@@ -107,6 +110,7 @@ export async function resumeRun(
     if ("terminal" in rest) return { status: rest.status, terminal: rest.terminal };
     return runTurns(ctx);
   });
+  return settled(result);
 }
 
 const REFUSALS: Record<Extract<ParkClaim, { status: "refused" }>["reason"], string> = {

@@ -1,7 +1,8 @@
 import type { ToolCall, ToolResultMessage } from "@x/llm-types";
 import type { Slot } from "./calls";
 import type { Tool } from "./define-tool";
-import { ParkedRunError, verifyParkedRun } from "./park";
+import { verifyParkedRun } from "./park";
+import { ParkedRunError } from "./parked-run-error";
 import type { ParkedRun, PendingCall } from "./park-schema";
 import { resumeRun } from "./resume";
 import type { RunContext } from "./run-context";

@@ -1,6 +1,6 @@
 import { CodedError } from "@x/llm-types";
 import type { Tool } from "./define-tool";
-import { ParkedRunError } from "./park";
+import { ParkedRunError } from "./parked-run-error";
 import type { RunContext } from "./run-context";
 
 /**

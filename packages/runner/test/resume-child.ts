@@ -1,11 +1,18 @@
 // Runs in a separate `node` process: resumes a parked run from a file, with the same park key and
-// a file ledger shared with the parent, and prints the result (or the refusal) as JSON.
+// a file ledger shared with the parent, deciding as its fifth argument says (default approve), and
+// prints the result (or the refusal) as JSON.
 import { appendFileSync, readFileSync } from "node:fs";
 import { createFauxBrain, fauxModel, fauxText } from "@x/brain-faux";
 import { z } from "zod";
 import { createFileParkLedger, createRunner, defineTool, ParkedRunError } from "@x/runner";
 
-const [parkFile, ledgerDir, countFile, key] = process.argv.slice(2) as [string, string, string, string];
+const [parkFile, ledgerDir, countFile, key, decision = "approve"] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  ("approve" | "deny")?,
+];
 
 const deploy = defineTool({
   name: "deploy",
@@ -25,7 +32,7 @@ const runner = createRunner({
 });
 
 try {
-  const result = await runner.resume(readFileSync(parkFile, "utf8"), { decision: "approve" }, { tools: [deploy] });
+  const result = await runner.resume(readFileSync(parkFile, "utf8"), { decision }, { tools: [deploy] });
   process.stdout.write(
     JSON.stringify({ ok: true, status: result.status, messages: result.messages, stats: result.stats }),
   );

@@ -18,8 +18,10 @@ async function failing(harness: ParkLedgerHarness): Promise<string[]> {
 }
 
 /** A shared in-memory ledger that records and fences by holder, for the record checks; `change` breaks one part. */
-function recordingLedgers(change: { forget?: boolean; unfenced?: boolean } = {}): ParkLedgerHarness {
-  const rows = new Map<string, { holder: number; result?: ToolResultMessage }>();
+function recordingLedgers(
+  change: { forget?: boolean; unfenced?: boolean; unsettled?: boolean } = {},
+): ParkLedgerHarness {
+  const rows = new Map<string, { holder: number; result?: ToolResultMessage; settled?: boolean }>();
   let next = 0;
   const open = (): ParkLedger => {
     const me = ++next;
@@ -35,6 +37,7 @@ function recordingLedgers(change: { forget?: boolean; unfenced?: boolean } = {})
           rows.set(parkId, { holder: me });
           return { status: "granted" };
         }
+        if (row.settled) return { status: "refused", reason: "replayed" };
         return row.result ? { status: "recorded", result: row.result } : { status: "refused", reason: "in_progress" };
       },
       async executing(parkId) {
@@ -43,6 +46,11 @@ function recordingLedgers(change: { forget?: boolean; unfenced?: boolean } = {})
       async executed(parkId, result) {
         const row = held(parkId);
         if (!change.forget) row.result = structuredClone(result);
+      },
+      async settled(parkId) {
+        const row = held(parkId);
+        if (!row.result) throw new Error(`park ${parkId} has no recorded result to settle`);
+        if (!change.unsettled) row.settled = true;
       },
     };
   };
@@ -128,19 +136,26 @@ describe("the park-ledger conformance suite fails on a broken ledger", () => {
     expect(await failing(claimedAnyway)).toEqual([expect.stringMatching(/^a claim its storage fails/)]);
   });
 
-  it("a recording ledger that forgets results, or lets anyone mark a park, fails the record checks", async () => {
+  it("a recording ledger that forgets results, lets anyone mark a park or never settles fails its checks", async () => {
     expect(await failing(recordingLedgers({ forget: true }))).toEqual([
       expect.stringMatching(/^a recorded result is every later claim's answer/),
+      expect.stringMatching(/^a settled park is replayed/),
+      expect.stringMatching(/^only the holder settles/),
       expect.stringMatching(/^a denial's result/),
       expect.stringMatching(/^only the holder marks/),
     ]);
     expect(await failing(recordingLedgers({ unfenced: true }))).toEqual([
+      expect.stringMatching(/^only the holder settles/),
       expect.stringMatching(/^only the holder marks/),
+    ]);
+    // The mutant a resumed finished run re-ran with: the recorded result handed out after the run moved on.
+    expect(await failing(recordingLedgers({ unsettled: true }))).toEqual([
+      expect.stringMatching(/^a settled park is replayed/),
     ]);
   });
 
   it("a ledger that says `records` but has no marks fails every record check", async () => {
     const memory = createMemoryParkLedger();
-    expect(await failing({ name: "no marks", open: () => memory, records: true })).toHaveLength(4);
+    expect(await failing({ name: "no marks", open: () => memory, records: true })).toHaveLength(6);
   });
 });

@@ -17,7 +17,7 @@ export interface ParkLedgerHarness<L extends ParkLedger = ParkLedger> {
   open(): MaybePromise<L>;
   /** Stops what a ledger keeps running (renewal timers); called after each check for each it opened. */
   close?(ledger: L): MaybePromise<void>;
-  /** The ledger implements `executing` and `executed`: the record checks run. */
+  /** The ledger implements `executing`, `executed` and `settled`: the record checks run. */
   records?: boolean;
   /** A ledger whose storage fails now, and what makes it work: a failed claim must claim nothing. */
   unavailable?: () => Promise<{ ledger: L; repair: () => Promise<void> }>;
