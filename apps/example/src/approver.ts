@@ -1,9 +1,10 @@
 import { createInterface } from "node:readline";
-import type { Approver } from "@x/runner";
+import type { ApprovalRequest, Approver } from "@x/runner";
+import type { PendingCallView } from "./pending-call";
 import type { AppEvent } from "./render/events";
 
 /** What a person may type at the approval prompt, and what each means. */
-const ANSWERS: Record<string, "approve" | "deny" | "park"> = {
+const ANSWERS: Record<string, Answer> = {
   y: "approve",
   yes: "approve",
   n: "deny",
@@ -11,7 +12,10 @@ const ANSWERS: Record<string, "approve" | "deny" | "park"> = {
   p: "park",
   park: "park",
   later: "park",
+  v: "view",
+  view: "view",
 };
+type Answer = "approve" | "deny" | "park" | "view";
 
 /** A person answering at the terminal, with a way to stop waiting for them (Ctrl-C parks the pending call). */
 export interface LineApprover {
@@ -24,10 +28,15 @@ export interface LineApprover {
 }
 
 /**
- * Each gated call is shown and a line is read: `y` approves, `n` denies, `p` parks it for later.
- * Anything else is asked again (a typo must not decide a write); the end of input parks.
+ * Each gated call is shown and a line is read: `y` approves, `n` denies, `p` parks it for later, `v`
+ * shows all of it and asks again. Anything else is asked again (a typo must not decide a write); the
+ * end of input parks. `describe` makes the one view of the call that every answer refers to.
  */
-export function lineApprover(input: NodeJS.ReadableStream, emit: (event: AppEvent) => void): LineApprover {
+export function lineApprover(
+  input: NodeJS.ReadableStream,
+  emit: (event: AppEvent) => void,
+  describe: (request: ApprovalRequest) => Promise<PendingCallView>,
+): LineApprover {
   const reader = createInterface({ input, terminal: false });
   const lines = reader[Symbol.asyncIterator]();
   let parkAll: (() => void) | undefined;
@@ -35,30 +44,25 @@ export function lineApprover(input: NodeJS.ReadableStream, emit: (event: AppEven
   const stopped = new Promise<"stopped">((resolve) => (parkAll = () => resolve("stopped")));
   let waiting = false;
 
-  const answer = async (): Promise<"approve" | "deny" | "park"> => {
+  const answer = async (view: PendingCallView): Promise<Exclude<Answer, "view">> => {
     for (;;) {
       const next = await Promise.race([lines.next(), stopped]);
       if (next === "stopped" || next.done) return "park";
       const typed = String(next.value).trim();
       const meaning = ANSWERS[typed.toLowerCase()];
-      if (meaning) return meaning;
-      emit({ type: "approval_reask", answer: typed });
+      if (meaning === "view") emit({ type: "approval_view", ...view });
+      else if (meaning) return meaning;
+      else emit({ type: "approval_reask", answer: typed });
     }
   };
 
   const approver: Approver = async (request) => {
     if (parked) return "unavailable";
-    const event: AppEvent = {
-      type: "approval_request",
-      tool: request.toolCall.name,
-      arguments: request.toolCall.arguments,
-      kind: request.kind,
-    };
-    if (request.reason !== undefined) event.reason = request.reason;
-    emit(event);
+    const view = await describe(request);
+    emit({ type: "approval_request", ...view });
     waiting = true;
     try {
-      const meaning = await answer();
+      const meaning = await answer(view);
       if (meaning === "approve") return { decision: "approve" };
       if (meaning === "deny") return { decision: "deny", reason: "denied at the terminal" };
       return "unavailable";

@@ -81,7 +81,7 @@ describe("parseCommandLine", () => {
     expect(usage([...base, "--teacher-model", "big"])).toBe("--teacher-model does nothing with --mode council");
   });
 
-  it("reads resume with exactly one decision", () => {
+  it("reads resume with one decision, or none (the pending call is only shown)", () => {
     expect(parseCommandLine(["resume", "p.json", "--approve"])).toMatchObject({
       name: "resume",
       file: "p.json",
@@ -91,8 +91,9 @@ describe("parseCommandLine", () => {
       decision: "deny",
       reason: "no",
     });
-    expect(usage(["resume", "p.json"])).toContain("exactly one of --approve or --deny");
-    expect(usage(["resume", "p.json", "--approve", "--deny"])).toContain("exactly one of --approve or --deny");
+    expect(parseCommandLine(["resume", "p.json"])).toEqual({ name: "resume", file: "p.json", json: false, prices: {} });
+    expect(usage(["resume", "p.json", "--approve", "--deny"])).toContain("--approve or --deny, not both");
+    expect(usage(["resume", "p.json", "--reason", "no"])).toContain("--reason goes with --approve or --deny");
     expect(usage(["resume", "--approve"])).toContain("needs the parked file");
   });
 

@@ -76,6 +76,7 @@ const OPTIONS = {
     ...COMMON,
     store: { type: "string" },
     owner: { type: "string" },
+    sandbox: { type: "string" },
     approve: { type: "boolean" },
     deny: { type: "boolean" },
     reason: { type: "string" },
@@ -126,7 +127,14 @@ export type Command =
       files: string[];
     } & StoreArgs &
       EndpointArgs)
-  | ({ name: "resume"; file: string; json: boolean; decision: "approve" | "deny"; reason?: string } & EndpointArgs)
+  | ({
+      name: "resume";
+      file: string;
+      json: boolean;
+      /** Absent: the pending call is only shown, nothing is decided. */
+      decision?: "approve" | "deny";
+      reason?: string;
+    } & EndpointArgs)
   | ({ name: "worker"; json: boolean; queue: string; scripted: boolean; concurrency: number } & StoreArgs &
       EndpointArgs)
   | {
@@ -148,6 +156,8 @@ export type Command =
       wait: boolean;
       decision?: "approve" | "deny";
       reason?: string;
+      /** The workers' sandbox: a parked write onto a file there is shown as a diff. */
+      sandbox?: string;
     };
 
 export const RUN_MODES = ["teacher", "council"] as const;
@@ -272,21 +282,25 @@ export function parseCommandLine(argv: readonly string[]): Command {
         wait: values.wait === true,
         ...(decision ? { decision } : {}),
         ...(reason !== undefined ? { reason } : {}),
+        ...(storeArgs(values).sandbox !== undefined ? { sandbox: storeArgs(values).sandbox } : {}),
       };
     }
     case "resume": {
       const file = positionals[0];
       if (file === undefined)
-        throw new UsageError("resume needs the parked file: x-agent resume <file> --approve|--deny");
+        throw new UsageError("resume needs the parked file: x-agent resume <file> [--approve|--deny]");
       noExtra(positionals.slice(1), name);
-      if ((values.approve === true) === (values.deny === true))
-        throw new UsageError("resume needs exactly one of --approve or --deny");
+      if (values.approve === true && values.deny === true)
+        throw new UsageError("resume takes --approve or --deny, not both");
+      const decision = values.approve === true ? "approve" : values.deny === true ? "deny" : undefined;
       const reason = values.reason as string | undefined;
+      if (reason !== undefined && decision === undefined)
+        throw new UsageError("--reason goes with --approve or --deny");
       return {
         name,
         file,
         json,
-        decision: values.approve === true ? "approve" : "deny",
+        ...(decision ? { decision } : {}),
         ...(reason !== undefined ? { reason } : {}),
         ...endpointArgs(values),
       };

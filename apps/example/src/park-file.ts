@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { createFileParkLedger } from "@x/runner";
-import type { ParkLedger } from "@x/runner/backend";
+import { createFileParkLedger, type ParkedRun } from "@x/runner";
+import { ParkedRunSchema, type ParkLedger } from "@x/runner/backend";
 import { z } from "zod";
 
 /** The CLI's own state folder, under the folder it runs in. Gitignored. */
@@ -92,6 +92,20 @@ export class ParkFileError extends Error {
     super(message);
     this.name = "ParkFileError";
   }
+}
+
+/**
+ * The parked run a park file holds, read only to show the call it waits for (the runner verifies its
+ * signature again on resume). A park this CLI cannot read is refused before anything is decided: no
+ * call is approved unseen.
+ */
+export function parkedRunOf(file: ParkFile, path: string): ParkedRun {
+  const parsed = ParkedRunSchema.safeParse(file.parked);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new ParkFileError(
+    `${path}: cannot show the call it waits for (${issue?.path.join(".") || "root"}: ${issue?.message}); nothing was decided`,
+  );
 }
 
 export async function writeParkFile(path: string, file: ParkFile, key: string): Promise<string> {

@@ -1,7 +1,8 @@
 import { join } from "node:path";
-import type { TaskResult } from "@x/runner";
+import { pendingApproval, type TaskResult } from "@x/runner";
 import { invocation, shownPath, type CliIo } from "./io";
 import { parkKey, writeParkFile, type ParkFile } from "./park-file";
+import { viewPendingCall } from "./pending-call";
 
 /**
  * Saves a parked run to `<dir>/<runId>.json` with what `x-agent resume` needs to rebuild it, and
@@ -25,13 +26,14 @@ export async function saveParked(
     },
     await parkKey(io.cwd, io.env),
   );
-  const pending = result.parked.pending;
+  const command = `${invocation(io.env)} resume ${shownPath(io.cwd, file)}`;
   io.emit({
     type: "parked",
     file,
-    tool: pending.toolName,
-    arguments: pending.arguments,
-    resume: `${invocation(io.env)} resume ${shownPath(io.cwd, file)} --approve   (or --deny)`,
+    show: command,
+    resume: `${command} --approve   (or --deny)`,
+    // The call the tree waits on, wherever it is in it: never the delegating call above a sub-run's.
+    ...(await viewPendingCall(pendingApproval(result.parked), meta.sandbox)),
   });
   return file;
 }

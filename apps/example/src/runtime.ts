@@ -8,7 +8,7 @@ import type { AppEvent } from "./render/events";
 
 /** The instructions every agent run gets (the scripted student ignores them; real models follow them). */
 export const AGENT_SYSTEM_PROMPT = [
-  "You are x-agent, working inside one sandbox folder through four tools.",
+  "You are x-agent, working inside one sandbox folder through its tools.",
   "- list_files and read_file look at files; paths are relative to the sandbox.",
   "- write_file creates or replaces a file; a person approves each write.",
   "- shell runs one command with the sandbox as working directory; a safety classifier reviews each command first, " +

@@ -103,7 +103,7 @@ describe(
           expect(bodies.every((b) => b.model === "m")).toBe(true);
           expect(server.requests.every((r) => r.headers.authorization === "Bearer test")).toBe(true);
           const agentTools = (bodies[0]!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
-          expect(agentTools).toEqual(["list_files", "read_file", "write_file", "shell"]);
+          expect(agentTools).toEqual(["list_files", "read_file", "write_file", "shell", "delegate"]);
           // Agent turns 1-3, one classification, one verification.
           expect(bodies).toHaveLength(5);
         } finally {

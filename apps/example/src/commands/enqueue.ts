@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { createTaskQueue, type QueuedTask, type TaskQueue } from "@x/queue-postgres";
 import type { Command } from "../args";
+import { pendingApproval } from "@x/runner";
 import type { CliIo } from "../io";
+import { viewPendingCall, type PendingCallView } from "../pending-call";
 import { AGENT_SYSTEM_PROMPT } from "../runtime";
 import { SANDBOX_PERMISSIONS } from "../sandbox/tools";
 
@@ -25,7 +27,7 @@ export async function enqueueCommand(command: Extract<Command, { name: "enqueue"
       { owner: command.owner, ...(command.scope !== undefined ? { scope: command.scope } : {}) },
     );
     io.emit({ type: "note", text: `queued task ${taskId} (owner ${command.owner})` });
-    return command.wait ? reportTask(io, await settled(queue, taskId, command.owner)) : 0;
+    return command.wait ? await reportTask(io, await settled(queue, taskId, command.owner)) : 0;
   } finally {
     await queue.stop();
   }
@@ -41,15 +43,25 @@ export async function settled(queue: TaskQueue, taskId: string, owner: string): 
   return task;
 }
 
-/** Prints a task's state; exit 0 when it completed or waits for a person, else 1. */
-export function reportTask(io: CliIo, task: QueuedTask): number {
-  const parked = task.status === "parked" ? task.result?.parked : undefined;
+/**
+ * Prints a task's state, and the whole call a parked one waits for (diffed against `sandbox`, the
+ * workers' folder, when given); exit 0 when it completed or waits for a person, else 1.
+ */
+export async function reportTask(io: CliIo, task: QueuedTask, sandbox?: string): Promise<number> {
+  const call = await waitingCall(task, sandbox);
   io.emit({
     type: "note",
     text: `task ${task.id}: ${task.status}${task.error ? ` — ${task.error}` : ""}${
-      parked ? ` — "${parked.pending.toolName}" waits: x-agent task ${task.id} --approve|--deny` : ""
+      call ? ` — "${call.tool}" waits for a person` : ""
     }`,
   });
+  if (call) io.emit({ type: "pending_call", ...call, decide: `x-agent task ${task.id} --approve   (or --deny)` });
   if (task.result?.output) io.emit({ type: "note", text: task.result.output });
   return task.status === "completed" || task.status === "parked" || OPEN.has(task.status) ? 0 : 1;
+}
+
+/** The call a parked task waits for, wherever in its tree of sub-runs; undefined for a task that waits for none. */
+export async function waitingCall(task: QueuedTask, sandbox?: string): Promise<PendingCallView | undefined> {
+  const parked = task.status === "parked" ? task.result?.parked : undefined;
+  return parked ? viewPendingCall(pendingApproval(parked), sandbox) : undefined;
 }

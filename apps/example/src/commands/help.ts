@@ -35,7 +35,7 @@ Usage:
   x-agent [demo [scenario]]             scripted scenarios, no API key (the default)
   x-agent run "<objective>"             the same wiring on your own models
   x-agent run "<objective>" --mode council --file <path>   a review council on your own models
-  x-agent resume <file> --approve|--deny  finish a parked run
+  x-agent resume <file> [--approve|--deny]  show a parked run's call, or decide it and finish the run
   x-agent worker --store postgres://…   run queued tasks (start as many as you like)
   x-agent enqueue "<objective>" --store postgres://…   queue a task for the workers
   x-agent task <id> --store postgres://… [--approve|--deny]   show a queued task, or decide its approval
@@ -68,8 +68,11 @@ the only guard. x-agent says which at start-up.`,
   run: `x-agent run "<objective>" [options]
 
 Runs one task on real models through the real brains: list/read/write files in the sandbox, and
-a shell tool gated by auto mode. Writes need an approval: asked at the terminal (y approves, n
-denies, p parks; anything else is asked again), else the run parks to a file.
+a shell tool gated by auto mode, and delegate, which hands part of the task to a helper sub-run
+with the file tools. Writes need an approval: asked at the terminal (y approves, n denies, p parks,
+v shows all of the call — its arguments are cut at 160 characters, a write onto an existing file
+shows its diff, a helper's call the runs above it; anything else is asked again), else the run
+parks to a file.
 
 The answer streams to stdout as the model writes it; progress, the table and errors go to stderr,
 so \`x-agent run "…" > answer.txt\` keeps just the answer. Ctrl-C ends the run aborted (exit 130)
@@ -120,10 +123,12 @@ The shell tool is confined with bubblewrap when bwrap is installed and works her
 install bubblewrap): the sandbox is then the only folder a command can write. Without it the shell
 is NOT confined — a command runs as you, anywhere on this machine, and auto mode's classifier is
 the only guard. x-agent says which at start-up.`,
-  resume: `x-agent resume <file> --approve|--deny [--reason <text>]
+  resume: `x-agent resume <file> [--approve|--deny [--reason <text>]]
 
-Finishes a run that parked waiting for an approval, in this process: the decision is applied, the
-approved call runs at most once, and the model continues. Run it from the folder the run parked in
+Without a decision, shows the call a parked run waits for, whole: every argument, a diff for a
+write onto an existing file of the sandbox, and for a call inside a sub-run the runs above it.
+With --approve or --deny, shows that call again and finishes the run in this process: the decision
+is applied, the approved call runs at most once, and the model continues. Run it from the folder the run parked in
 (the signing key is .x-agent/park.key there, or X_AGENT_PARK_KEY). A run on a real endpoint reads
 its key again from --api-key or the environment.`,
   worker: `x-agent worker --store postgres://… [options]
@@ -152,9 +157,12 @@ Queues a task for the workers and prints its id. --wait follows it until it ends
 prints the answer. A write the task wants waits for x-agent task <id> --approve, for days if need be.
 --scope is a strategy scope of the owner's own: its name, or its name, "/" and more (acme/eu).`,
   task: `x-agent task <id> --store postgres://… [--owner <tenant>] [--approve|--deny [--reason <text>]] [--wait]
+                [--sandbox <dir>]
 
-Shows a queued task (status, answer, error). With --approve or --deny, decides the approval a
-parked task waits for; any worker then resumes it. --wait follows the task until it ends or parks.`,
+Shows a queued task (status, answer, error) and, when it is parked, the whole call it waits for:
+every argument, and for a call inside a sub-run the runs above it. With --approve or --deny, shows
+that call and decides it; any worker then resumes it. --wait follows the task until it ends or parks.
+--sandbox names the workers' sandbox folder, so a write onto an existing file there shows as a diff.`,
   scenarios: `x-agent scenarios — lists the embedded scenarios.`,
   help: `x-agent help [command]`,
 };

@@ -1,13 +1,16 @@
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
+import { pendingApproval } from "@x/runner";
 import type { Command } from "../args";
 import { resolveApiKey } from "../endpoint";
 import type { CliIo } from "../io";
-import { parkKey, readParkFile } from "../park-file";
+import { agentTools } from "../delegate-tool";
+import { invocation, shownPath } from "../io";
+import { parkedRunOf, parkKey, readParkFile } from "../park-file";
+import { viewPendingCall } from "../pending-call";
 import { saveParked } from "../parking";
 import { createRuntime, type RuntimeSource } from "../runtime";
 import { describeConfinement, shellConfinement } from "../sandbox/confinement";
 import { reopenSandbox } from "../sandbox/sandbox";
-import { sandboxTools } from "../sandbox/tools";
 import { resultEvent } from "../summary";
 
 /**
@@ -18,6 +21,16 @@ import { resultEvent } from "../summary";
  */
 export async function resumeCommand(command: Extract<Command, { name: "resume" }>, io: CliIo): Promise<number> {
   const file = await readParkFile(command.file, await parkKey(io.cwd, io.env));
+  const sandbox = await reopenSandbox(file.sandbox);
+  // What a person decides is what they see: the call the tree waits on, whole, against the sandbox as it is now.
+  const call = await viewPendingCall(pendingApproval(parkedRunOf(file, command.file)), sandbox);
+  const { decision } = command;
+  if (decision === undefined) {
+    io.emit({ type: "banner", text: "x-agent resume — the parked call (nothing is decided)" });
+    const again = `${invocation(io.env)} resume ${shownPath(io.cwd, resolve(io.cwd, command.file))}`;
+    io.emit({ type: "pending_call", ...call, decide: `${again} --approve   (or --deny)` });
+    return 0;
+  }
   const demo = file.run.mode === "demo";
   let source: RuntimeSource;
   if (file.run.mode === "demo") {
@@ -27,8 +40,8 @@ export async function resumeCommand(command: Extract<Command, { name: "resume" }
     source = { mode: "endpoint", endpoint: file.run.endpoint, ...(apiKey !== undefined ? { apiKey } : {}) };
   }
   const runtime = await createRuntime(source, { emit: io.emit, teacherMode: false, cwd: io.cwd, env: io.env });
-  const sandbox = await reopenSandbox(file.sandbox);
-  const tools = sandboxTools({
+  // The run's own tools, `delegate` included, so a helper parked below it is rebuilt as it was planned.
+  const tools = agentTools({
     root: sandbox,
     shellTimeoutMs: file.shellTimeoutMs,
     ...(demo ? { shellEnv: { HOME: sandbox } } : {}),
@@ -37,13 +50,14 @@ export async function resumeCommand(command: Extract<Command, { name: "resume" }
   const label = `${file.label} (resumed)`;
   io.emit({
     type: "banner",
-    text: `x-agent resume — ${command.decision === "approve" ? "approving" : "denying"} the parked call`,
+    text: `x-agent resume — ${decision === "approve" ? "approving" : "denying"} the parked call`,
   });
+  io.emit({ type: "pending_call", decision, ...call });
   if (demo) io.emit({ type: "note", text: "This run was parked by the embedded demo: its models are scripted." });
   io.emit({ type: "note", text: describeConfinement(shellConfinement(sandbox)) });
   const result = await runtime.runner.resume(
     file.parked,
-    { decision: command.decision, ...(command.reason !== undefined ? { reason: command.reason } : {}) },
+    { decision, ...(command.reason !== undefined ? { reason: command.reason } : {}) },
     { tools, onToolResult: runtime.observer.onToolResult },
   );
   const done = resultEvent(label, result);

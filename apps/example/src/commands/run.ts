@@ -3,6 +3,7 @@ import { routeTask } from "@x/council";
 import type { McpToolset } from "@x/mcp";
 import type { Approver } from "@x/runner";
 import { lineApprover } from "../approver";
+import { agentPrompt, agentTools } from "../delegate-tool";
 import { mcpServers, openMcp, withMcp } from "../mcp";
 import type { Command } from "../args";
 import { missingPrice, resolveEndpoint, type EndpointConfig } from "../endpoint";
@@ -10,10 +11,11 @@ import { executeTask } from "../execute";
 import { ABORTED_EXIT, type CliIo } from "../io";
 import { stateDir } from "../park-file";
 import { saveParked } from "../parking";
+import { viewPendingCall } from "../pending-call";
 import { AGENT_SYSTEM_PROMPT, createRuntime } from "../runtime";
 import { describeConfinement, shellConfinement } from "../sandbox/confinement";
 import { openSandbox } from "../sandbox/sandbox";
-import { SANDBOX_PERMISSIONS, sandboxTools } from "../sandbox/tools";
+import { SANDBOX_PERMISSIONS } from "../sandbox/tools";
 import { checkStrategyStore, redactUrl } from "../store";
 import { resultEvent } from "../summary";
 
@@ -27,7 +29,10 @@ export async function runCommand(command: Extract<Command, { name: "run" }>, io:
     create: command.sandbox === undefined || command.createSandbox,
   });
   // A person at the terminal answers approvals live; otherwise a gated call parks to a file.
-  const live = (command.ask ?? (io.inputIsTTY && io.interactive)) ? lineApprover(io.input, io.emit) : undefined;
+  const live =
+    (command.ask ?? (io.inputIsTTY && io.interactive))
+      ? lineApprover(io.input, io.emit, (request) => viewPendingCall(request, sandbox))
+      : undefined;
   const mcp = await openMcp(mcpServers(command.mcp, command.mcpUrls));
   const stop = new AbortController();
   // Ctrl-C at an approval prompt parks that call (the run ends parked, resumable); anywhere else it
@@ -106,8 +111,8 @@ async function runWith(
   const spec = {
     objective: command.objective,
     model: runtime.roleModels.student,
-    systemPrompt: AGENT_SYSTEM_PROMPT,
-    tools: withMcp(sandboxTools({ root: sandbox, shellTimeoutMs: command.shellTimeoutMs }), mcp),
+    systemPrompt: agentPrompt(AGENT_SYSTEM_PROMPT),
+    tools: withMcp(agentTools({ root: sandbox, shellTimeoutMs: command.shellTimeoutMs }), mcp),
     permissions: SANDBOX_PERMISSIONS,
     maxTurns: command.maxTurns ?? 20,
   };

@@ -1,3 +1,5 @@
+import type { PendingCallView } from "../pending-call";
+
 /**
  * What the CLI reports while it works, in order. The human renderer turns these into lines; with
  * `--json` each one is printed as it happens, one JSON object per line (`type` first).
@@ -59,11 +61,22 @@ export type AppEvent =
     }
   | { type: "strategy_stored"; scope: string; id: string; strategy: string; confidence: number }
   | { type: "notice"; code: string; audience: string; message: string }
-  /** A live approver asks (`x-agent run` on a terminal, or `--ask`): one line answers it. */
-  | { type: "approval_request"; tool: string; arguments: Record<string, unknown>; kind: string; reason?: string }
-  /** The answer typed at the approval prompt was none of y / n / p: the prompt asks again. */
+  /**
+   * A live approver asks (`x-agent run` on a terminal, or `--ask`): one line answers it. Carries the whole
+   * call; a person sees its head and asks for the rest with `v`.
+   */
+  | ({ type: "approval_request" } & PendingCallView)
+  /** The person typed `v` at the approval prompt: the same call, shown whole; the prompt asks again. */
+  | ({ type: "approval_view" } & PendingCallView)
+  /** The answer typed at the approval prompt was none of y / n / p / v: the prompt asks again. */
   | { type: "approval_reask"; answer: string }
-  | { type: "parked"; file: string; tool: string; arguments: Record<string, unknown>; resume: string }
+  /** A gated call parked to a file: the whole call, the file, the command that shows it and the one that decides it. */
+  | ({ type: "parked"; file: string; show: string; resume: string } & PendingCallView)
+  /**
+   * The call a parked run or a queued task waits on, shown whole by `x-agent resume` and `x-agent task`:
+   * before the decision it is about to apply, or alone with `decide`, the command that decides it.
+   */
+  | ({ type: "pending_call"; decision?: "approve" | "deny"; decide?: string } & PendingCallView)
   | { type: "result"; label: string; summary: RunSummary; output: string; terminal: { code: string; message: string } }
   /** Which mode a task goes to (`routeTask` of @x/council), and why. */
   | { type: "route"; mode: "teacher" | "council"; reason: string }

@@ -116,11 +116,19 @@ describe("approval prompt", () => {
   it("ends the prompt line itself when the answer came from a pipe", () => {
     let out = "";
     const sink = humanSink({ write: (t) => (out += t), tty: false, color: false, inputEchoes: false });
-    sink.emit({ type: "approval_request", tool: "write_file", arguments: { path: "a" }, kind: "ask" });
+    sink.emit({
+      type: "approval_request",
+      tool: "write_file",
+      id: "c",
+      arguments: { path: "a" },
+      kind: "ask",
+      path: [],
+    });
     sink.emit({ type: "tool_result", speaker: "agent", id: "c", name: "write_file", isError: false, text: "wrote" });
     expect(out).toBe(
-      '   ? write_file {"path":"a"} needs your approval\n' +
-        "     [y]es / [n]o / [p]ark it for later: \n" +
+      "   ? write_file needs your approval\n" +
+        '     {"path":"a"}\n' +
+        "     [y]es / [n]o / [p]ark it for later / [v]iew all of it: \n" +
         "           ✓ write_file: wrote\n",
     );
   });

@@ -1,6 +1,7 @@
 import type { AppEvent, EventSink, Speaker } from "./events";
 import { councilLines, reportedFindings, reviewerTurn } from "./council-lines";
 import { oneLine } from "./one-line";
+import { briefCallLines, fullCallLines } from "./pending-call";
 import { wrap } from "./wrap";
 import { Spinner } from "./spinner";
 import { formatPercent, formatTokens, formatUsd, summaryTable } from "./table";
@@ -67,6 +68,10 @@ export function humanSink(options: HumanOptions): EventSink {
     options.write(`${text}\n`);
   };
   const speaker = (name: Speaker) => paint(SPEAKER_STYLE[name], name.padEnd(7));
+  const prompt = () => {
+    options.write(`     ${paint("bold", "[y]es / [n]o / [p]ark it for later / [v]iew all of it:")} `);
+    promptOpen = true;
+  };
 
   return {
     emit(event: AppEvent) {
@@ -188,29 +193,42 @@ export function humanSink(options: HumanOptions): EventSink {
             event.kind === "ask" ? "needs your approval" : `needs your approval (${event.kind.replace(/_/g, " ")})`;
           print(
             `   ${paint("yellow", "?")} ${oneLine(event.tool, 80)} ` +
-              `${oneLine(JSON.stringify(event.arguments), 160)} ` +
               `${why}${event.reason ? `: ${oneLine(event.reason, 300)}` : ""}`,
           );
-          options.write(`     ${paint("bold", "[y]es / [n]o / [p]ark it for later:")} `);
-          promptOpen = true;
+          for (const line of briefCallLines(event, "press v to view")) print(`     ${line}`);
+          prompt();
           return;
         }
+        case "approval_view":
+          for (const line of fullCallLines(event)) print(`     ${line}`);
+          prompt();
+          return;
         case "approval_reask":
           print(
             `     ${paint("yellow", `"${oneLine(event.answer, 40)}" is not an answer`)}: ` +
-              "y approves, n denies, p parks it",
+              "y approves, n denies, p parks it, v shows all of it",
           );
-          options.write(`     ${paint("bold", "[y]es / [n]o / [p]ark it for later:")} `);
-          promptOpen = true;
+          prompt();
           return;
         case "parked":
-          print(
-            `   ${paint("yellow", "⏸")} ${oneLine(event.tool, 80)} ` +
-              `${oneLine(JSON.stringify(event.arguments), 120)} waits for a person's approval`,
-          );
+          print(`   ${paint("yellow", "⏸")} ${oneLine(event.tool, 80)} waits for a person's approval`);
+          for (const line of briefCallLines(event, `see all of it: ${event.show}`))
+            print(`   ${" ".repeat(7)} ${line}`);
           print(`   ${" ".repeat(7)} saved to ${event.file}`);
           print(`   ${" ".repeat(7)} finish it: ${paint("bold", event.resume)}`);
           return;
+        case "pending_call": {
+          const heading =
+            event.decision === "approve"
+              ? paint("green", "approving this call:")
+              : event.decision === "deny"
+                ? paint("red", "denying this call:")
+                : paint("yellow", "⏸ this call waits for a person's decision:");
+          print(`   ${heading}`);
+          for (const line of fullCallLines(event)) print(`     ${line}`);
+          if (event.decide) print(`     decide: ${paint("bold", event.decide)}`);
+          return;
+        }
         case "result": {
           const s = event.summary;
           const ok = s.status === "completed";
