@@ -349,7 +349,7 @@ describe("x-agent command line", { timeout: 60_000 }, () => {
     const cwd = await tempDir("x-agent-test-help-");
     const help = await runCli(["--help"], { cwd });
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain("x-agent resume <file> --approve|--deny");
+    expect(help.stdout).toContain("x-agent resume <file> [--approve|--deny]");
     const jsonHelp = await runCli(["run", "--help", "--json"], { cwd });
     expect(jsonHelp.code).toBe(0);
     expect(parseEvents(jsonHelp.stdout)).toEqual([

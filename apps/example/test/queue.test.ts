@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, cleanEnv, parseEvents, runCli } from "./cli-helpers";
+import { BIN, cleanEnv, ofType, parseEvents, runCli } from "./cli-helpers";
 
 const url = process.env.PG_URL;
 const owner = `cli-test-${process.pid}`;
@@ -54,7 +54,17 @@ describe.runIf(url)("x-agent worker / enqueue / task on one PostgreSQL", () => {
       const taskId = /queued task ([0-9a-f-]{36})/.exec(text)?.[1];
       expect(taskId).toBeDefined();
       expect(text).toContain(`task ${taskId}: parked`);
-      expect(text).toContain(`x-agent task ${taskId} --approve|--deny`);
+
+      // The parked task shows the whole call it waits for, human and --json — the write's every line.
+      const call = ofType(parseEvents(queued.stdout), "pending_call")[0]!;
+      expect(call).toMatchObject({ type: "pending_call", tool: "write_file", path: [] });
+      expect(call.arguments).toMatchObject({ path: "NOTES.md", content: expect.stringMatching(/1\.2\.0/) as string });
+      expect(call.decide).toBe(`x-agent task ${taskId} --approve   (or --deny)`);
+      const shown = await runCli(["task", taskId!, "--store", url!, "--owner", owner], { cwd });
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toContain(`write_file (call ${call.id})`);
+      for (const line of String(call.arguments.content).trimEnd().split("\n"))
+        expect(shown.stdout).toContain(`│ ${line}`);
 
       const other = await runCli(["task", taskId!, "--store", url!, "--owner", "someone-else", "--json"], { cwd });
       expect(other.code).toBe(1);
@@ -65,7 +75,9 @@ describe.runIf(url)("x-agent worker / enqueue / task on one PostgreSQL", () => {
         { cwd },
       );
       expect(approved.code).toBe(0);
-      expect(notes(parseEvents(approved.stdout))).toContain(`task ${taskId}: completed`);
+      const approvedEvents = parseEvents(approved.stdout);
+      expect(ofType(approvedEvents, "pending_call")).toEqual([{ ...call, decision: "approve", decide: undefined }]);
+      expect(notes(approvedEvents)).toContain(`task ${taskId}: completed`);
       expect(await readFile(join(cwd, ".x-agent", "sandbox", "NOTES.md"), "utf8")).toMatch(/1\.2\.0/);
     } finally {
       worker.kill("SIGTERM");

@@ -119,11 +119,13 @@ describe("x-agent run on a terminal and in pipes (spawned processes)", { timeout
     try {
       const cwd = await tempDir("x-agent-test-park-on-ctrl-c-");
       const cli = startCli(runArgs(server.baseUrl, "Write notes.md", "--ask"), { cwd });
-      await cli.waitFor(/\[y\]es \/ \[n\]o \/ \[p\]ark it for later: $/, "stderr");
+      await cli.waitFor(/\[y\]es \/ \[n\]o \/ \[p\]ark it for later \/ \[v\]iew all of it: $/, "stderr");
       cli.interrupt();
       expect((await cli.exited).code).toBe(0);
       expect(cli.stderr).toContain("Ctrl-C: the call waiting for approval is parked");
-      expect(cli.stderr).toMatch(/⏸ write_file .* waits for a person's approval/);
+      expect(cli.stderr).toMatch(
+        /⏸ write_file waits for a person's approval\n {11}\{"path":"notes\.md","content":"hi\\n"\}/,
+      );
       const parkedDir = join(cwd, ".x-agent", "parked");
       const [file] = readdirSync(parkedDir);
       expect(file).toMatch(/\.json$/);

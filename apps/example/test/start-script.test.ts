@@ -30,7 +30,7 @@ describe("pnpm example (the root script, from sources, no build)", { timeout: 18
       const run = await spawnCollect("pnpm", args, { cwd: REPO_ROOT, env: cleanEnv() });
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("x-agent — the @x agent core");
-      expect(run.stdout).toContain("x-agent resume <file> --approve|--deny");
+      expect(run.stdout).toContain("x-agent resume <file> [--approve|--deny]");
     }
   });
 });
