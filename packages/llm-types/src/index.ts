@@ -69,11 +69,11 @@ export { describeIssues, issuesLine, parseWith, SchemaValidationError } from "./
 export {
   PROVENANCES,
   MessageProvenanceSchema,
-  attributedUserText,
   joinAttributed,
   type AttributedText,
   type MessageProvenance,
   type Provenance,
   type ProvenancePart,
 } from "./provenance";
+export { attributedUserText } from "./user-text";
 export { jsonBoundsProblem, TOOL_ARGUMENT_BOUNDS, type JsonBounds } from "./json-bounds";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { UserMessageSchema } from "./messages";
-import { attributedUserText, joinAttributed } from "./provenance";
+import { joinAttributed } from "./provenance";
+import { attributedUserText } from "./user-text";
 
 describe("attributedUserText", () => {
   it("a message with no provenance is the user's; one source covers the whole text", () => {

@@ -1,12 +1,12 @@
 // What a host needs to build its own park ledger or checkpoint store: the ledger contract and its
 // answers, the checkpoint a sink receives, and the schemas and version stamps of the stored values.
 // A user of `createRunner` needs none of it; the ready ledgers are on the main entry.
-export type { ParkClaim, ParkLedger } from "./park-ledger";
+export type { ParkClaim, ParkLedger } from "./vocabulary/park-ledger";
 export {
   RunCheckpointSchema,
   RUN_CHECKPOINT_KIND,
   RUN_CHECKPOINT_VERSION,
   type CheckpointSink,
   type RunCheckpoint,
-} from "./checkpoint";
-export { ParkedRunSchema, PARKED_RUN_KIND, PARKED_RUN_VERSION, type PendingCall } from "./park-schema";
+} from "./vocabulary/checkpoint";
+export { ParkedRunSchema, PARKED_RUN_KIND, PARKED_RUN_VERSION, type PendingCall } from "./vocabulary/park-schema";

@@ -1,4 +1,4 @@
-export { createRunner } from "./runner";
+export { createRunner } from "./entry/runner";
 export {
   defineTool,
   ToolDefinitionError,
@@ -7,28 +7,33 @@ export {
   type ToolDefinition,
   type ToolOutput,
   type ToolProgress,
-} from "./define-tool";
-export { resolveMainModel, resolveTaskModel, ModelResolutionError } from "./resolve";
-export { MIN_PARK_KEY_BYTES } from "./park";
-export { ParkedRunError, PARKED_RUN_ERROR_CODES, type ParkedRunErrorCode } from "./parked-run-error";
-export { RunnerConfigError } from "./config-error";
-export { grantTools, ToolGrantError } from "./tool-grant";
-export type { CompactionReport } from "./compaction";
-export type { CompactionOptions, CompactionRequest, CompactionSummary, Compactor } from "./compaction-options";
-export { COMPACTION_PROMPT } from "./compactor";
-export { COMPACTION_HEADER } from "./compaction-view";
-export type { ParkedRun } from "./park-schema";
-export { createFileParkLedger, createMemoryParkLedger } from "./park-ledger";
-export { TaskSpecSchema } from "./schemas";
-export { SPAN_NAMES } from "./tracer";
-export type { RunEvent, VerdictInfo } from "./events";
-export { runSubTask, SubRunError, SUB_RUN_ERROR_CODES, type SubRunErrorCode } from "./sub-run";
-export { defineSubRunTool, type SubRunToolDefinition } from "./sub-run-tool";
-export { pendingApproval, type PendingApproval } from "./sub-run-park";
-export { DEFAULT_SUB_RUN_LIMITS } from "./sub-run-limits";
-export { runHosted, type HostedResult, type HostedTaskSpec } from "./hosted-run";
-export type { ChildRunStats, SubRunLimits, SubRunRecord, SubRunSpec, TaskPathEntry } from "./sub-run-types";
-export { emptyRunStats, sumRunStats } from "./stats";
+} from "./vocabulary/define-tool";
+export { resolveMainModel, resolveTaskModel, ModelResolutionError } from "./decisions/resolve";
+export { MIN_PARK_KEY_BYTES } from "./effects/park";
+export { ParkedRunError, PARKED_RUN_ERROR_CODES, type ParkedRunErrorCode } from "./vocabulary/parked-run-error";
+export { RunnerConfigError } from "./vocabulary/config-error";
+export { grantTools, ToolGrantError } from "./decisions/tool-grant";
+export type { CompactionReport } from "./vocabulary/types";
+export type {
+  CompactionOptions,
+  CompactionRequest,
+  CompactionSummary,
+  Compactor,
+} from "./vocabulary/compaction-options";
+export { COMPACTION_PROMPT } from "./effects/compactor";
+export { COMPACTION_HEADER } from "./state/compaction-view";
+export type { ParkedRun } from "./vocabulary/park-schema";
+export { createFileParkLedger, createMemoryParkLedger } from "./effects/park-ledgers";
+export { TaskSpecSchema } from "./vocabulary/schemas";
+export { SPAN_NAMES } from "./effects/tracer";
+export type { RunEvent, VerdictInfo } from "./vocabulary/events";
+export { runSubTask, SubRunError, SUB_RUN_ERROR_CODES, type SubRunErrorCode } from "./loop/sub-run";
+export { defineSubRunTool, type SubRunToolDefinition } from "./loop/sub-run-tool";
+export { pendingApproval, type PendingApproval } from "./loop/sub-run-park";
+export { DEFAULT_SUB_RUN_LIMITS } from "./decisions/sub-run-limits";
+export { runHosted, type HostedResult, type HostedTaskSpec } from "./entry/hosted-run";
+export type { ChildRunStats, SubRunLimits, SubRunRecord, SubRunSpec, TaskPathEntry } from "./vocabulary/sub-run-types";
+export { emptyRunStats, sumRunStats } from "./state/stats";
 export {
   APPROVAL_KINDS,
   type ApprovalDecision,
@@ -61,4 +66,4 @@ export {
   type Terminal,
   type TerminalCause,
   type ToolResultInfo,
-} from "./types";
+} from "./vocabulary/types";

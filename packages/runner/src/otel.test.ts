@@ -2,7 +2,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "
 import { createFauxBrain, fauxModel, fauxText, fauxToolCall } from "@x/brain-faux";
 import { describe, expect, it } from "vitest";
 import { COST_ATTRIBUTE, createOtelTracer } from "./otel";
-import { createRunner } from "./runner";
+import { createRunner } from "./entry/runner";
 import { main, recorder } from "../test/harness";
 
 describe("OpenTelemetry adapter", () => {

@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import type { ParkLedger } from "./park-ledger";
+import type { ParkLedger } from "./vocabulary/park-ledger";
 import { parkLedgerChecks } from "./testing/park-ledger-checks";
 import type { ParkLedgerHarness } from "./testing/park-ledger-harness";
 

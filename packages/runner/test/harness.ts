@@ -2,7 +2,7 @@ import { createFauxBrain, fauxModel, type FauxResponder, type FauxScriptItem } f
 import { emptyUsage, type AssistantMessage, type EngineNotice, type Message, type TraceFrame } from "@x/llm-types";
 import { z } from "zod";
 import { createMemoryParkLedger, createRunner, defineTool } from "../src/index";
-import type { Clock, RunnerDeps } from "../src/types";
+import type { Clock, RunnerDeps } from "../src/vocabulary/types";
 
 export const main = fauxModel({ id: "main", maxTokens: 1000 });
 export const backup = fauxModel({ id: "backup", baseUrl: "faux://backup", maxTokens: 1000 });

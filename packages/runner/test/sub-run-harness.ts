@@ -2,8 +2,8 @@ import { createFauxBrain, fauxModel, type FauxResponder, type FauxScriptItem } f
 import { addUsage, emptyUsage, type Brain, type EngineNotice, type TraceFrame, type Usage } from "@x/llm-types";
 import { z } from "zod";
 import { createRunner, defineSubRunTool, defineTool } from "../src/index";
-import type { Tool } from "../src/define-tool";
-import type { Permission, RunnerDeps } from "../src/types";
+import type { Tool } from "../src/vocabulary/define-tool";
+import type { Permission, RunnerDeps } from "../src/vocabulary/types";
 import { fakeClock } from "./harness";
 
 const price = { input: 1, output: 4, cacheRead: 0, cacheWrite: 0 };

@@ -4,8 +4,8 @@ import { createOpenAIBrain, OPENAI_COMPLETIONS_API } from "@x/brain-openai";
 import { openAITurnFrames, startOpenAIMockServer, type OpenAIMockReply } from "@x/brain-openai/testing";
 import type { RecordedRequest, WireReply } from "@x/brain-kit/testing";
 import { defineModel, type Brain, type Model } from "@x/llm-types";
-import { createRunner } from "../src/runner";
-import type { TaskSpec } from "../src/types";
+import { createRunner } from "../src/entry/runner";
+import type { TaskSpec } from "../src/vocabulary/types";
 import { fakeClock, recorder } from "./harness";
 
 // The two real brains on their loopback servers, behind one shape, so a fault is scripted once and

@@ -5,7 +5,7 @@ import { createRuntime } from "../runtime";
 import { readTextFile } from "../sandbox/files";
 import { councilSummary } from "../summary";
 import { REVIEW_CHANGE, type PlantedBug } from "./fixtures";
-import type { Scenario } from "./scenarios";
+import type { Scenario } from "./scenario";
 
 /** Each lens on its own scripted model (`reviewer-<name>` in the demo catalog). */
 const COUNCIL: CouncilReviewer[] = REVIEW_LENSES.map((r) => ({ ...r, model: `reviewer-${r.name}` }));

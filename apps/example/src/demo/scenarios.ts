@@ -6,42 +6,12 @@ import { defineSubRunTool, type Permission, type TaskResult, type TaskSpec, type
 import { z } from "zod";
 import type { TeacherRunResult } from "@x/teacher";
 import { executeTask } from "../execute";
-import type { CliIo } from "../io";
 import { saveParked } from "../parking";
-import type { RunSummary } from "../render/events";
 import { AGENT_SYSTEM_PROMPT, createRuntime } from "../runtime";
 import { SANDBOX_PERMISSIONS, sandboxTools } from "../sandbox/tools";
 import { resultEvent, summarize } from "../summary";
 import { REVIEW_SCENARIO } from "./review-scenario";
-
-/** What every scenario gets: where the sandbox and the stores are, and how to report. */
-export interface DemoContext {
-  io: CliIo;
-  sandbox: string;
-  shellTimeoutMs: number;
-  /** Pause before each scripted reply, so a person can follow. */
-  thinkMs: number;
-  /** SQLite path or postgres:// URL; each teacher-mode run opens it afresh. */
-  storeTarget: string;
-  scope: string;
-  parkDir: string;
-  parkOnly: boolean;
-  /** Runs `resume <file> --approve` as a separate process and reports its events; returns its row. */
-  resumeElsewhere: (file: string) => Promise<RunSummary | undefined>;
-}
-
-/** A scenario's rows for the closing table, and whether it showed what it is meant to show. */
-export interface ScenarioOutcome {
-  rows: RunSummary[];
-  ok: boolean;
-}
-
-export interface Scenario {
-  name: string;
-  title: string;
-  about: string;
-  run(ctx: DemoContext): Promise<ScenarioOutcome>;
-}
+import type { DemoContext, Scenario } from "./scenario";
 
 function tools(ctx: DemoContext) {
   // HOME points into the sandbox: even a command auto mode should have blocked stays in there.

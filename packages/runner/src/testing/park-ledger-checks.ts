@@ -1,4 +1,4 @@
-import type { ParkLedger } from "../park-ledger";
+import type { ParkLedger } from "../vocabulary/park-ledger";
 import { claimChecks } from "./park-ledger-claims";
 import type { ParkLedgerCheck, ParkLedgerHarness } from "./park-ledger-harness";
 import { leaseChecks } from "./park-ledger-leases";

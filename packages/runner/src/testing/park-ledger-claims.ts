@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { ParkLedger } from "../park-ledger";
+import type { ParkLedger } from "../vocabulary/park-ledger";
 import {
   claimAnswer,
   freshId,

@@ -1,6 +1,7 @@
 import type { ToolResultMessage } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
-import { createMemoryParkLedger, type ParkClaim, type ParkLedger } from "../park-ledger";
+import { createMemoryParkLedger } from "../effects/park-ledgers";
+import { type ParkClaim, type ParkLedger } from "../vocabulary/park-ledger";
 import { parkLedgerChecks } from "./park-ledger-checks";
 import type { ParkLedgerHarness } from "./park-ledger-harness";
 

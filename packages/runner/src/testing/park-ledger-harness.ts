@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ToolResultMessage } from "@x/llm-types";
 import { expect } from "vitest";
-import { claimOf, type ParkClaim, type ParkLedger } from "../park-ledger";
+import { claimOf, type ParkClaim, type ParkLedger } from "../vocabulary/park-ledger";
 
 type MaybePromise<T> = T | Promise<T>;
 

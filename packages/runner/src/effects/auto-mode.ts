@@ -1,0 +1,111 @@
+import type { Model, RouteJudgement, ToolCall } from "@x/llm-types";
+import {
+  CLASSIFIER_ARMING_NOTICES,
+  classifierSeatModel,
+  createAutoModeDecider,
+  createDenialLimit,
+  type AutoModeDecider,
+  type AutoModeVerdict,
+  type DenialLimit,
+} from "@x/classifier-ladder";
+import type { AutoModeGate } from "../state/run-parts";
+import type { RunContext } from "../state/run-context";
+import { judgeByAncestors } from "./ancestor-station";
+import { runBudgetExceeded } from "../decisions/budget";
+import { noticeUnavailable, openClassification, stationTracer } from "./classification-report";
+
+/**
+ * The route pre-flight's judge: the brain that would carry the call judges its own route (a missing
+ * key for the classifier's provider); no brain for the model's wire at all is a broken route too. A
+ * brain that cannot tell has no opinion, and the ladder handles a real failure after the call.
+ */
+function judgeRoute(ctx: RunContext, model: Model): RouteJudgement {
+  const brain = ctx.deps.brains.get(model.api);
+  if (!brain) return { broken: true, cause: "no_brain" };
+  return brain.judgeRoute?.(model) ?? { broken: false };
+}
+
+/** Notices the decider mints once per run when it is armed; a resumed run does not repeat them. */
+const ARMING_NOTICES = new Set(CLASSIFIER_ARMING_NOTICES);
+
+/**
+ * Auto mode for one run: the seat from classifier-ladder's one resolver, its decider (armed on the
+ * first gated call, so a run with no `auto` tool never arms it), and the denial limit. The
+ * classifier's usage is counted into the run's stats.
+ */
+export function createAutoModeGate(ctx: RunContext): AutoModeGate {
+  const options = ctx.deps.autoMode;
+  // Made on first use, like the decider: a bad limit knob then ends the run `config_invalid` from
+  // inside the loop, and a run with no gated call never reads it. The limit keeps its counters in the
+  // run's own state (what a park stores), so a resumed run picks them up exactly where it left them.
+  let denialLimit: DenialLimit | undefined;
+  const limit = (): DenialLimit =>
+    (denialLimit ??= createDenialLimit({
+      maxConsecutive: options.maxConsecutiveDenials,
+      maxTotal: options.maxTotalDenials,
+      holder: ctx.state,
+    }));
+  let decider: AutoModeDecider | undefined;
+  const arm = (): AutoModeDecider => {
+    if (decider) return decider;
+    const main = ctx.taskModel.model;
+    const seat = classifierSeatModel({ deps: ctx.deps.routing, main });
+    const quiet = ctx.state.seatAnnounced;
+    decider = createAutoModeDecider({
+      brainFor: (model) => ctx.deps.brains.get(model.api),
+      seat,
+      main,
+      classifierFallback: options.classifierFallback,
+      routeJudge: (model) => judgeRoute(ctx, model),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      onNotice: (notice) => {
+        if (quiet && ARMING_NOTICES.has(notice.code)) return;
+        ctx.notice(notice);
+      },
+      ...(ctx.deps.tracer ? { tracer: stationTracer(ctx.deps.tracer, { station: "leg" })! } : {}),
+      // The budget is a hard stop before EVERY model call, the classifier's included: its calls are
+      // billed to the run, and a refused call makes the classification unavailable, never an allow.
+      admitCall: (spent) => runBudgetExceeded(ctx, spent)?.message,
+      taskId: ctx.runId,
+      runId: ctx.runId,
+      ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
+    });
+    ctx.state.seatAnnounced = true;
+    return decider;
+  };
+
+  return {
+    route() {
+      // Decided here once: the limit says whether a person can be asked; the gate only follows it.
+      const route = limit().route(ctx.deps.approver !== undefined);
+      if (route === "classify") return { route };
+      // A classifier that keeps failing to rule gave no verdict to count: its calls go where an
+      // unavailable classification's go (a person, or the park), never to a stop.
+      if (limit().state.tripped === "consecutive_unavailable") return { route: "ask", kind: "auto_unavailable" };
+      return route === "ask" ? { route, kind: "denial_limit" } : { route };
+    },
+    personDecided() {
+      limit().personDecided();
+    },
+    async decide(call: ToolCall, signal: AbortSignal): Promise<AutoModeVerdict> {
+      const active = arm();
+      const report = openClassification(ctx, call, active.model.id, { station: "leg" });
+      const outcome = await active.decide({
+        toolCall: call,
+        transcript: [...ctx.history, ...ctx.messages],
+        tools: ctx.toolSpecs,
+        signal,
+      });
+      report(outcome);
+      // A classification cut by the spent budget or an abort is not handed to anyone: the gate ends
+      // the run, so telling the user "a person decides" would be untrue. Whoever answers the ask
+      // path is a person: a live approver, or the park.
+      if (outcome.verdict === "unavailable" && !runBudgetExceeded(ctx) && !signal.aborted)
+        noticeUnavailable(ctx, call, { station: "leg", approvalSeat: true, budgetMs: active.timeoutMs }, outcome.cause);
+      // A sub-run's call the leg allowed still needs every ancestor's frozen classifier.
+      const inherited = outcome.verdict === "allow" ? await judgeByAncestors(ctx, call, signal) : undefined;
+      limit().record(inherited?.record ?? outcome);
+      return inherited?.verdict ?? outcome;
+    },
+  };
+}

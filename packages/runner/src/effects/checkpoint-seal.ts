@@ -1,0 +1,75 @@
+import { describeIssues, type Message, issuesLine } from "@x/llm-types";
+import { timingSafeEqual } from "node:crypto";
+import { canonicalJson } from "../vocabulary/canonical-json";
+import {
+  RUN_CHECKPOINT_KIND,
+  RUN_CHECKPOINT_VERSION,
+  RunCheckpointSchema,
+  type RunCheckpoint,
+} from "../vocabulary/checkpoint";
+import type { RunSpec, RunState } from "../vocabulary/park-schema";
+import { ParkedRunError } from "../vocabulary/parked-run-error";
+import { refuseNewerVersion } from "../decisions/stored-version";
+import type { RunContext } from "../state/run-context";
+import { mac, outsideJson } from "./park";
+
+interface CheckpointInput {
+  now: number;
+  spec: RunSpec;
+  /** Read only: the signed checkpoint holds a JSON copy. */
+  history: readonly Message[];
+  messages: Message[];
+  state: RunState;
+}
+
+export function signCheckpoint(input: CheckpointInput, key: Uint8Array | string): RunCheckpoint {
+  const unsigned = { kind: RUN_CHECKPOINT_KIND, version: RUN_CHECKPOINT_VERSION, createdAt: input.now, ...input };
+  delete (unsigned as { now?: number }).now;
+  // The JSON round trip makes the signed value exactly what the host stores and hands back.
+  const plain = JSON.parse(JSON.stringify(unsigned)) as Omit<RunCheckpoint, "signature">;
+  return { ...plain, signature: mac(key, canonicalJson(plain)) };
+}
+
+/** Reads a checkpoint handed back by a host: schema, then signature. Throws {@link ParkedRunError}. */
+export function verifyCheckpoint(raw: unknown, key: Uint8Array | string): RunCheckpoint {
+  const value = outsideJson(raw, "run checkpoint");
+  refuseNewerVersion(value, "this run checkpoint", RUN_CHECKPOINT_VERSION);
+  const parsed = RunCheckpointSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new ParkedRunError(
+      "invalid_schema",
+      `run checkpoint does not match schema v${RUN_CHECKPOINT_VERSION}: ${issuesLine(parsed.error)}`,
+      { issues: describeIssues(parsed.error) },
+    );
+  }
+  const { signature, ...unsigned } = parsed.data;
+  const expected = Buffer.from(mac(key, canonicalJson(unsigned)), "hex");
+  if (!timingSafeEqual(expected, Buffer.from(signature, "hex"))) {
+    throw new ParkedRunError(
+      "bad_signature",
+      "run checkpoint signature does not match: it was altered or signed with another key",
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * Hands the host a checkpoint when messages were appended since the last one (or since the run
+ * began or resumed): at the loop's top, every tool result of the finished turn is in.
+ */
+export async function checkpointIfDue(ctx: RunContext): Promise<void> {
+  if (!ctx.onCheckpoint || ctx.messages.length <= ctx.checkpointedMessages) return;
+  ctx.checkpointedMessages = ctx.messages.length;
+  await ctx.onCheckpoint(
+    signCheckpoint(
+      {
+        now: ctx.deps.clock.now(),
+        spec: ctx.spec,
+        history: ctx.history,
+        messages: ctx.messages,
+        state: structuredClone(ctx.state),
+      },
+      ctx.deps.parkKey,
+    ),
+  );
+}

@@ -1,0 +1,38 @@
+import { verifyCheckpoint } from "../effects/checkpoint-seal";
+import type { RunEvent } from "../vocabulary/events";
+import { historyView } from "../state/history-view";
+import { runTurns } from "../loop/loop";
+import type { ResolvedDeps } from "../state/run-context";
+import { buildContext, drive, failedBeforeStart } from "../loop/run-lifecycle";
+import type { ContinueOptions, TaskResult } from "../vocabulary/types";
+import { grantCarried } from "../decisions/tool-grant";
+
+/**
+ * Continues a run from a checkpoint its host made durable: the same spec, history, messages and
+ * counters, so the next request is byte for byte the one the lost process would have sent (the
+ * provider's prompt cache still hits). Only the turn that was in flight is paid for again.
+ */
+export async function continueRun(
+  deps: ResolvedDeps,
+  raw: unknown,
+  options: ContinueOptions,
+  emit: (event: RunEvent) => void,
+): Promise<TaskResult> {
+  const checkpoint = verifyCheckpoint(raw, deps.parkKey);
+  const onHand = options.tools ?? deps.tools;
+  const ctx = buildContext(deps, {
+    spec: checkpoint.spec,
+    tools: grantCarried(checkpoint.spec.toolNames, onHand, "the checkpointed run"),
+    onHand,
+    history: historyView(checkpoint.history, deps.compaction),
+    messages: checkpoint.messages,
+    state: checkpoint.state,
+    signal: options.signal ?? new AbortController().signal,
+    emit,
+    ...(options.output ? { output: options.output } : {}),
+    ...(options.onToolResult ? { onToolResult: options.onToolResult } : {}),
+    ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
+  });
+  if (!("deps" in ctx)) return failedBeforeStart(ctx, checkpoint.spec, checkpoint.messages, emit);
+  return drive(ctx, () => runTurns(ctx));
+}
