@@ -83,12 +83,13 @@ describe.runIf(PG_URL)("workers racing", () => {
         [id],
       );
       const before = await rowOf(id);
+      const eventsBefore = await h.queue.events(id, "acme");
       release();
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(await rowOf(id)).toEqual(before);
       expect(slow!.calls).toEqual([0, 1]); // no third turn asked by the worker that lost the lease
-      const events = await h.queue.events(id, "acme");
-      expect(events.map((e) => e.event.type)).not.toContain("end");
+      // Not even its step 2's tool_result: every write, events included, is fenced by the lease.
+      expect(await h.queue.events(id, "acme")).toEqual(eventsBefore);
     } finally {
       await stopAll([slow!]);
     }

@@ -99,21 +99,38 @@ export function createWorker(options: WorkerOptions): Worker {
     return found && OPEN_STATES.has(found.status) ? { busyForMs: found.ms } : { settled: true };
   };
 
-  /** Writes only while this worker still holds the task: a worker that lost its lease writes nothing. */
-  const fenced = async (taskId: string, set: string, values: unknown[]): Promise<boolean> => {
-    const written = await queue.pool.query(
-      `UPDATE ${tasks} SET ${set}, updated_at = now() WHERE id = $1 AND lease_owner = $2 RETURNING id`,
-      [taskId, workerId, ...values],
-    );
+  /**
+   * Writes only while this worker still holds the task: a worker that lost its lease writes nothing.
+   * With `end`, the same statement appends that event, so a task's end is told exactly when it is
+   * written — even by a write that gives the lease up.
+   */
+  const fenced = async (
+    taskId: string,
+    set: string,
+    values: unknown[],
+    end?: Record<string, unknown>,
+  ): Promise<boolean> => {
+    const update = `UPDATE ${tasks} SET ${set}, updated_at = now() WHERE id = $1 AND lease_owner = $2 RETURNING id`;
+    const sql = end
+      ? `WITH moved AS (${update}) INSERT INTO ${queue.schema}.task_events (task_id, event)
+         SELECT id, $${values.length + 3} FROM moved`
+      : update;
+    const written = await queue.pool.query(sql, [taskId, workerId, ...values, ...(end ? [JSON.stringify(end)] : [])]);
     return written.rowCount === 1;
   };
 
+  /**
+   * Appends an event while this worker still holds the task, fenced like every other write: a
+   * worker that lost its lease (frozen, then thawed after another took over) adds nothing after the
+   * new owner's events. The row is read `FOR SHARE`, so a takeover waits for this insert to commit.
+   */
   const event = (taskId: string, value: Record<string, unknown>) =>
     queue.pool
-      .query(`INSERT INTO ${queue.schema}.task_events (task_id, event) VALUES ($1, $2)`, [
-        taskId,
-        JSON.stringify(value),
-      ])
+      .query(
+        `INSERT INTO ${queue.schema}.task_events (task_id, event)
+         SELECT id, $2 FROM ${tasks} WHERE id = $1 AND lease_owner = $3 FOR SHARE`,
+        [taskId, JSON.stringify(value), workerId],
+      )
       .then(() => undefined);
 
   const run = async (row: TaskRow, signal: AbortSignal): Promise<TaskResult> => {
@@ -146,27 +163,25 @@ export function createWorker(options: WorkerOptions): Worker {
     return runner.runTask({ ...spec, tools, runId: row.id, onToolResult }, { signal, onCheckpoint });
   };
 
-  const settle = async (row: TaskRow, result: TaskResult) => {
-    // The end is told only by the worker that still holds the task (one that lost it ends nothing).
-    if (await settleRow(row, result)) {
-      await event(row.id, { type: "end", status: result.status, code: result.terminal.code });
-    }
-  };
-  const settleRow = async (row: TaskRow, result: TaskResult): Promise<boolean> => {
+  /** The end is told only by the worker that still holds the task (one that lost it ends nothing). */
+  const settle = async (row: TaskRow, result: TaskResult): Promise<boolean> => {
+    const end = { type: "end", status: result.status, code: result.terminal.code };
     if (result.status === "parked" && result.parked) {
       return fenced(
         row.id,
         `status = 'parked', parked = $3, park_id = $4, checkpoint = NULL, decision = NULL, result = $5,
          attempts = 0, lease_owner = NULL, lease_until = NULL`,
         [JSON.stringify(result.parked), result.parked.parkId, JSON.stringify(result)],
+        end,
       );
     }
     const status = result.status === "completed" ? "completed" : "failed";
-    return fenced(row.id, `status = $3, result = $4, error = $5, checkpoint = NULL, lease_until = NULL`, [
-      status,
-      JSON.stringify(result),
-      status === "failed" ? `${result.status}: ${result.terminal.message}` : null,
-    ]);
+    return fenced(
+      row.id,
+      `status = $3, result = $4, error = $5, checkpoint = NULL, lease_until = NULL`,
+      [status, JSON.stringify(result), status === "failed" ? `${result.status}: ${result.terminal.message}` : null],
+      end,
+    );
   };
 
   const work = async (taskId: string, abort: AbortController): Promise<void> => {
@@ -209,8 +224,13 @@ export function createWorker(options: WorkerOptions): Worker {
       await settle(row, result);
     } catch (error) {
       if (error instanceof ToolGrantError) {
-        await fenced(row.id, `status = 'failed', error = $3, lease_until = NULL`, [`${error.code}: ${error.message}`]);
-        await event(row.id, { type: "end", status: "failed", code: error.code });
+        const end = { type: "end", status: "failed", code: error.code };
+        await fenced(
+          row.id,
+          `status = 'failed', error = $3, lease_until = NULL`,
+          [`${error.code}: ${error.message}`],
+          end,
+        );
         return;
       }
       if (!isCodedError(error, PARKED_RUN_ERROR_CODES)) throw error;
