@@ -104,7 +104,8 @@ export function parkedRunOf(file: ParkFile, path: string): ParkedRun {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw new ParkFileError(
-    `${path}: cannot show the call it waits for (${issue?.path.join(".") || "root"}: ${issue?.message}); nothing was decided`,
+    `${path}: cannot show the call it waits for ` +
+      `(${issue?.path.join(".") || "root"}: ${issue?.message}); nothing was decided`,
   );
 }
 

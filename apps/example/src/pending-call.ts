@@ -68,13 +68,16 @@ async function writeDiff(sandbox: string, tool: string, args: Record<string, unk
   const info = await stat(target).catch(() => undefined);
   if (!info?.isFile()) return undefined;
   const name = displayPath(sandbox, target);
-  if (info.size > MAX_WRITE_BYTES)
-    return `${name} holds ${info.size.toLocaleString("en-US")} bytes: too large to compare; the write replaces all of it`;
+  if (info.size > MAX_WRITE_BYTES) {
+    const size = info.size.toLocaleString("en-US");
+    return `${name} holds ${size} bytes: too large to compare; the write replaces all of it`;
+  }
   let before: string;
   try {
     before = await readFile(target, "utf8");
   } catch (error) {
-    return `${name} cannot be read to compare (${(error as NodeJS.ErrnoException).code ?? "error"}); the write replaces it`;
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    return `${name} cannot be read to compare (${code}); the write replaces it`;
   }
   return unifiedDiff(before, content, name) ?? `${name} already holds exactly this content`;
 }

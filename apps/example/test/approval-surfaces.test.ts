@@ -112,7 +112,7 @@ describe("approving a call a person can see whole (child process)", { timeout: 2
     expect(await readFile(join(sandbox, "notes.md"), "utf8")).toBe(NOTES);
   });
 
-  it("a parked helper's write: the park, resume (shown, then approved) all show the whole call and its path", async () => {
+  it("a parked helper's write: the park and resume (shown, then approved) show the whole call and path", async () => {
     const { cwd, sandbox } = await project("x-agent-test-sub-park-");
     const run = await runCli(["run", "Have a helper update the notes", ...endpoint(), "--no-ask", "--json"], { cwd });
     expect(run.code).toBe(0);

@@ -31,7 +31,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const endpoint = () => ["--base-url", server.baseUrl, "--api-key", "k", "--model", "m", "--no-teacher"];
-/** A PATH where no bwrap is found: the machine of a user who never installed bubblewrap (the CLI starts node by its path). */
+/**
+ * A PATH where no bwrap is found: the machine of a user who never installed bubblewrap (the CLI
+ * starts node by its path).
+ */
 const withoutBwrap = (cwd: string) => cleanEnv({ PATH: join(cwd, "no-bin") });
 
 describe("x-agent's sandbox folder (child process)", { timeout: 180_000 }, () => {

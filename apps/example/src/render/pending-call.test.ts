@@ -16,7 +16,8 @@ describe("a pending call, as a person sees it", () => {
     const lines = briefCallLines(write, "press v to view");
     const rest = JSON.stringify(write.arguments).length - 160;
     expect(lines).toEqual([
-      `${JSON.stringify(write.arguments).slice(0, 160)}… ${rest.toLocaleString("en-US")} more characters, press v to view`,
+      `${JSON.stringify(write.arguments).slice(0, 160)}… ` +
+        `${rest.toLocaleString("en-US")} more characters, press v to view`,
     ]);
     expect(rest).toBeGreaterThan(1_000);
     expect(lines[0]).toMatch(/… 1,\d{3} more characters, press v to view$/);

@@ -18,7 +18,10 @@ afterAll(() => rm(base, { recursive: true, force: true }));
 describe("shell confinement", () => {
   it("says plainly what the shell can touch, either way", () => {
     expect(describeConfinement({ kind: "none", why: "bubblewrap (bwrap) is not installed" })).toMatch(
-      /^the shell is NOT confined — bubblewrap \(bwrap\) is not installed: a command runs as you, anywhere on this machine, and auto mode's classifier is the only guard/,
+      new RegExp(
+        "^the shell is NOT confined — bubblewrap \\(bwrap\\) is not installed: a command runs as you, " +
+          "anywhere on this machine, and auto mode's classifier is the only guard",
+      ),
     );
     expect(describeConfinement({ kind: "bwrap", version: "0.8.0" })).toMatch(
       /^the shell is confined by bubblewrap 0\.8\.0: the sandbox is the only folder a command can write/,
