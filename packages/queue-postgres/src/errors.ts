@@ -4,6 +4,7 @@ export const QUEUE_ERROR_CODES = [
   "invalid_spec",
   "not_found",
   "not_parked",
+  "park_changed",
   "not_unknown_outcome",
   "scope_refused",
 ] as const;

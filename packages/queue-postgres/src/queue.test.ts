@@ -75,11 +75,17 @@ describe.runIf(PG_URL)("task queue", () => {
       expect(parked.status).toBe("parked");
       expect(parked.result?.parked?.pending.toolName).toBe("deploy");
       expect(await h.effects(id)).toEqual([]);
+      // A decision made on another park than the one the task waits on is refused, and changes nothing.
+      await expect(
+        h.queue.approve(id, "acme", { decision: "approve" }, { parkId: "a-park-nobody-was-shown" }),
+      ).rejects.toMatchObject({ code: "park_changed" });
+      expect((await h.queue.getTask(id, "acme")).status).toBe("parked");
+      const shown = { parkId: parked.result!.parked!.parkId };
       const other = openQueue(PG_URL!, h.schema); // another process's view of the same queue
       await other.start();
       const answers = await Promise.allSettled([
-        h.queue.approve(id, "acme", { decision: "approve" }),
-        other.approve(id, "acme", { decision: "approve" }),
+        h.queue.approve(id, "acme", { decision: "approve" }, shown),
+        other.approve(id, "acme", { decision: "approve" }, shown),
       ]);
       await other.stop();
       expect(answers.filter((a) => a.status === "fulfilled")).toHaveLength(1);

@@ -77,8 +77,13 @@ export interface TaskQueue {
   enqueue(spec: QueuedSpec, options: EnqueueOptions): Promise<string>;
   getTask(taskId: string, owner: string): Promise<QueuedTask>;
   events(taskId: string, owner: string, after?: number): Promise<TaskEvent[]>;
-  /** Decides a parked task and enqueues its resume. Of two racing approvals, one wins; the other is refused. */
-  approve(taskId: string, owner: string, decision: ApprovalDecision): Promise<void>;
+  /**
+   * Decides a parked task and enqueues its resume. Of two racing approvals, one wins; the other is
+   * refused. Pass the `parkId` of the park the person was shown (`task.result.parked.parkId`): if
+   * the task waits on another call by then, the decision is refused (`park_changed`), never applied
+   * to a call nobody saw.
+   */
+  approve(taskId: string, owner: string, decision: ApprovalDecision, options?: { parkId?: string }): Promise<void>;
   /**
    * Settles an `unknown_outcome` task after a person (or the host) checked what the interrupted
    * call did: `happened` with the text the model should see, or `not_run` to run it now.
@@ -200,16 +205,21 @@ export function createTaskQueue(options: TaskQueueOptions): TaskQueue {
       );
       return found.rows.map((row) => ({ seq: Number(row.seq), at: row.at, event: row.event }));
     },
-    async approve(taskId, owner, decision) {
+    async approve(taskId, owner, decision, approveOptions = {}) {
       await taskRow(taskId, owner);
+      const shown = approveOptions.parkId ?? null;
       await inTransaction(async (client) => {
         const moved = await client.query(
           `UPDATE ${tasks} SET status = 'resuming', decision = $3, attempts = 0, updated_at = now()
-           WHERE id = $1 AND owner = $2 AND status = 'parked' RETURNING id`,
-          [taskId, owner, JSON.stringify(decision)],
+           WHERE id = $1 AND owner = $2 AND status = 'parked' AND ($4::text IS NULL OR park_id = $4)
+           RETURNING id`,
+          [taskId, owner, JSON.stringify(decision), shown],
         );
-        if (moved.rowCount !== 1) throw new QueueError("not_parked", `task ${taskId} is not waiting for approval`);
-        await send(taskId, client);
+        if (moved.rowCount === 1) return send(taskId, client);
+        const now = await taskRow(taskId, owner);
+        if (now.status === "parked" && shown !== null)
+          throw new QueueError("park_changed", `task ${taskId} now waits on another call than the one decided`);
+        throw new QueueError("not_parked", `task ${taskId} is not waiting for approval`);
       });
     },
     async reconcile(taskId, owner, outcome) {

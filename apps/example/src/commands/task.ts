@@ -14,13 +14,18 @@ export async function taskCommand(command: Extract<Command, { name: "task" }>, i
   await queue.start();
   try {
     if (command.decision) {
-      // Shown whole before it is decided: the decision goes to the call the task waits on now.
-      const call = await waitingCall(await queue.getTask(command.taskId, command.owner), sandbox);
+      // Shown whole before it is decided, and decided only if the task still waits on that very
+      // park: a call that changed in between is refused (park_changed), never decided unseen.
+      const shown = await queue.getTask(command.taskId, command.owner);
+      const call = await waitingCall(shown, sandbox);
       if (call) io.emit({ type: "pending_call", decision: command.decision, ...call });
-      await queue.approve(command.taskId, command.owner, {
-        decision: command.decision,
-        ...(command.reason !== undefined ? { reason: command.reason } : {}),
-      });
+      const parkId = shown.result?.parked?.parkId;
+      await queue.approve(
+        command.taskId,
+        command.owner,
+        { decision: command.decision, ...(command.reason !== undefined ? { reason: command.reason } : {}) },
+        parkId !== undefined ? { parkId } : {},
+      );
       io.emit({ type: "note", text: `task ${command.taskId}: ${command.decision}d; a worker resumes it` });
     }
     const task = command.wait
