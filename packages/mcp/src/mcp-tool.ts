@@ -47,10 +47,15 @@ export function toRunnerTool(connection: McpConnection, tool: McpTool, compiler:
     ...(connection.config.callTimeoutMs !== undefined ? { timeoutMs: connection.config.callTimeoutMs } : {}),
     async execute(args: unknown, ctx: ToolContext): Promise<ToolOutput> {
       try {
-        const result = await connection.call(tool.name, args, { signal: ctx.signal, onProgress: ctx.progress });
+        const result = await connection.call(tool.name, args, {
+          signal: ctx.signal,
+          onProgress: ctx.progress,
+          call: { runId: ctx.runId, toolCallId: ctx.toolCallId, toolName: name },
+        });
         return toToolOutput(result, origin);
       } catch (error) {
-        return failure(error instanceof McpCallError ? error : new McpCallError("server_error", String(error)), origin);
+        const text = connection.secrets.redact(String(error));
+        return failure(error instanceof McpCallError ? error : new McpCallError("server_error", text), origin);
       }
     },
   };

@@ -1,6 +1,7 @@
 import { MAX_TIMER_MS } from "@x/llm-types";
 import { PERMISSIONS } from "@x/runner";
 import { z } from "zod";
+import { McpAuthSchema } from "./auth-config";
 
 /**
  * A server's name: the first part of every tool name it contributes (`fs__read_file`). No
@@ -34,6 +35,8 @@ export const HttpTransportSchema = z.strictObject({
   url: UrlSchema,
   /** Sent with every request (an `Authorization` header, say). */
   headers: z.record(z.string(), z.string()).optional(),
+  /** OAuth, when the server is behind it: tokens through the host's store, never in config or logs. */
+  auth: McpAuthSchema.optional(),
 });
 
 /**

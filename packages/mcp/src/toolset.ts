@@ -2,6 +2,7 @@ import { issuesLine } from "@x/llm-types";
 import type { Tool } from "@x/runner";
 import { z } from "zod";
 import { McpConnection } from "./connection";
+import type { Elicitor } from "./elicitation";
 import { McpError } from "./errors";
 import { createSchemaCompiler, type SchemaCompiler } from "./json-schema";
 import { toRunnerTool } from "./mcp-tool";
@@ -54,14 +55,24 @@ function build(entry: Entry): void {
   entry.tools = [...byName.values()];
 }
 
+export interface McpOptions {
+  /**
+   * Answers a server's request for user input (elicitation) with a person — the run's live approver,
+   * or whoever the host routes it to. Without one, every such request is declined: the model never
+   * answers for the user.
+   */
+  elicit?: Elicitor;
+}
+
 /**
  * Connects to every server (in parallel) and lists its tools. Throws `McpError`: `config_invalid`,
- * `duplicate_server`, or `connect_failed` (then every server already connected is closed again).
+ * `duplicate_server`, `connect_failed`, `auth_required` or `auth_failed` (then every server already
+ * connected is closed again).
  */
-export async function connectMcp(servers: readonly McpServerConfig[]): Promise<McpToolset> {
+export async function connectMcp(servers: readonly McpServerConfig[], options: McpOptions = {}): Promise<McpToolset> {
   const configs = parseConfigs(servers);
   const entries: Entry[] = configs.map((config) => ({
-    connection: new McpConnection(config),
+    connection: new McpConnection(config, options.elicit ? { elicit: options.elicit } : {}),
     compiler: createSchemaCompiler(),
     tools: [],
   }));

@@ -1,11 +1,24 @@
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ResolvedServerConfig } from "./server-config";
 
+/** A transport that can finish an OAuth sign-in: both HTTP transports of the SDK. */
+export interface AuthorizingTransport extends Transport {
+  finishAuth(authorizationCode: string): Promise<void>;
+}
+
+export function canFinishAuth(transport: Transport | undefined): transport is AuthorizingTransport {
+  return typeof (transport as Partial<AuthorizingTransport> | undefined)?.finishAuth === "function";
+}
+
 /** A fresh SDK transport for a server: each (re)connection gets its own. */
-export function createTransport(transport: ResolvedServerConfig["transport"]): Transport {
+export function createTransport(
+  transport: ResolvedServerConfig["transport"],
+  authProvider?: OAuthClientProvider,
+): Transport {
   if (transport.type === "stdio") {
     return new StdioClientTransport({
       command: transport.command,
@@ -16,8 +29,11 @@ export function createTransport(transport: ResolvedServerConfig["transport"]): T
       ...(transport.cwd !== undefined ? { cwd: transport.cwd } : {}),
     });
   }
-  const requestInit = transport.headers ? { headers: transport.headers } : undefined;
+  const options = {
+    ...(transport.headers ? { requestInit: { headers: transport.headers } } : {}),
+    ...(authProvider ? { authProvider } : {}),
+  };
   const url = new URL(transport.url);
-  if (transport.type === "sse") return new SSEClientTransport(url, requestInit ? { requestInit } : {});
-  return new StreamableHTTPClientTransport(url, requestInit ? { requestInit } : {});
+  if (transport.type === "sse") return new SSEClientTransport(url, options);
+  return new StreamableHTTPClientTransport(url, options);
 }

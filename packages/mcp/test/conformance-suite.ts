@@ -48,7 +48,7 @@ export interface ScenarioOutcome {
 export function clientScenarios(node: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
     execFile(node, [suiteEntry(), "list", "--client"], { timeout: 30_000 }, (error, stdout) => {
-      if (error) return reject(error);
+      if (error) return reject(new Error(`conformance list failed: ${error.message}`));
       resolve([...stdout.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1]!));
     });
   });
