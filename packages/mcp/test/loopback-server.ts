@@ -110,8 +110,8 @@ export interface Loopback {
   url: string;
   sseUrl: string;
   state: LoopbackState;
-  /** Stops and starts the HTTP server on the same port: every session is forgotten. */
-  restart(): Promise<void>;
+  /** Stops and starts the HTTP server on the same port, `downMs` later: every session is forgotten. */
+  restart(downMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -181,10 +181,10 @@ export async function startLoopback(): Promise<Loopback> {
     url: `http://127.0.0.1:${port}/mcp`,
     sseUrl: `http://127.0.0.1:${port}/sse`,
     state,
-    async restart() {
+    async restart(downMs = 200) {
       await stop();
       // A real restart takes a moment; the client's pooled sockets to the old process are gone by then.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, downMs));
       http = await listen(port);
     },
     close: stop,
