@@ -1,5 +1,6 @@
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv } from "ajv";
+import { addFormats } from "./json-schema";
 
 /** The tool call a server asked its question during, when exactly one of its calls was running. */
 export interface ElicitationCall {
@@ -34,7 +35,8 @@ export type Elicitor = (request: ElicitationRequest) => Promise<ElicitationAnswe
 
 const DECLINE: ElicitResult = { action: "decline" };
 // Defaults are filled in before the check, so a form a person left blank keeps the server's defaults.
-const ajv = new Ajv({ useDefaults: true, strict: false, allErrors: false });
+const ajv = new Ajv({ useDefaults: true, strict: false });
+addFormats(ajv);
 
 /**
  * Answers one `elicitation/create`. Form mode only: a URL-mode request (open this page) is declined,

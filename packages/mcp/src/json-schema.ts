@@ -4,7 +4,7 @@ import addFormatsModule from "ajv-formats";
 import { z } from "zod";
 
 // ajv-formats ships CommonJS with a default export; under ESM interop the function can sit one level down.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+export const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as unknown as (ajv: Ajv | Ajv2020) => void;
 
 /** The JSON Schema drafts a server's schema may declare; anything else is read as draft-07, MCP's default. */
