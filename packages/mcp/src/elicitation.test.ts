@@ -22,7 +22,7 @@ async function elicitOnce(elicit?: Elicitor) {
 }
 
 describe("elicitation from a real server (server-everything over stdio) during a run", () => {
-  it("goes to the host's person with the call it came from; their answer, defaults filled in, reaches the server", async () => {
+  it("goes to the host's person with its call; their answer, defaults filled in, reaches the server", async () => {
     const asked: ElicitationRequest[] = [];
     const { text } = await elicitOnce((request) => {
       asked.push(request);
