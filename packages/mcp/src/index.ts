@@ -2,6 +2,7 @@ export { connectMcp, type McpToolset, type McpOptions } from "./toolset";
 export { OAUTH_GRANTS, TOKEN_ENDPOINT_AUTH_METHODS, type McpAuth, type McpAuthorize } from "./auth-config";
 export { createMemoryTokenStore, type McpTokenStore, type McpAuthRecord } from "./token-store";
 export { createFileTokenStore } from "./file-token-store";
+export { createPostgresTokenStore, type PostgresQueryable } from "./postgres-token-store";
 export type { Elicitor, ElicitationRequest, ElicitationAnswer, ElicitationCall } from "./elicitation";
 export { ANNOTATION_TRUST, type McpServerConfig, type McpPolicy } from "./server-config";
 export { clearTool, type ToolClearance, type ToolHints } from "./permission-policy";
