@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { startOpenAIMockServer, type RecordedRequest } from "@x/brain-openai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callId, LEASE_MS, nextMove, openQueue, tools, workerOptions } from "../test/fixture";
@@ -8,7 +9,10 @@ import { createWorker } from "./index";
 const h = useHarness("crash");
 
 type WireMessage = { role: string; content?: unknown };
-/** The fixture's script on the wire: the reply follows from the request alone, in any process. */
+/**
+ * The fixture's script on the wire: the reply follows from the request alone, in any process — but,
+ * like a real provider, every reply names its tool calls anew (a random id each time).
+ */
 const wireScript = (request: RecordedRequest) => {
   const messages = (request.body as { messages: WireMessage[] }).messages;
   const objective = messages.find((m) => m.role === "user")?.content;
@@ -18,7 +22,7 @@ const wireScript = (request: RecordedRequest) => {
   );
   if ("text" in move) return { text: move.text };
   const args = move.tool === "deploy" ? { target: "prod" } : { n: move.n };
-  return { toolCalls: [{ id: callId(move), name: move.tool, arguments: args }] };
+  return { toolCalls: [{ id: `${callId(move)}-${randomUUID()}`, name: move.tool, arguments: args }] };
 };
 
 let model: Awaited<ReturnType<typeof startOpenAIMockServer>>;
@@ -33,7 +37,7 @@ afterAll(async () => {
 });
 
 describe.runIf(PG_URL)("a worker that dies", () => {
-  it("SIGKILLed mid-run: the retry continues from the last finished turn, its request byte-identical", async () => {
+  it("SIGKILLed while a tool runs: no model call for its turn, only the unfinished call re-run, same key", async () => {
     const { child, hanging } = h.childWorker({ hangAt: "step 3", baseUrl: proxy.baseUrl });
     const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
     await hanging;
@@ -41,24 +45,28 @@ describe.runIf(PG_URL)("a worker that dies", () => {
     // The dead worker sent turns 1–3; the third one's step ran, but its result died with it.
     const beforeCrash = proxy.bodies.splice(0);
     expect(beforeCrash).toHaveLength(3);
+    const keyOfStep3 = (await keysOf(id)).at(-1);
     const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { baseUrl: proxy.baseUrl }));
     await worker.start();
     const done = await h.settled(id);
     await worker.stop();
     expect([done.status, done.attempts, done.result?.output]).toEqual(["completed", 1, "done after 4 steps"]);
     const afterCrash = proxy.bodies.splice(0);
-    // Only the turn in flight is asked again, and with the very bytes the dead worker sent: a
-    // provider's prompt cache sees the same prefix and hits.
-    expect(afterCrash).toHaveLength(3);
-    expect(afterCrash[0]!.equals(beforeCrash[2]!)).toBe(true);
-    expect(afterCrash[0]!.toString("utf8")).toBe(beforeCrash[2]!.toString("utf8"));
-    // Each later request extends the one before it (messages appended, none rewritten).
+    // Turn 3 was accepted before its step ran: it is not asked again (the provider would name its
+    // call anew, and the key would change); only turns 4 and 5 are asked.
+    expect(afterCrash).toHaveLength(2);
+    // Each later request extends the one before it (messages appended, none rewritten), across the
+    // crash too: the provider's prompt cache sees the dead worker's prefix.
     const messagesOf = (body: Buffer) => (JSON.parse(body.toString("utf8")) as { messages: unknown[] }).messages;
-    const all = [...beforeCrash, ...afterCrash.slice(1)].map(messagesOf);
+    const all = [...beforeCrash, ...afterCrash].map(messagesOf);
     for (let turn = 1; turn < all.length; turn++) {
       expect(all[turn]!.slice(0, all[turn - 1]!.length)).toEqual(all[turn - 1]);
     }
     expect(await h.effects(id)).toEqual(["step 1", "step 2", "step 3", "step 3", "step 4"]);
+    // The re-run step 3 kept the first run's idempotency key, though every call id was random.
+    const keys = await keysOf(id);
+    expect(keys[3]).toBe(keyOfStep3);
+    expect(new Set(keys).size).toBe(4);
   }, 40_000);
 
   it("SIGKILLed while executing an approved call: unknown_outcome, not run twice; reconciled as done", async () => {
@@ -140,3 +148,12 @@ describe.runIf(PG_URL)("a worker that dies", () => {
     expect(await h.effects(id)).toEqual(["step 1", "step 1", "step 1"]);
   }, 60_000);
 });
+
+/** The idempotency keys the tools recorded for a task's effects, in order. */
+async function keysOf(taskId: string): Promise<string[]> {
+  const found = await h.admin.query<{ idempotency_key: string }>(
+    `SELECT idempotency_key FROM ${h.schema}.effects WHERE idempotency_key LIKE $1 ORDER BY at`,
+    [`${taskId}:%`],
+  );
+  return found.rows.map((row) => row.idempotency_key);
+}

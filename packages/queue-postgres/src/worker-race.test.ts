@@ -100,7 +100,8 @@ describe.runIf(PG_URL)("workers racing", () => {
       await h.queue.send(id);
       const done = await h.settled(id);
       expect(done.status).toBe("completed");
-      expect(next!.calls).toEqual([1, 2, 3, 4]);
+      // Turn 2 was accepted before its step ran: the step runs again, the model is not asked again.
+      expect(next!.calls).toEqual([2, 3, 4]);
       expect(await h.effects(id)).toEqual(["step 1", "step 2", "step 2", "step 3", "step 4"]);
     } finally {
       await stopAll([next!]);

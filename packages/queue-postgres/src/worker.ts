@@ -138,11 +138,16 @@ export function createWorker(options: WorkerOptions): Worker {
       typeof options.tools === "function"
         ? options.tools({ taskId: row.id, owner: row.owner, scope: row.scope, toolNames: row.spec.toolNames })
         : options.tools;
+    // A turn is checkpointed when the model's answer is accepted and again as its results come in;
+    // the `turn` event is told once per turn, at its acceptance.
+    let toldTurns = (row.checkpoint as RunCheckpoint | null)?.state.stats.turns ?? 0;
     const onCheckpoint = async (checkpoint: RunCheckpoint) => {
       if (!(await fenced(row.id, "checkpoint = $3, attempts = 1", [JSON.stringify(checkpoint)]))) {
         throw new Error(`task ${row.id}: this worker lost its lease; another one continues the task`);
       }
-      await event(row.id, { type: "turn", turns: checkpoint.state.stats.turns });
+      const turns = checkpoint.state.stats.turns;
+      if (turns > toldTurns) await event(row.id, { type: "turn", turns });
+      toldTurns = Math.max(toldTurns, turns);
     };
     const onToolResult = async (info: ToolResultInfo) => {
       await event(row.id, { type: "tool_result", toolName: info.toolCall.name, isError: info.result.isError });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { fauxText, fauxToolCall, type FauxResponder } from "@x/brain-faux";
 import type { ToolResultMessage } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
@@ -20,7 +21,7 @@ const steps: FauxResponder = ({ context }) => {
 };
 
 describe("run checkpoints", () => {
-  it("hands the host a signed checkpoint after every finished turn, before the next model call", async () => {
+  it("hands the host a signed checkpoint when a turn is accepted and when its results are in", async () => {
     const { runner } = setup(steps, { parkKey: KEY });
     const { tool } = recorder();
     const checkpoints: RunCheckpoint[] = [];
@@ -29,8 +30,17 @@ describe("run checkpoints", () => {
       { onCheckpoint: (c) => void checkpoints.push(c) },
     );
     expect(result.status).toBe("completed");
-    expect(checkpoints.map((c) => c.messages.length)).toEqual([3, 5, 7]);
-    expect(checkpoints.map((c) => c.state.stats.turns)).toEqual([1, 2, 3]);
+    // The accepted response (its calls not run yet), then its results: before the next model call.
+    expect(checkpoints.map((c) => c.messages.length)).toEqual([2, 3, 4, 5, 6, 7]);
+    expect(checkpoints.map((c) => c.state.stats.turns)).toEqual([1, 1, 2, 2, 3, 3]);
+    expect(checkpoints.map((c) => c.messages.at(-1)!.role)).toEqual([
+      "assistant",
+      "toolResult",
+      "assistant",
+      "toolResult",
+      "assistant",
+      "toolResult",
+    ]);
     expect(checkpoints.at(-1)!.messages).toEqual(JSON.parse(JSON.stringify(result.messages.slice(0, 7))));
   });
 
@@ -43,7 +53,7 @@ describe("run checkpoints", () => {
     );
     const other = setup(steps, { parkKey: KEY });
     const { tool, calls } = recorder();
-    const stored = JSON.parse(JSON.stringify(checkpoints[1])) as unknown;
+    const stored = JSON.parse(JSON.stringify(checkpoints[3])) as unknown;
     const continued = await other.runner.continueRun(stored, { tools: [tool] });
     expect(continued.status).toBe("completed");
     expect(continued.output).toBe(uncut.output);
@@ -54,6 +64,40 @@ describe("run checkpoints", () => {
     // The first request after the cut is the lost process's next request: the same content (a
     // brain serialises fields by name, so key order inside a message does not reach the wire).
     expect(canonicalJson(other.brain.calls[0]!.context)).toBe(canonicalJson(whole.brain.calls[2]!.context));
+  });
+
+  it("a run continued from an accepted turn runs its unanswered calls, same ids, asking nothing new", async () => {
+    // A real provider names its calls anew on every request: a turn asked again would change every key.
+    const fresh: FauxResponder = ({ context }) => {
+      const results = context.messages.filter((m) => m.role === "toolResult").length;
+      return results < 3
+        ? fauxToolCall("echo", { text: `step ${results + 1}` }, { id: `call-${randomUUID()}` })
+        : fauxText("all three done");
+    };
+    const whole = setup(fresh, { parkKey: KEY });
+    const checkpoints: RunCheckpoint[] = [];
+    const keys: string[] = [];
+    const keyed = (into: string[]) =>
+      defineTool({
+        name: "echo",
+        description: "echoes",
+        input: z.object({ text: z.string() }),
+        execute: ({ text }, context: ToolContext) => (into.push(context.idempotencyKey), text),
+      });
+    await whole.runner.runTask(
+      { objective: "do three steps", tools: [keyed(keys)], runId: "run-accepted" },
+      { onCheckpoint: (c) => void checkpoints.push(c) },
+    );
+    // The process died while turn 3's call ran: its last checkpoint is the accepted turn.
+    const accepted = JSON.parse(JSON.stringify(checkpoints[4])) as RunCheckpoint;
+    expect(accepted.messages.at(-1)!.role).toBe("assistant");
+    const other = setup(fresh, { parkKey: KEY });
+    const retried: string[] = [];
+    const continued = await other.runner.continueRun(accepted, { tools: [keyed(retried)] });
+    expect(continued.status).toBe("completed");
+    expect(other.brain.calls).toHaveLength(1); // the final answer only: turn 3 is not asked again
+    expect(retried).toEqual([keys[2]]);
+    expect(continued.stats.turns).toBe(4);
   });
 
   it("a tampered or foreign checkpoint is refused typed, and nothing runs", async () => {

@@ -1,7 +1,7 @@
 import { verifyCheckpoint } from "../effects/checkpoint-seal";
 import type { RunEvent } from "../vocabulary/events";
 import { historyView } from "../state/history-view";
-import { runTurns } from "../loop/loop";
+import { continueTurns } from "../loop/loop";
 import type { ResolvedDeps } from "../state/run-context";
 import { buildContext, drive, failedBeforeStart } from "../loop/run-lifecycle";
 import type { ContinueOptions, TaskResult } from "../vocabulary/types";
@@ -10,7 +10,9 @@ import { grantCarried } from "../decisions/tool-grant";
 /**
  * Continues a run from a checkpoint its host made durable: the same spec, history, messages and
  * counters, so the next request is byte for byte the one the lost process would have sent (the
- * provider's prompt cache still hits). Only the turn that was in flight is paid for again.
+ * provider's prompt cache still hits). A turn the model already answered is not asked again: its
+ * calls without a result run, under the same ids and idempotency keys; only a model call that was
+ * in flight is paid for again.
  */
 export async function continueRun(
   deps: ResolvedDeps,
@@ -34,5 +36,5 @@ export async function continueRun(
     ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
   });
   if (!("deps" in ctx)) return failedBeforeStart(ctx, checkpoint.spec, checkpoint.messages, emit);
-  return drive(ctx, () => runTurns(ctx));
+  return drive(ctx, () => continueTurns(ctx));
 }

@@ -7,6 +7,7 @@ import { gateCall } from "./permissions";
 import type { RunContext } from "../state/run-context";
 import { childParked } from "./sub-run-park";
 import type { Slot } from "../state/run-parts";
+import { checkpointIfDue } from "../effects/checkpoint-seal";
 import { effectivePermission } from "../decisions/permission";
 import { checkCall, errorResult, executeTool } from "../effects/tools";
 import { isWithheld } from "../decisions/tool-grant";
@@ -69,7 +70,8 @@ export function runCall(ctx: RunContext, call: ToolCall, note?: string): Promise
 
 /**
  * Appends results in call order and tells the observer about each; a stop from the observer
- * ends the run once the slots already running are in.
+ * ends the run once the slots already running are in. Then the results are handed to the host's
+ * checkpoint sink, so a run continued after a crash re-runs only the calls that have none.
  */
 export async function flush(ctx: RunContext, slots: Slot[]): Promise<Terminal | undefined> {
   const results = await Promise.all(slots.map((slot) => slot.result));
@@ -100,6 +102,7 @@ export async function flush(ctx: RunContext, slots: Slot[]): Promise<Terminal | 
     }
   }
   slots.length = 0;
+  await checkpointIfDue(ctx);
   return stop;
 }
 

@@ -1,7 +1,8 @@
 import { assistantText, assistantToolCalls, type AssistantMessage, type Model, type UserMessage } from "@x/llm-types";
 import { isDegenerateCutMessage, isLengthEmpty } from "@x/terminal-cause";
 import { runBudgetExceeded } from "../decisions/budget";
-import { handleCalls } from "./calls";
+import { handleCalls, type CallsOutcome } from "./calls";
+import { pendingTurn } from "../effects/park";
 import { checkpointIfDue } from "../effects/checkpoint-seal";
 import { compactIfDue, recoverOverflow } from "./compaction";
 import { parseOutput } from "../decisions/output";
@@ -156,21 +157,43 @@ async function settleTurn(
   }
   appendTurn(ctx, message, turnNumber);
   if (assistantToolCalls(message).length > 0) {
-    const calls = await handleCalls(ctx, message, 0);
-    if ("done" in calls) return undefined;
-    if ("park" in calls)
-      return {
-        status: "parked",
-        terminal: {
-          code: "awaiting_approval",
-          cause: "approval",
-          message: `"${pendingToolName(calls.park)}" waits for a person's approval`,
-        },
-        park: calls.park,
-      };
-    return { status: calls.status, terminal: calls.terminal };
+    // The accepted response: durable before any of its calls runs, so a run continued after a
+    // crash runs this turn's unanswered calls under the same ids (and idempotency keys) instead
+    // of asking the model again — a real provider would name its calls anew.
+    await checkpointIfDue(ctx);
+    return callsEnd(await handleCalls(ctx, message, 0));
   }
   return finalAnswer(ctx, message);
+}
+
+/** How a turn's calls end the run, if they do: parked on one, or stopped. Undefined ⇒ go on. */
+function callsEnd(calls: CallsOutcome): LoopEnd | undefined {
+  if ("done" in calls) return undefined;
+  if ("park" in calls)
+    return {
+      status: "parked",
+      terminal: {
+        code: "awaiting_approval",
+        cause: "approval",
+        message: `"${pendingToolName(calls.park)}" waits for a person's approval`,
+      },
+      park: calls.park,
+    };
+  return { status: calls.status, terminal: calls.terminal };
+}
+
+/**
+ * A continued run's first step: the last accepted turn's calls that have no result yet (the run
+ * stopped between them) run now, under the ids the model gave them; then the turns go on.
+ */
+export async function continueTurns(ctx: RunContext): Promise<LoopEnd> {
+  const turn = pendingTurn(ctx.messages);
+  const answered = turn ? ctx.messages.length - 1 - ctx.messages.lastIndexOf(turn) : 0;
+  if (turn && answered < assistantToolCalls(turn).length) {
+    const end = callsEnd(await handleCalls(ctx, turn, answered));
+    if (end) return end;
+  }
+  return runTurns(ctx);
 }
 
 function appendTurn(ctx: RunContext, message: AssistantMessage, turnNumber: number): void {
