@@ -140,6 +140,8 @@ export class McpConnection {
       }
       if (error instanceof UnauthorizedError && (await this.finishAuthorization(client.transport).catch(() => false)))
         return await this.resend(() => Promise.resolve(client), tool, args, options);
+      // Refused while another call renewed the token (the SDK then gives up on the rest): send it again.
+      if (isRefusedCredentials(error)) return await this.resend(() => Promise.resolve(client), tool, args, options);
       // A transport that failed to deliver (a proxy's 502, a refused socket) is not trusted again.
       if (!(error instanceof SdkError)) this.drop(client);
       throw fail(error);
@@ -304,6 +306,11 @@ function errorText(error: unknown): string {
 /** A streamable HTTP session the server no longer knows (it restarted): the request never ran. */
 function isForgottenSession(error: unknown): boolean {
   return error instanceof StreamableHTTPError && error.code === 404;
+}
+
+/** A request refused for its credentials (401) after another request on the transport renewed them. */
+function isRefusedCredentials(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.code === 401;
 }
 
 /** Every page of `tools/list`. */

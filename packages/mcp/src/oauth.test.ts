@@ -84,6 +84,22 @@ describe("a real MCP server from npm (server-everything) behind a real OAuth flo
       expect(server.provider.log).toMatchObject({ codeGrants: 1, refreshGrants: 1 });
       expect(signIns).toHaveLength(1);
 
+      // Three calls at once on an expired token, and the authorization server rotates refresh tokens:
+      // a second refresh with the spent one would be refused and force a new sign-in. Each call goes
+      // through with no sign-in; a call refused after the first refresh landed may refresh once more
+      // with the new token (the SDK refreshes per refused request).
+      server.provider.expireAccessTokens();
+      const parallel = await Promise.all(["a", "b", "c"].map((text) => echo(text)));
+      expect(parallel.map((run) => resultText(toolResults(run.messages)[0]!))).toEqual([
+        "Echo: a",
+        "Echo: b",
+        "Echo: c",
+      ]);
+      expect(server.provider.log.codeGrants).toBe(1);
+      expect(server.provider.log.refreshGrants).toBeGreaterThanOrEqual(2);
+      expect(server.provider.log.refreshGrants).toBeLessThanOrEqual(4);
+      expect(signIns).toHaveLength(1);
+
       // A call that waits for a person parks: the park names the call, never a credential.
       const { runner } = autoRunner([fauxToolCall("secure__echo", { message: "parked" }), fauxText("done")]);
       const parked = await runner.runTask({

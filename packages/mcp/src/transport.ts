@@ -3,6 +3,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { refreshOnce } from "./refresh-once";
 import type { ResolvedServerConfig } from "./server-config";
 
 /** A transport that can finish an OAuth sign-in: both HTTP transports of the SDK. */
@@ -31,7 +32,7 @@ export function createTransport(
   }
   const options = {
     ...(transport.headers ? { requestInit: { headers: transport.headers } } : {}),
-    ...(authProvider ? { authProvider } : {}),
+    ...(authProvider ? { authProvider, fetch: refreshOnce() } : {}),
   };
   const url = new URL(transport.url);
   if (transport.type === "sse") return new SSEClientTransport(url, options);
