@@ -93,9 +93,19 @@ export interface TaskQueue {
     owner: string,
     outcome: { happened: true; result: string } | { happened: false },
   ): Promise<void>;
-  /** Sends a task's job again (a resume, a deferral); used by workers. */
+  /**
+   * Sends a task's job again (a resume, a deferral); used by workers. A deferral (`startAfterSeconds`)
+   * looks again at a task already under way — a dead worker's, once its lease lapses — so it goes
+   * ahead of every job of new work: a retake never waits behind the backlog.
+   */
   send(taskId: string, db?: Queryable, startAfterSeconds?: number): Promise<void>;
 }
+
+/**
+ * pg-boss hands out higher priorities first, then older jobs: a look-again job is made when the lease
+ * it waits for is due to lapse, so at priority 0 it would queue behind every task enqueued before.
+ */
+const LOOK_AGAIN_PRIORITY = 1;
 
 /** Retries pg-boss allows a job: far above any task's takes (turns × attempts), below forever. */
 const JOB_RETRY_BACKSTOP = 1_000;
@@ -151,7 +161,9 @@ export function createTaskQueue(options: TaskQueueOptions): TaskQueue {
       ...jobOptions(db),
       // A Date, not a number: pg-boss reads a number as whole seconds, and a look-again that
       // rounds up lands up to a second after the lease it waits for lapsed, once per look.
-      ...(startAfterSeconds !== undefined ? { startAfter: new Date(Date.now() + startAfterSeconds * 1000) } : {}),
+      ...(startAfterSeconds !== undefined
+        ? { startAfter: new Date(Date.now() + startAfterSeconds * 1000), priority: LOOK_AGAIN_PRIORITY }
+        : {}),
     });
   };
 
