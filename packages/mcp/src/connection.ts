@@ -5,6 +5,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolResultSchema,
   ElicitRequestSchema,
+  ListRootsRequestSchema,
   McpError as SdkError,
   ToolListChangedNotificationSchema,
   type CallToolResult,
@@ -31,7 +32,8 @@ const MAX_AUTH_ROUNDS = 2;
 
 const CLIENT_INFO = { name: "@x/mcp", version: "0.1.0" };
 // Elicitation is always declared: a server that asks gets a person's answer, or a decline — never silence.
-const CAPABILITIES = { elicitation: { form: { applyDefaults: true } } };
+// Sampling is never declared: a server's prompt would run outside the run's roles, budget and auto mode.
+const ELICITATION = { form: { applyDefaults: true } };
 
 export interface ConnectionOptions {
   elicit?: Elicitor;
@@ -244,7 +246,10 @@ export class McpConnection {
   }
 
   private newClient(): Client {
-    const client = new Client(CLIENT_INFO, { capabilities: CAPABILITIES });
+    const { roots } = this.config;
+    const capabilities = { elicitation: ELICITATION, ...(roots ? { roots: { listChanged: false } } : {}) };
+    const client = new Client(CLIENT_INFO, { capabilities });
+    if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       void this.relist(client).catch(() => undefined);
     });

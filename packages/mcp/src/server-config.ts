@@ -71,6 +71,15 @@ export const McpServerConfigSchema = z.strictObject({
   policy: McpPolicySchema.optional(),
   /** Per-call deadline of its tools. Default: the task's `toolTimeoutMs`. */
   callTimeoutMs: z.int().min(1).max(MAX_TIMER_MS).optional(),
+  /**
+   * The folders this server may work in, answered to its `roots/list` (a filesystem server keeps to
+   * them). Declared only when given: a server is never told about folders the host did not name.
+   */
+  roots: z
+    .array(
+      z.strictObject({ uri: z.string().regex(/^file:\/\//, "a root is a file:// URI"), name: z.string().optional() }),
+    )
+    .optional(),
   /** Deadline for connecting and listing tools. Default 30 000 ms. */
   connectTimeoutMs: z.int().min(1).max(MAX_TIMER_MS).optional(),
 });
