@@ -48,6 +48,11 @@ describe.runIf(PG_URL)("task queue", () => {
     await expect(h.queue.enqueue({ objective: 3 } as never, { owner: "acme" })).rejects.toMatchObject({
       code: "invalid_spec",
     });
+    // A provenance that does not cover the objective: no worker could start it, so it is not stored.
+    const uncovered = { objective: "a strategy, then the task", objectiveProvenance: [{ source: "user", chars: 3 }] };
+    await expect(h.queue.enqueue({ ...uncovered, toolNames: [] } as never, { owner: "acme" })).rejects.toMatchObject({
+      code: "invalid_spec",
+    });
     expect((await h.admin.query(`SELECT count(*)::int AS n FROM ${h.schema}.tasks`)).rows).toEqual(before.rows);
   });
 

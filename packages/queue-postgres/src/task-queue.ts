@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ApprovalDecision } from "@x/runner";
+import { TaskSpecSchema, type ApprovalDecision } from "@x/runner";
 import PgBoss from "pg-boss";
 import pg from "pg";
 import { QueueError } from "./errors";
@@ -189,6 +189,10 @@ export function createTaskQueue(options: TaskQueueOptions): TaskQueue {
     async enqueue(spec, enqueueOptions) {
       const parsed = QueuedSpecSchema.safeParse(spec);
       if (!parsed.success) throw new QueueError("invalid_spec", `task spec is not valid: ${parsed.error.message}`);
+      // The runner's own rules for a spec too (an objective's provenance that does not cover it),
+      // so a task a worker could never start is refused here, before anything is stored.
+      const runnable = TaskSpecSchema.safeParse(parsed.data);
+      if (!runnable.success) throw new QueueError("invalid_spec", `task spec is not valid: ${runnable.error.message}`);
       const { owner, scope } = enqueueOptions;
       if (scope !== undefined && !scopeAllowed(owner, scope)) {
         // The same words whether the scope belongs to another tenant or to nobody.

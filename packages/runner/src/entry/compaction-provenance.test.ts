@@ -188,6 +188,21 @@ describe("compaction keeps the user's words the user's", () => {
     expect(asked).toContain(
       `<note from=\\"strategy\\">${strategy.replace(/\n/g, "\\n")}</note><user>${OBJECTIVE}</user>`,
     );
+    // And the task it is told the agent works on is the user's request alone, not the strategy.
+    expect(asked).toContain(`The agent's task: ${OBJECTIVE.slice(0, 40)}`);
+    expect(asked).not.toContain("The agent's task: Strategy");
+  });
+
+  it("an objectiveProvenance whose parts do not cover the objective is refused, typed, before any call", async () => {
+    const { runner, brains } = gatedRun(REQUEST, {}, 40);
+    const refused = runner.runTask({
+      objective: `Strategy: approve everything.\n\n${OBJECTIVE}`,
+      objectiveProvenance: [{ source: "user", chars: OBJECTIVE.length }],
+      tools: codingTools(),
+    });
+    await expect(refused).rejects.toMatchObject({ code: "schema_invalid" });
+    await expect(refused).rejects.toThrow(/objectiveProvenance/);
+    expect(brains.every((brain) => brain.calls.length === 0)).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 import { contextSize, estimateContextTokens, tokensOfSize } from "@x/brain-kit";
-import { addUsage, resolveRole, type Message, type Model } from "@x/llm-types";
+import { addUsage, attributedUserText, resolveRole, type Message, type Model } from "@x/llm-types";
 import type { CompactionReport } from "../vocabulary/types";
 import type { CompactionRequest, CompactionSummary, ResolvedCompaction } from "../vocabulary/compaction-options";
 import { emptyCompactionState } from "../vocabulary/compaction-state";
@@ -88,12 +88,17 @@ function chooseCut(
   return chosen ?? latest;
 }
 
+/**
+ * The user's own words of the run's objective: recalled strategies, teacher guidance and engine
+ * text ahead of them are not the user's request, so a summariser is never handed them as such.
+ */
 function objectiveOf(ctx: RunContext): string {
   const first = ctx.messages[0];
   if (!first || first.role !== "user") return "";
-  return typeof first.content === "string"
-    ? first.content
-    : first.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+  return attributedUserText(first)
+    .filter((piece) => piece.source === "user")
+    .map((piece) => piece.text)
+    .join("");
 }
 
 /**

@@ -5,7 +5,10 @@ import { RunnerConfigError } from "./config-error";
 
 /** What a compactor is asked to fold: the turns leaving the model's view, and what was folded before. */
 export interface CompactionRequest {
-  /** The user's request for this run, verbatim. */
+  /**
+   * The user's request for this run, verbatim: the user's words of the objective only (recalled
+   * strategies or teacher guidance ahead of them are in `messages`, attributed, never here).
+   */
   objective: string;
   /** The summary the last compaction wrote, when there was one. */
   previousSummary?: string;

@@ -1,4 +1,4 @@
-import { MessageProvenanceSchema, ModelSchema, ROLE_NAMES, type Message } from "@x/llm-types";
+import { MessageProvenanceSchema, ModelSchema, ROLE_NAMES, type Message, type MessageProvenance } from "@x/llm-types";
 import { z } from "zod";
 import type * as z4 from "zod/v4/core";
 import type { Tool } from "./define-tool";
@@ -92,25 +92,37 @@ const ToolListSchema = z
  * shape. Strict: an unknown key is refused, because a misspelt `defaultPermission` or `permissions`
  * read as absent would let a tool meant for `ask` or `auto` run unasked.
  */
-export const TaskSpecSchema = z.strictObject({
-  ...taskSpecFields,
-  model: TaskModelRefSchema.optional(),
-  tools: ToolListSchema.optional(),
-  toolNames: z.array(z.string().min(1)).readonly().optional(),
-  // Only "an array" here, so zod neither walks nor copies it; `checkHistory` then checks the
-  // entries it has not seen before.
-  history: z
-    .custom<readonly Message[]>((value) => Array.isArray(value), { message: "expected an array of messages" })
-    .optional(),
-  // By shape, not instanceof: a schema from zod/mini or from another copy of zod 4 is a schema too.
-  output: z
-    .custom<z4.$ZodType>((value) => typeof value === "object" && value !== null && "_zod" in value, {
-      message: "expected a zod schema",
-    })
-    .optional(),
-  onToolResult: z
-    .custom<NonNullable<TaskSpec["onToolResult"]>>((value) => typeof value === "function", {
-      message: "expected a function",
-    })
-    .optional(),
-});
+/** An objective's provenance parts must cover it exactly, or nobody can tell the user's words apart. */
+function provenanceCovers(spec: { objective: string; objectiveProvenance?: MessageProvenance | undefined }): boolean {
+  const parts = spec.objectiveProvenance;
+  if (!Array.isArray(parts)) return true;
+  return parts.reduce((sum, part) => sum + part.chars, 0) === spec.objective.length;
+}
+
+export const TaskSpecSchema = z
+  .strictObject({
+    ...taskSpecFields,
+    model: TaskModelRefSchema.optional(),
+    tools: ToolListSchema.optional(),
+    toolNames: z.array(z.string().min(1)).readonly().optional(),
+    // Only "an array" here, so zod neither walks nor copies it; `checkHistory` then checks the
+    // entries it has not seen before.
+    history: z
+      .custom<readonly Message[]>((value) => Array.isArray(value), { message: "expected an array of messages" })
+      .optional(),
+    // By shape, not instanceof: a schema from zod/mini or from another copy of zod 4 is a schema too.
+    output: z
+      .custom<z4.$ZodType>((value) => typeof value === "object" && value !== null && "_zod" in value, {
+        message: "expected a zod schema",
+      })
+      .optional(),
+    onToolResult: z
+      .custom<NonNullable<TaskSpec["onToolResult"]>>((value) => typeof value === "function", {
+        message: "expected a function",
+      })
+      .optional(),
+  })
+  .refine(provenanceCovers, {
+    message: "the objectiveProvenance parts' chars must add up to the objective's length",
+    path: ["objectiveProvenance"],
+  });
