@@ -55,6 +55,24 @@ describe("compaction", () => {
     expect(result.compaction!.costMicroUsd).toBeGreaterThan(0);
   });
 
+  it("a session continued with result.messages: the next run sizes the history it sends, no overflow", async () => {
+    // Three runs of one session on a 12k window, each appending the last run's messages whole.
+    let history: Message[] = [];
+    for (const [run, objective] of ["Fix the date parser.", "Now add tests for it.", "Document it."].entries()) {
+      const { runner, overflows, mainContexts } = longRunner(run === 0 ? 60 : 4, 12_000);
+      const result = await runner.runTask({ objective, history, tools: codingTools(), maxTurns: 80 });
+      expect(result.status, `run ${run + 1}`).toBe("completed");
+      expect(overflows(), `run ${run + 1}`).toBe(0);
+      if (run > 0) {
+        // The history was over the window before the run's first call: it compacted first.
+        expect(result.compaction!.compactions, `run ${run + 1}`).toBeGreaterThan(0);
+        expect(mainContexts[0]!.messages.some((m) => userText(m).includes(COMPACTION_HEADER))).toBe(true);
+      }
+      history = [...history, ...result.messages];
+    }
+    expect(history.filter((m) => m.role === "toolResult")).toHaveLength(68);
+  });
+
   it("between two compactions each request is the previous one plus what was appended (prefix-stable)", async () => {
     const { runner, mainContexts } = longRunner(60, 12_000);
     const { result } = await collect(runner, { objective: OBJECTIVE, tools: codingTools(), maxTurns: 100 });

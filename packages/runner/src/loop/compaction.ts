@@ -1,11 +1,18 @@
 import { contextSize, estimateContextTokens, tokensOfSize } from "@x/brain-kit";
-import { addUsage, attributedUserText, resolveRole, type Message, type Model } from "@x/llm-types";
+import {
+  addUsage,
+  attributedUserText,
+  resolveRole,
+  type AssistantMessage,
+  type Message,
+  type Model,
+} from "@x/llm-types";
 import type { CompactionReport } from "../vocabulary/types";
 import type { CompactionRequest, CompactionSummary, ResolvedCompaction } from "../vocabulary/compaction-options";
 import { emptyCompactionState } from "../vocabulary/compaction-state";
 import { CompactorFailed, defaultCompactor } from "../effects/compactor";
 import { modelView, viewOf } from "../state/compaction-view";
-import { addSizes, isReport, reportedInput } from "../state/history-view";
+import { addSizes, isReport, reportedInput, type HistoryView } from "../state/history-view";
 import type { RunContext } from "../state/run-context";
 import { allMessages, contextMessages, modelChain, outputCap } from "../decisions/model-context";
 import type { Terminal } from "../vocabulary/types";
@@ -28,13 +35,31 @@ export function contextTokens(ctx: RunContext): number {
   }
   const history = ctx.historyView;
   const report = history.entries[history.lastReport];
-  if (report && isReport(report)) return reportedInput(report) + tokensOfSize(addSizes(history.sinceReport, own(0)));
+  if (report && isReport(report) && reportCovers(history, report))
+    return reportedInput(report) + tokensOfSize(addSizes(history.sinceReport, own(0)));
   const rest = contextSize({
     messages: [],
     ...(ctx.systemPrompt !== undefined ? { systemPrompt: ctx.systemPrompt } : {}),
     tools: ctx.toolSpecs,
   });
   return tokensOfSize(addSizes(addSizes(history.size, own(0)), rest));
+}
+
+/**
+ * Whether the history's last report measured what this run will send of the entries before it. A
+ * report is the request its own run sent: a run that compacted sent a summary and its latest turns,
+ * while the host appends `result.messages` whole — so a session continued across runs would size
+ * its first request by a report a fraction of the history it now sends (115k tokens sent into an
+ * 8k window, sized as 6k). A report under 80 % of the entries' own estimate is taken to be of
+ * another view, and the history is estimated instead: the estimate may err by a fifth either way,
+ * and an early compaction costs one summary where an overflow costs a refused call.
+ */
+function reportCovers(history: HistoryView, report: AssistantMessage): boolean {
+  const before = {
+    chars: history.size.chars - history.sinceReport.chars,
+    images: history.size.images - history.sinceReport.images,
+  };
+  return reportedInput(report) >= 0.8 * tokensOfSize(before);
 }
 
 /** {@link contextTokens} once the run has compacted: the report is looked for after the last compaction only. */
