@@ -19,7 +19,7 @@ export function allMessages(ctx: RunContext): Message[] {
  * — none, with `lend`, for a brain that borrows its context: the run's lent array, grown.
  */
 export function contextMessages(ctx: RunContext, lend = false): Message[] {
-  const options = ctx.deps.compaction;
+  const options = ctx.compactionOptions;
   const state = ctx.state.compaction;
   const views = (own: readonly Message[]) => (options ? own.map((message) => viewOf(message, options)) : own);
   let messages: Message[];

@@ -73,7 +73,7 @@ export async function defaultCompactor(
 ): Promise<CompactionSummary> {
   const brain = ctx.deps.brains.get(model.api);
   if (!brain) throw new CompactorFailed(`no brain for api "${model.api}"`, undefined);
-  const maxTokens = Math.min(ctx.deps.compaction!.summaryMaxTokens, model.maxTokens);
+  const maxTokens = Math.min(ctx.compactionOptions!.summaryMaxTokens, model.maxTokens);
   const previous = request.previousSummary
     ? `<previous_summary>\n${request.previousSummary}\n</previous_summary>\n`
     : "";

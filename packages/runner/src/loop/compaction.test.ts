@@ -1,4 +1,5 @@
-import { fauxModel, fauxText, fauxToolCall, createFauxBrain } from "@x/brain-faux";
+import { estimateContextTokens } from "@x/brain-kit";
+import { fauxError, fauxModel, fauxText, fauxToolCall, createFauxBrain } from "@x/brain-faux";
 import type { Message } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -138,6 +139,36 @@ describe("compaction", () => {
     expect(failed.status).toBe("failed");
     expect(failed.terminal).toMatchObject({ code: "model_error", errorKind: "context_overflow" });
     expect(failed.compaction!.compactions).toBe(1);
+  });
+
+  it("a 2 MB tool result on an 8k window is cut to what the window holds; the run completes", async () => {
+    const huge = `HEAD${"0123456789".repeat(200_000)}TAIL`;
+    const read = defineTool({ name: "read", description: "reads", input: z.object({}), execute: () => huge });
+    const window = 8_000;
+    let overflowed = 0;
+    const brain = createFauxBrain(({ model, context, callIndex }) => {
+      if (estimateContextTokens(context) > model.contextWindow) {
+        overflowed += 1;
+        return fauxError("context_overflow", "prompt is too long");
+      }
+      return callIndex === 0 ? fauxToolCall("read", {}) : fauxText("read it");
+    });
+    const runner = createRunner({
+      brains: [brain],
+      models: { main: fauxModel({ id: "main", contextWindow: window, maxTokens: 500 }) },
+      clock: fakeClock(),
+    });
+    const result = await runner.runTask({ objective: "read the dump", tools: [read] });
+    expect(result.status).toBe("completed");
+    expect(overflowed).toBe(0);
+    const seen = brain.calls[1]!.context.messages.find((m) => m.role === "toolResult")!;
+    const text = (seen.content[0] as { text: string }).text;
+    // A quarter of the usable window (7,500 tokens × 4 characters), not the default 40,000.
+    expect(text.length).toBeLessThanOrEqual(7_500);
+    expect(text.startsWith("HEAD") && text.endsWith("TAIL")).toBe(true);
+    expect(estimateContextTokens(brain.calls[1]!.context)).toBeLessThan(window);
+    // The run's own message keeps the whole result for the host.
+    expect((result.messages[2]!.content as Array<{ text: string }>)[0]!.text).toBe(huge);
   });
 
   it("a huge tool result is cut head + tail for the model; the run's message keeps it whole; per tool", async () => {

@@ -23,7 +23,7 @@ import type { Terminal } from "../vocabulary/types";
  * reports nothing), an estimate of the whole request.
  */
 export function contextTokens(ctx: RunContext): number {
-  const options = ctx.deps.compaction;
+  const options = ctx.compactionOptions;
   if ((ctx.state.compaction?.at.length ?? 0) > 0) return contextTokensAfterCompaction(ctx);
   const own = (from: number) => {
     const tail = ctx.messages.slice(from);
@@ -69,7 +69,7 @@ function contextTokensAfterCompaction(ctx: RunContext): number {
   for (let i = all.length - 1; i >= since; i--) {
     const message = all[i]!;
     if (!isReport(message)) continue;
-    const appended = modelView(all.slice(i), ctx.deps.compaction, undefined);
+    const appended = modelView(all.slice(i), ctx.compactionOptions, undefined);
     return reportedInput(message) + estimateContextTokens({ messages: appended });
   }
   return estimateContextTokens({
@@ -131,7 +131,7 @@ function objectiveOf(ctx: RunContext): string {
  * nothing) leaves the view as it was: the run goes on, and a real overflow later ends it typed.
  */
 async function compact(ctx: RunContext, reason: "threshold" | "overflow"): Promise<boolean> {
-  const options = ctx.deps.compaction!;
+  const options = ctx.compactionOptions!;
   const model = currentModel(ctx);
   const state = ctx.state.compaction ?? emptyCompactionState();
   const all = allMessages(ctx);
@@ -181,7 +181,7 @@ export function summaryModel(ctx: RunContext): Model {
 
 /** Before each model call: compacts when the next request would pass the threshold. */
 export async function compactIfDue(ctx: RunContext): Promise<void> {
-  const options = ctx.deps.compaction;
+  const options = ctx.compactionOptions;
   if (!options) return;
   const model = currentModel(ctx);
   if (contextTokens(ctx) <= usableWindow(ctx, model) * options.threshold) return;
@@ -193,7 +193,7 @@ export async function compactIfDue(ctx: RunContext): Promise<void> {
  * and let the loop ask again. A second overflow in the same turn ends the run with the typed cause.
  */
 export async function recoverOverflow(ctx: RunContext, terminal: Terminal): Promise<boolean> {
-  if (!ctx.deps.compaction || terminal.errorKind !== "context_overflow") return false;
+  if (!ctx.compactionOptions || terminal.errorKind !== "context_overflow") return false;
   const turns = ctx.state.stats.turns;
   if (ctx.state.compaction?.overflowTurn === turns) return false;
   const done = await compact(ctx, "overflow");

@@ -5,7 +5,7 @@ import { CLASSIFIER_CONFIG_ERROR_CODES } from "@x/classifier-ladder";
 import { createAutoModeGate } from "../effects/auto-mode";
 import { markKnown } from "../state/known-messages";
 import type { CheckpointSink } from "../vocabulary/checkpoint";
-import type { HistoryView } from "../state/history-view";
+import { historyView, type HistoryView } from "../state/history-view";
 import { giveBack } from "../state/lent-messages";
 import { closeUnanswered } from "./calls";
 import type { RunEvent } from "../vocabulary/events";
@@ -17,6 +17,7 @@ import type { ParkedRun, RunSpec, RunState } from "../vocabulary/park-schema";
 import { resolveTaskModel } from "../decisions/resolve";
 import type { Lineage, ResolvedDeps, RunContext } from "../state/run-context";
 import { offeredToolSpecs } from "../decisions/permission";
+import { fitToWindow } from "../decisions/fitted-compaction";
 import { resultStats, settleInParent } from "./sub-run-stats";
 import { emptyStats, toRunStats } from "../state/stats";
 import { RunTracer, SPAN_NAMES } from "../effects/tracer";
@@ -53,6 +54,9 @@ export function buildContext(deps: ResolvedDeps, input: ContextInput): RunContex
   }
   const { spec } = input;
   const runId = spec.runId;
+  // A small window gets a tighter tool-result cap; the history is then viewed under it.
+  const compaction = fitToWindow(deps.compaction, taskModel, spec.maxTokens);
+  const history = compaction === deps.compaction ? input.history : historyView(input.history.entries, compaction);
   const tracer = new RunTracer(deps.tracer, () => deps.clock.now(), runId, spec.sessionId);
   const systemPrompt = input.output
     ? [spec.systemPrompt, outputInstruction(input.output)].filter(Boolean).join("\n\n")
@@ -67,8 +71,8 @@ export function buildContext(deps: ResolvedDeps, input: ContextInput): RunContex
     toolSpecs: offeredToolSpecs({ spec, ...(input.lineage ? { lineage: input.lineage } : {}) }, input.tools),
     taskModel,
     chainIndex: 0,
-    history: input.history.entries,
-    historyView: input.history,
+    history: history.entries,
+    historyView: history,
     messages: input.messages,
     state: input.state,
     checkpointedMessages: input.messages.length,
@@ -83,6 +87,7 @@ export function buildContext(deps: ResolvedDeps, input: ContextInput): RunContex
     },
     ...(spec.sessionId !== undefined ? { sessionId: spec.sessionId } : {}),
     ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+    ...(compaction ? { compactionOptions: compaction } : {}),
     ...(input.output ? { output: input.output } : {}),
     ...(input.onToolResult ? { onToolResult: input.onToolResult } : {}),
     ...(input.onCheckpoint ? { onCheckpoint: input.onCheckpoint } : {}),
@@ -118,7 +123,7 @@ function finish(ctx: RunContext, end: LoopEnd): TaskResult {
     ...(ctx.subRuns?.records.length ? { subRuns: ctx.subRuns.records } : {}),
     ...(end.model ? { model: end.model } : {}),
     ...(end.structured !== undefined ? { structured: end.structured } : {}),
-    ...(ctx.deps.compaction ? { compaction: compactionReport(ctx) } : {}),
+    ...(ctx.compactionOptions ? { compaction: compactionReport(ctx) } : {}),
   };
   if (end.park) {
     // A sub-run's park travels inside its parent's: the top-level run speaks for the whole tree.

@@ -133,6 +133,11 @@ export interface RunContext {
   /** What every model call needs from `history`, derived once (see {@link HistoryView}). */
   historyView: HistoryView;
   messages: Message[];
+  /**
+   * The run's compaction options (undefined: off): the runner's, with the tool-result cap fitted
+   * to this run's window (`fitToWindow`).
+   */
+  compactionOptions?: ResolvedCompaction;
   /** The messages array lent to brains that borrow their context, once the run has made one. */
   lent?: LentMessages;
   state: RunState;

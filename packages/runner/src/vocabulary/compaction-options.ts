@@ -36,7 +36,10 @@ export interface CompactionOptions {
   summaryMaxTokens?: number;
   /** Writes the summary instead of the `summarize` role's model. */
   compactor?: Compactor;
-  /** Characters of one tool result the model sees; longer ones are cut head + tail. Default 40 000. */
+  /**
+   * Characters of one tool result the model sees; longer ones are cut head + tail. Default 40 000,
+   * and never more than a quarter of the run's usable window (4 characters a token).
+   */
   toolResultMaxChars?: number;
   /** Per tool name, overriding `toolResultMaxChars`. */
   toolResultMaxCharsByTool?: Readonly<Record<string, number>>;
