@@ -69,6 +69,35 @@ describe.runIf(PG_URL)("a worker that dies", () => {
     expect(new Set(keys).size).toBe(4);
   }, 40_000);
 
+  it("SIGSTOPped mid-tool, taken over, then SIGCONTed: the thawed worker writes nothing, events included", async () => {
+    const { child, hanging } = h.childWorker({ hangAt: "step 2", hangMs: 1_000 });
+    const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
+    await hanging;
+    child.kill("SIGSTOP");
+    // Frozen: its lease lapses, pg-boss hands the job out again, and a live worker takes the task over.
+    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { baseUrl: proxy.baseUrl }));
+    await worker.start();
+    const done = await h.settled(id);
+    await worker.stop();
+    expect(done.status).toBe("completed");
+    const events = await h.queue.events(id, "acme");
+    expect(events.at(-1)!.event).toMatchObject({ type: "end", status: "completed" });
+    const row = await h.admin.query(
+      `SELECT status, result::text, checkpoint::text FROM ${h.schema}.tasks WHERE id = $1`,
+      [id],
+    );
+    // Thawed: its step 2 returns at once (its timer ran out while it was stopped) and it tries to go on.
+    child.kill("SIGCONT");
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    child.kill("SIGKILL");
+    expect(await h.queue.events(id, "acme")).toEqual(events);
+    const after = await h.admin.query(
+      `SELECT status, result::text, checkpoint::text FROM ${h.schema}.tasks WHERE id = $1`,
+      [id],
+    );
+    expect(after.rows).toEqual(row.rows);
+  }, 40_000);
+
   it("SIGKILLed while executing an approved call: unknown_outcome, not run twice; reconciled as done", async () => {
     const id = await h.queue.enqueue({ objective: "deploy now", toolNames: ["deploy"] }, { owner: "acme" });
     const { child, hanging } = h.childWorker({ hangAt: "deploy 0" });

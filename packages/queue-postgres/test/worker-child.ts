@@ -10,6 +10,8 @@ export interface ChildSettings {
   hangAt: string;
   /** Hang before the effect is recorded (it never happened) or after (it did). Default after. */
   hangWhen?: "before" | "after";
+  /** Hang this long, then go on (a worker frozen, then thawed); default: hang for good. */
+  hangMs?: number;
   /** The loopback Chat Completions server to use instead of the faux script. */
   baseUrl?: string;
 }
@@ -20,7 +22,7 @@ await queue.start();
 const hang = async (name: string, n: number) => {
   if (`${name} ${n}` !== settings.hangAt) return;
   process.stdout.write(`hanging at ${name} ${n}\n`);
-  await new Promise(() => undefined);
+  await new Promise((resolve) => (settings.hangMs === undefined ? undefined : setTimeout(resolve, settings.hangMs)));
 };
 const hooks = settings.hangWhen === "before" ? { before: hang } : { after: hang };
 const brain: BrainChoice | undefined = settings.baseUrl ? { baseUrl: settings.baseUrl } : undefined;
