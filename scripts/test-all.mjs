@@ -1,6 +1,7 @@
-// The one test command: the formatter check, then typecheck, lint (incl. publint/attw on packed
-// tarballs) and every package's tests through turbo, then the packed-tarball consumer test (after
-// turbo, when every package is built), then one summary line summed from vitest's JSON reports.
+// The one test command: the formatter and changeset checks, then typecheck, lint (incl. publint/attw
+// on packed tarballs) and every package's tests through turbo, then the packed-tarball consumer test
+// and the release round trip through a loopback registry (after turbo, when every package is built),
+// then one summary line summed from vitest's JSON reports.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +20,7 @@ if (format.status !== 0) console.error("format: run `pnpm format` (prettier --wr
 // Prettier leaves long strings and comments whole; this finds them everywhere (a package's lint
 // checks only its own folder, so the bench and the scripts are checked here).
 const width = spawnSync("node", ["scripts/line-width.mjs", "--all"], { stdio: "inherit" });
+const changesets = spawnSync("node", ["scripts/changeset-check.mjs"], { stdio: "inherit" });
 
 const args = process.argv.slice(2);
 const run = spawnSync(
@@ -26,12 +28,13 @@ const run = spawnSync(
   ["exec", "turbo", "run", "typecheck", "lint", "test", "--concurrency=2", "--continue", ...args],
   { stdio: "inherit" },
 );
-// Packs every package and installs the tarballs in a project outside the workspace (needs the builds
-// turbo just made, so it runs after it). Skipped when turbo was pointed at a subset with --filter.
-const packed =
-  args.length === 0
-    ? spawnSync("pnpm", ["--filter", "@x/publish-check", "test:packed"], { stdio: "inherit" })
-    : { status: 0 };
+// Packs every package and installs the tarballs in a project outside the workspace, then versions and
+// publishes them to Verdaccio on loopback and installs them from there (both need the builds turbo
+// just made, so they run after it). Skipped when turbo was pointed at a subset with --filter.
+const afterTurbo = (name, script) =>
+  args.length === 0 ? spawnSync("pnpm", ["--filter", name, script], { stdio: "inherit" }) : { status: 0 };
+const packed = afterTurbo("@x/publish-check", "test:packed");
+const registry = afterTurbo("@x/release-check", "test:registry");
 
 const tested = workspaces.filter((ws) => reportsOf(ws).length > 0);
 const summary = summarizeReports(
@@ -40,5 +43,7 @@ const summary = summarizeReports(
 console.log(`\n${tested.length} workspaces tested`);
 for (const file of summary.brokenFiles) console.log(`failed to load: ${file}`);
 console.log(summary.line);
-const status = [format.status, width.status, run.status, packed.status].find((s) => s !== 0);
+const status = [format.status, width.status, changesets.status, run.status, packed.status, registry.status].find(
+  (s) => s !== 0,
+);
 process.exit(status !== undefined ? (status ?? 1) : summary.ok ? 0 : 1);
