@@ -1,21 +1,13 @@
 import { addUsage, emptyUsage, microToUsd, type AssistantMessage, type Usage } from "@x/llm-types";
-import type { ChildRunStats } from "../vocabulary/sub-run-types";
+import type { RunState } from "../vocabulary/park-schema";
 import type { HumanReviewGate, RunStats } from "../vocabulary/types";
 
-/** The serialisable counters behind {@link RunStats}; a parked run carries them across processes. */
-export interface StatsState {
-  usage: Usage;
-  /** Estimated usage of calls no provider could bill (see {@link couldBeBilled}); absent in older parks. */
-  unbilled?: Usage;
-  turns: number;
-  toolCalls: number;
-  modelCalls: number;
-  retries: number;
-  classifierCalls: number;
-  gates: HumanReviewGate[];
-  /** Direct children that finished; their spend is already in the counters above. */
-  children?: ChildRunStats[];
-}
+/**
+ * The serialisable counters behind {@link RunStats}, as a park or checkpoint stores them: the type
+ * is the stored schema's own, so the two cannot drift apart. `unbilled` is the estimated usage of
+ * calls no provider could bill (see {@link couldBeBilled}), absent in older parks.
+ */
+export type StatsState = RunState["stats"];
 
 export function emptyStats(): StatsState {
   return { usage: emptyUsage(), turns: 0, toolCalls: 0, modelCalls: 0, retries: 0, classifierCalls: 0, gates: [] };

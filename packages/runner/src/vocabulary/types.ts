@@ -321,10 +321,8 @@ export interface RunOptions {
   onCheckpoint?: CheckpointSink;
 }
 
-export interface ResumeDecision {
-  decision: "approve" | "deny";
-  reason?: string;
-}
+/** What `resume` is told about the parked call: the same decision a live approver answers. */
+export type ResumeDecision = ApprovalDecision;
 
 /** What a resumed run needs that JSON cannot carry. */
 export interface ResumeOptions {
