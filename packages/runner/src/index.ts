@@ -14,6 +14,7 @@ export { ParkedRunError, PARKED_RUN_ERROR_CODES, type ParkedRunErrorCode } from 
 export { RunnerConfigError } from "./vocabulary/config-error";
 export { grantTools, ToolGrantError } from "./decisions/tool-grant";
 export type { CompactionReport } from "./vocabulary/types";
+export type { CompactedHistory } from "./vocabulary/compaction-state";
 export type {
   CompactionOptions,
   CompactionRequest,

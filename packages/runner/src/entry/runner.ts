@@ -1,6 +1,6 @@
 import { resolveCompaction } from "../vocabulary/compaction-options";
 import { randomUUID } from "node:crypto";
-import { parseWith, type Brain, type Message, issuesLine, describeError } from "@x/llm-types";
+import { parseWith, type Brain, type Message, issuesLine, describeError, SchemaValidationError } from "@x/llm-types";
 import { z } from "zod";
 import { autoModeClassifierFallbackOf } from "@x/classifier-ladder";
 import { systemClock } from "../effects/clock";
@@ -10,7 +10,8 @@ import { historyView } from "../state/history-view";
 import { runTurns } from "../loop/loop";
 import { checkParkKey, randomParkKey } from "../effects/park";
 import { createMemoryParkLedger } from "../effects/park-ledgers";
-import type { RunSpec } from "../vocabulary/park-schema";
+import type { RunSpec, RunState } from "../vocabulary/park-schema";
+import { emptyCompactionState } from "../vocabulary/compaction-state";
 import { resolveTaskModel } from "../decisions/resolve";
 import { continueRun } from "./continue-run";
 import { resumeRun } from "./resume";
@@ -128,7 +129,16 @@ function resolveDeps(deps: RunnerDeps): ResolvedDeps {
 
 /** The JSON-safe part of a spec, as a park stores it. */
 function runSpecOf(spec: TaskSpec, granted: readonly Tool[], runId: string, lineage: Lineage | undefined): RunSpec {
-  const { tools: _tools, toolNames: _names, history: _history, output, onToolResult: _observer, model, ...rest } = spec;
+  const {
+    tools: _tools,
+    toolNames: _names,
+    history: _history,
+    compactedHistory: _view,
+    output,
+    onToolResult: _observer,
+    model,
+    ...rest
+  } = spec;
   const out: RunSpec = {
     ...rest,
     runId,
@@ -138,6 +148,21 @@ function runSpecOf(spec: TaskSpec, granted: readonly Tool[], runId: string, line
   };
   if (model !== undefined) out.model = (Array.isArray(model) ? [...(model as unknown[])] : model) as RunSpec["model"];
   return out;
+}
+
+/**
+ * A fresh run's state: empty, or — continuing a session — starting from the compacted view the
+ * session's last run left (`compactedHistory`), which must fall inside the history it came with.
+ */
+function startState(spec: TaskSpec, historyLength: number, deps: ResolvedDeps): RunState {
+  const state = freshState();
+  const carried = spec.compactedHistory;
+  if (!carried || !deps.compaction) return state;
+  if (carried.cut > historyLength)
+    throw new SchemaValidationError("task spec", [
+      { path: "compactedHistory.cut", message: `${carried.cut} is past the history's ${historyLength} messages` },
+    ]);
+  return { ...state, compaction: { ...emptyCompactionState(), cut: carried.cut, summary: carried.summary } };
 }
 
 /** One run from a spec: a top-level task, or a sub-run when `lineage` places it in a tree. */
@@ -168,7 +193,7 @@ export async function execute(
     onHand,
     history,
     messages,
-    state: freshState(),
+    state: startState(rawSpec, history.entries.length, deps),
     signal: options.signal ?? new AbortController().signal,
     emit,
     ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),

@@ -11,6 +11,7 @@ import { createMemoryParkLedger } from "../effects/park-ledgers";
 import { createRunner } from "../entry/runner";
 import { RunnerConfigError } from "../vocabulary/config-error";
 import type { RunnerDeps } from "../vocabulary/types";
+import type { CompactedHistory } from "../vocabulary/compaction-state";
 import { fakeClock } from "../../test/harness";
 import { OBJECTIVE, codingTools, longRunBrains, longRunModels, pairsValid } from "../../test/long-run";
 
@@ -72,6 +73,41 @@ describe("compaction", () => {
       history = [...history, ...result.messages];
     }
     expect(history.filter((m) => m.role === "toolResult")).toHaveLength(68);
+  });
+
+  it("a session handing each run the last one's compaction view: its first request extends the last one", async () => {
+    let history: Message[] = [];
+    let view: CompactedHistory | undefined;
+    let lastRequest: Message[] | undefined;
+    for (const [run, objective] of ["Fix the date parser.", "Now add tests for it.", "Document it."].entries()) {
+      const { runner, overflows, mainContexts } = longRunner(run === 0 ? 60 : 4, 12_000);
+      const result = await runner.runTask({
+        objective,
+        history,
+        tools: codingTools(),
+        maxTurns: 80,
+        ...(view ? { compactedHistory: view } : {}),
+      });
+      expect([result.status, overflows()], `run ${run + 1}`).toEqual(["completed", 0]);
+      if (lastRequest) {
+        // The prefix a provider cached for the last run's last request is this run's first prefix.
+        const first = mainContexts[0]!.messages;
+        expect(first.slice(0, lastRequest.length), `run ${run + 1}`).toEqual(lastRequest);
+        expect(result.compaction!.compactions, `run ${run + 1}: nothing summarised twice`).toBe(0);
+      }
+      view = result.compaction!.view;
+      expect(view, `run ${run + 1}`).toBeDefined();
+      lastRequest = [...mainContexts.at(-1)!.messages, ...result.messages.slice(-1)];
+      history = [...history, ...result.messages];
+    }
+  });
+
+  it("a compactedHistory past the end of the history is refused, typed, before any call", async () => {
+    const { runner, mainContexts } = longRunner(1, 12_000);
+    await expect(
+      runner.runTask({ objective: "go", history: [], compactedHistory: { cut: 3, summary: "earlier work" } }),
+    ).rejects.toMatchObject({ code: "schema_invalid" });
+    expect(mainContexts).toHaveLength(0);
   });
 
   it("between two compactions each request is the previous one plus what was appended (prefix-stable)", async () => {

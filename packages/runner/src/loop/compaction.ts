@@ -24,7 +24,8 @@ import type { Terminal } from "../vocabulary/types";
  */
 export function contextTokens(ctx: RunContext): number {
   const options = ctx.compactionOptions;
-  if ((ctx.state.compaction?.at.length ?? 0) > 0) return contextTokensAfterCompaction(ctx);
+  // A view carried in from the session's last run (`compactedHistory`) counts as a compaction done.
+  if ((ctx.state.compaction?.cut ?? 0) > 0) return contextTokensAfterCompaction(ctx);
   const own = (from: number) => {
     const tail = ctx.messages.slice(from);
     return contextSize({ messages: options ? tail.map((message) => viewOf(message, options)) : tail });
@@ -222,6 +223,7 @@ export function compactionReport(ctx: RunContext): CompactionReport {
   }
   return {
     compactions: state.at.length,
+    ...(state.cut > 0 ? { view: { cut: state.cut, summary: state.summary } } : {}),
     tokens: state.tokens,
     costMicroUsd: state.costMicroUsd,
     inputTokens,

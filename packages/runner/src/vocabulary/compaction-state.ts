@@ -19,6 +19,15 @@ export const CompactionStateSchema = z.strictObject({
 });
 export type CompactionState = z.infer<typeof CompactionStateSchema>;
 
+/**
+ * Where the model's view of a session stands after a run: everything before `cut` (an index into
+ * the next run's history, `[...history, ...result.messages]`) is folded into `summary`. Handed to
+ * the next run of the session, it starts from the same view, so its first request extends the last
+ * run's last one — a provider's prompt cache still hits — and nothing is summarised twice.
+ */
+export const CompactedHistorySchema = z.strictObject({ cut: count, summary: z.string().min(1) });
+export type CompactedHistory = z.infer<typeof CompactedHistorySchema>;
+
 export function emptyCompactionState(): CompactionState {
   return { cut: 0, summary: "", at: [], tokens: 0, costMicroUsd: 0 };
 }

@@ -1,3 +1,4 @@
+import { CompactedHistorySchema } from "./compaction-state";
 import { MessageProvenanceSchema, ModelSchema, ROLE_NAMES, type Message, type MessageProvenance } from "@x/llm-types";
 import { z } from "zod";
 import type * as z4 from "zod/v4/core";
@@ -105,6 +106,7 @@ export const TaskSpecSchema = z
     model: TaskModelRefSchema.optional(),
     tools: ToolListSchema.optional(),
     toolNames: z.array(z.string().min(1)).readonly().optional(),
+    compactedHistory: CompactedHistorySchema.optional(),
     // Only "an array" here, so zod neither walks nor copies it; `checkHistory` then checks the
     // entries it has not seen before.
     history: z

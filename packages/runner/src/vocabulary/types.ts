@@ -1,4 +1,5 @@
 import type { CompactionOptions } from "./compaction-options";
+import type { CompactedHistory } from "./compaction-state";
 import type {
   AssistantMessage,
   Brain,
@@ -95,6 +96,11 @@ export interface TaskSpec {
    * granted is answered `forbidden`. Default: every tool in `tools`.
    */
   toolNames?: readonly string[];
+  /**
+   * The last run's `result.compaction.view`, when `history` ends with that run's messages: this
+   * run starts from the same compacted view of the session instead of sending the whole history.
+   */
+  compactedHistory?: CompactedHistory;
   /** Prior conversation; never rewritten. The result's `messages` are what to append to it. */
   history?: readonly Message[];
   systemPrompt?: string;
@@ -406,4 +412,9 @@ export interface CompactionReport {
   cacheStableInputTokens: number;
   /** `cacheStableInputTokens / inputTokens` (0 with no input). */
   cacheStableShare: number;
+  /**
+   * The model's view of the session as this run left it (absent until a compaction folded part of
+   * it): pass it as the next run's `compactedHistory`, with `[...history, ...result.messages]`.
+   */
+  view?: CompactedHistory;
 }
