@@ -1,13 +1,13 @@
 import { parseWith, type ToolCall, type ToolResultMessage, describeError, assistantToolCalls } from "@x/llm-types";
 import { closeRemaining, flush, handleCalls, runCall } from "../loop/calls";
 import type { RunEvent } from "../vocabulary/events";
-import { runTurns, type LoopEnd } from "../loop/loop";
+import { parkedEnd, runTurns } from "../loop/loop";
 import { pendingTurn, verifyParkedRun } from "../effects/park";
 import { ParkedRunError } from "../vocabulary/parked-run-error";
 import type { ParkedRun, PendingCall } from "../vocabulary/park-schema";
 import { afterPersonDecided, deniedResult } from "../loop/permissions";
 import type { Lineage, ResolvedDeps, RunContext } from "../state/run-context";
-import { grantParkedTree, pendingToolName, resumeChildCall, verifyParkedChildren } from "../loop/sub-run-park";
+import { grantParkedTree, resumeChildCall, verifyParkedChildren } from "../loop/sub-run-park";
 import { buildContext, drive, failedBeforeStart } from "../loop/run-lifecycle";
 import { historyView } from "../state/history-view";
 import { ApprovalDecisionSchema } from "../vocabulary/schemas";
@@ -159,19 +159,6 @@ async function decided(
   }
   await ledger.executed?.(parkId, result);
   return result;
-}
-
-/** The loop's end for a run that parks (again) on `park`. */
-function parkedEnd(park: PendingCall): LoopEnd {
-  return {
-    status: "parked",
-    terminal: {
-      code: "awaiting_approval",
-      cause: "approval",
-      message: `"${pendingToolName(park)}" waits for a person's approval`,
-    },
-    park,
-  };
 }
 
 /**

@@ -169,17 +169,21 @@ async function settleTurn(
 /** How a turn's calls end the run, if they do: parked on one, or stopped. Undefined ⇒ go on. */
 function callsEnd(calls: CallsOutcome): LoopEnd | undefined {
   if ("done" in calls) return undefined;
-  if ("park" in calls)
-    return {
-      status: "parked",
-      terminal: {
-        code: "awaiting_approval",
-        cause: "approval",
-        message: `"${pendingToolName(calls.park)}" waits for a person's approval`,
-      },
-      park: calls.park,
-    };
+  if ("park" in calls) return parkedEnd(calls.park);
   return { status: calls.status, terminal: calls.terminal };
+}
+
+/** The loop's end for a run that parks (again) on `park`. */
+export function parkedEnd(park: PendingCall): LoopEnd {
+  return {
+    status: "parked",
+    terminal: {
+      code: "awaiting_approval",
+      cause: "approval",
+      message: `"${pendingToolName(park)}" waits for a person's approval`,
+    },
+    park,
+  };
 }
 
 /**
