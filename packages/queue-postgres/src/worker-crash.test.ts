@@ -98,6 +98,23 @@ describe.runIf(PG_URL)("a worker that dies", () => {
     expect(after.rows).toEqual(row.rows);
   }, 40_000);
 
+  it("parked by a worker gone since: approved from this process, resumed by another worker, run once", async () => {
+    // The child worker parks the gated deploy (it never reaches a hang), then dies.
+    const { child, hanging } = h.childWorker({ hangAt: "never" });
+    hanging.catch(() => undefined); // it exits without hanging: that is this test's point
+    const id = await h.queue.enqueue({ objective: "deploy now", toolNames: ["deploy"] }, { owner: "acme" });
+    const parked = await h.settled(id);
+    expect(parked.status).toBe("parked");
+    child.kill("SIGKILL");
+    await h.queue.approve(id, "acme", { decision: "approve" }, { parkId: parked.result!.parked!.parkId });
+    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { baseUrl: proxy.baseUrl }));
+    await worker.start();
+    const done = await h.settled(id, "acme", ["completed", "failed", "unknown_outcome"]);
+    await worker.stop();
+    expect(done.status).toBe("completed");
+    expect(await h.effects(id)).toEqual(["deploy prod"]);
+  }, 40_000);
+
   it("SIGKILLed while executing an approved call: unknown_outcome, not run twice; reconciled as done", async () => {
     const id = await h.queue.enqueue({ objective: "deploy now", toolNames: ["deploy"] }, { owner: "acme" });
     const { child, hanging } = h.childWorker({ hangAt: "deploy 0" });
