@@ -13,7 +13,7 @@ export { MIN_PARK_KEY_BYTES } from "./effects/park";
 export { ParkedRunError, PARKED_RUN_ERROR_CODES, type ParkedRunErrorCode } from "./vocabulary/parked-run-error";
 export { RunnerConfigError } from "./vocabulary/config-error";
 export { grantTools, ToolGrantError } from "./decisions/tool-grant";
-export type { CompactionReport } from "./vocabulary/types";
+export type { CompactionReport } from "./vocabulary/compaction-report";
 export type { CompactedHistory } from "./vocabulary/compaction-state";
 export type {
   CompactionOptions,

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readmeProgram } from "../../publish-check/src/snippets";
+import { readmeProgram } from "@x/publish-check/snippets";
 import { cleanEnv, startRegistry, type LoopbackRegistry } from "../src/registry";
 import { commit, copyWorkspace, publishable, readManifest, REPO_ROOT, dependentsOf } from "../src/workspace-copy";
 

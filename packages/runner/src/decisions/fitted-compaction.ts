@@ -1,5 +1,5 @@
 import type { ResolvedCompaction } from "../vocabulary/compaction-options";
-import type { TaskModel } from "../vocabulary/types";
+import type { TaskModel } from "../vocabulary/task-model";
 
 /** Share of a model's usable window one tool result may fill as the model sees it. */
 const RESULT_SHARE = 0.25;

@@ -8,7 +8,7 @@ import {
   type ModelRouting,
   type RoleName,
 } from "@x/llm-types";
-import type { TaskModel } from "../vocabulary/types";
+import type { TaskModel } from "../vocabulary/task-model";
 
 export class ModelResolutionError extends CodedError<"no_model"> {
   override readonly name = "ModelResolutionError";

@@ -7,7 +7,7 @@ import {
   type Message,
   type Model,
 } from "@x/llm-types";
-import type { CompactionReport } from "../vocabulary/types";
+import type { CompactionReport } from "../vocabulary/compaction-report";
 import type { CompactionRequest, CompactionSummary, ResolvedCompaction } from "../vocabulary/compaction-options";
 import { emptyCompactionState } from "../vocabulary/compaction-state";
 import { CompactorFailed, defaultCompactor } from "../effects/compactor";

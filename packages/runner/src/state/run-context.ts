@@ -6,10 +6,10 @@ import type {
   ResumeDecision,
   ResumeOptions,
   RunOptions,
-  TaskModel,
   TaskResult,
   TaskSpec,
 } from "../vocabulary/types";
+import type { TaskModel } from "../vocabulary/task-model";
 import type { ResolvedCompaction } from "../vocabulary/compaction-options";
 import type { Brain, EngineNotice, Message, ModelRouting, ToolCall, ToolSpec, Tracer } from "@x/llm-types";
 import type { Tool } from "../vocabulary/define-tool";

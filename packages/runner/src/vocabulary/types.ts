@@ -1,5 +1,7 @@
 import type { CompactionOptions } from "./compaction-options";
 import type { CompactedHistory } from "./compaction-state";
+import type { CompactionReport } from "./compaction-report";
+import type { TaskModel } from "./task-model";
 import type {
   AssistantMessage,
   Brain,
@@ -12,7 +14,6 @@ import type {
   NoticeSink,
   ReasoningLevel,
   RoleName,
-  RoleResolution,
   Roles,
   TierBindings,
   ToolCall,
@@ -388,33 +389,3 @@ export interface Runner {
 }
 
 export type { AssistantMessage };
-
-/** The answer to "which model runs this task", with the chain to fall back along. */
-export interface TaskModel {
-  model: Model;
-  /** Tried in order when the model fails in a way retrying will not fix. */
-  fallbacks: Model[];
-  /** A role's `{ thinking }` preset, when the spec sets no `reasoning`. */
-  thinking?: ReasoningLevel;
-  via: "model" | RoleResolution["via"] | "catalog_first";
-  role?: RoleName;
-}
-
-/** What compaction did in a run, as the result reports it. */
-export interface CompactionReport {
-  compactions: number;
-  /** Tokens and integer micro-dollars the summaries cost (already counted in the run's stats). */
-  tokens: number;
-  costMicroUsd: number;
-  /** Input tokens of the run's answered model calls. */
-  inputTokens: number;
-  /** Of those, the tokens that were the previous request unchanged: what a prompt cache can serve. */
-  cacheStableInputTokens: number;
-  /** `cacheStableInputTokens / inputTokens` (0 with no input). */
-  cacheStableShare: number;
-  /**
-   * The model's view of the session as this run left it (absent until a compaction folded part of
-   * it): pass it as the next run's `compactedHistory`, with `[...history, ...result.messages]`.
-   */
-  view?: CompactedHistory;
-}
