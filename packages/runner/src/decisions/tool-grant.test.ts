@@ -1,8 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { fauxText, fauxToolCall, type FauxCall } from "@x/brain-faux";
 import type { ToolResultMessage } from "@x/llm-types";
 import { afterAll, describe, expect, it } from "vitest";
@@ -14,8 +12,8 @@ import type { TaskResult } from "../vocabulary/types";
 import { recorder, setup } from "../../test/harness";
 import { treeSetup } from "../../test/sub-run-harness";
 import { grantTools } from "../../test/grant-tools";
+import { runChild } from "../../test/run-child";
 
-const here = dirname(fileURLToPath(import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "x-grant-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const KEY = "a-shared-key-for-the-grant-tests";
@@ -28,21 +26,7 @@ type ChildOutput = { ok: true; result: TaskResult; offered: string[][] } | { ok:
 function resumeElsewhere(park: unknown): ChildOutput {
   const file = join(dir, "park.json");
   writeFileSync(file, JSON.stringify(park));
-  const out = execFileSync(
-    process.execPath,
-    [
-      "--conditions=@x/source",
-      "--import",
-      "tsx",
-      join(here, "../../test/resume-grant-child.ts"),
-      file,
-      join(dir, "ledger"),
-      logFile,
-      KEY,
-    ],
-    { cwd: join(here, "../.."), encoding: "utf8" },
-  );
-  return JSON.parse(out) as ChildOutput;
+  return runChild<ChildOutput>("resume-grant-child.ts", [file, join(dir, "ledger"), logFile, KEY]);
 }
 
 /** The tool results of a run's sub-run at `path` (indexes into `subRuns`, level by level). */

@@ -1,8 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { fauxToolCall } from "@x/brain-faux";
 import type { Message } from "@x/llm-types";
 import { afterAll, describe, expect, it } from "vitest";
@@ -11,9 +9,8 @@ import { defineTool } from "../vocabulary/define-tool";
 import { systemClock } from "../effects/clock";
 import { createFileParkLedger } from "../effects/park-ledgers";
 import { setup, texts } from "../../test/harness";
+import { runChild } from "../../test/run-child";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const child = join(here, "../../test/resume-child.ts");
 const dir = mkdtempSync(join(tmpdir(), "x-park-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const KEY = "shared-secret-between-processes";
@@ -23,15 +20,7 @@ function resumeInChild(
   countFile: string,
   decision: "approve" | "deny" = "approve",
 ): { ok: boolean; code?: string; status?: string; messages?: Message[] } {
-  const out = execFileSync(
-    process.execPath,
-    ["--conditions=@x/source", "--import", "tsx", child, parkFile, join(dir, "ledger"), countFile, KEY, decision],
-    {
-      cwd: join(here, "../.."),
-      encoding: "utf8",
-    },
-  );
-  return JSON.parse(out);
+  return runChild("resume-child.ts", [parkFile, join(dir, "ledger"), countFile, KEY, decision]);
 }
 
 describe("a parked run resumed in a separate process", () => {

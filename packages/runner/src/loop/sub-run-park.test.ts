@@ -1,8 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { fauxText, fauxToolCall } from "@x/brain-faux";
 import { afterAll, describe, expect, it } from "vitest";
 import { systemClock } from "../effects/clock";
@@ -13,8 +11,8 @@ import type { TaskResult } from "../vocabulary/types";
 import { treeSetup } from "../../test/sub-run-harness";
 import { texts } from "../../test/harness";
 import { treeTools } from "../../test/tree-tools";
+import { runChild } from "../../test/run-child";
 
-const here = dirname(fileURLToPath(import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "x-tree-park-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const KEY = "a-shared-key-for-the-whole-tree";
@@ -25,21 +23,7 @@ type ChildOutput = { ok: true; result: TaskResult } | { ok: false; code: string 
 function resumeInProcess(park: unknown, name: string): ChildOutput {
   const file = join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(park));
-  const out = execFileSync(
-    process.execPath,
-    [
-      "--conditions=@x/source",
-      "--import",
-      "tsx",
-      join(here, "../../test/resume-tree-child.ts"),
-      file,
-      join(dir, "ledger"),
-      countFile,
-      KEY,
-    ],
-    { cwd: join(here, "../.."), encoding: "utf8" },
-  );
-  return JSON.parse(out) as ChildOutput;
+  return runChild<ChildOutput>("resume-tree-child.ts", [file, join(dir, "ledger"), countFile, KEY]);
 }
 
 const deployments = () => readFileSync(countFile, "utf8").trim().split("\n").filter(Boolean);
