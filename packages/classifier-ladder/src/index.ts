@@ -70,3 +70,15 @@ export {
   type DenialState,
   type DenialStateHolder,
 } from "./denial-limit";
+export {
+  AutoModeArgConditionSchema,
+  AutoModePathConditionSchema,
+  type AutoModeRule,
+  type AutoModeRuleBook,
+  type AutoModeRuleMatch,
+  AutoModeRuleSchema,
+  AutoModeRulesError,
+  AutoModeRulesSchema,
+  createAutoModeRuleBook,
+  type RuledCall,
+} from "./rules";
