@@ -9,4 +9,11 @@ export {
   type CheckpointSink,
   type RunCheckpoint,
 } from "./vocabulary/checkpoint";
+export {
+  RunCheckpointSegmentSchema,
+  RUN_CHECKPOINT_SEGMENT_KIND,
+  RUN_CHECKPOINT_SEGMENT_VERSION,
+  type CheckpointSegmentSink,
+  type RunCheckpointSegment,
+} from "./vocabulary/checkpoint-segment";
 export { ParkedRunSchema, PARKED_RUN_KIND, PARKED_RUN_VERSION, type PendingCall } from "./vocabulary/park-schema";

@@ -11,6 +11,7 @@ import type { RunSpec, RunState } from "../vocabulary/park-schema";
 import { ParkedRunError } from "../vocabulary/parked-run-error";
 import { refuseNewerVersion } from "../decisions/stored-version";
 import type { RunContext } from "../state/run-context";
+import { appendCheckpointSegment, type CheckpointContents, joinCheckpointSegments } from "./checkpoint-chain";
 import { mac, outsideJson } from "./park";
 
 interface CheckpointInput {
@@ -54,12 +55,16 @@ export function verifyCheckpoint(raw: unknown, key: Uint8Array | string): RunChe
 }
 
 /**
- * Hands the host a checkpoint when messages were appended since the last one (or since the run
- * began or resumed): at the loop's top, every tool result of the finished turn is in.
+ * Hands the host a checkpoint — whole, a chain link, or both, as it asked — when messages were
+ * appended since the last one (or since the run began or resumed): at the loop's top, every tool
+ * result of the finished turn is in.
  */
 export async function checkpointIfDue(ctx: RunContext): Promise<void> {
-  if (!ctx.onCheckpoint || ctx.messages.length <= ctx.checkpointedMessages) return;
+  if ((!ctx.onCheckpoint && !ctx.onCheckpointSegment) || ctx.messages.length <= ctx.checkpointedMessages) return;
+  const from = ctx.checkpointedMessages;
   ctx.checkpointedMessages = ctx.messages.length;
+  await appendCheckpointSegment(ctx, from);
+  if (!ctx.onCheckpoint) return;
   await ctx.onCheckpoint(
     signCheckpoint(
       {
@@ -72,4 +77,10 @@ export async function checkpointIfDue(ctx: RunContext): Promise<void> {
       ctx.deps.parkKey,
     ),
   );
+}
+
+/** A checkpoint or a chain of links, as a host hands it back to `continueRun`: verified, then read. */
+export function readCheckpoint(raw: unknown, key: Uint8Array | string): CheckpointContents {
+  const value = outsideJson(raw, "run checkpoint");
+  return Array.isArray(value) ? joinCheckpointSegments(value, key) : verifyCheckpoint(value, key);
 }

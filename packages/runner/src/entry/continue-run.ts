@@ -1,4 +1,4 @@
-import { verifyCheckpoint } from "../effects/checkpoint-seal";
+import { readCheckpoint } from "../effects/checkpoint-seal";
 import type { RunEvent } from "../vocabulary/events";
 import { historyView } from "../state/history-view";
 import { continueTurns } from "../loop/loop";
@@ -20,7 +20,7 @@ export async function continueRun(
   options: ContinueOptions,
   emit: (event: RunEvent) => void,
 ): Promise<TaskResult> {
-  const checkpoint = verifyCheckpoint(raw, deps.parkKey);
+  const checkpoint = readCheckpoint(raw, deps.parkKey);
   const onHand = options.tools ?? deps.tools;
   const ctx = buildContext(deps, {
     spec: checkpoint.spec,
@@ -34,6 +34,7 @@ export async function continueRun(
     ...(options.output ? { output: options.output } : {}),
     ...(options.onToolResult ? { onToolResult: options.onToolResult } : {}),
     ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
+    ...(options.onCheckpointSegment ? { onCheckpointSegment: options.onCheckpointSegment } : {}),
   });
   if (!("deps" in ctx)) return failedBeforeStart(ctx, checkpoint.spec, checkpoint.messages, emit);
   return drive(ctx, () => continueTurns(ctx));

@@ -75,6 +75,7 @@ export async function resumeRun(
     ...(options.output ? { output: options.output } : {}),
     ...(options.onToolResult ? { onToolResult: options.onToolResult } : {}),
     ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
+    ...(options.onCheckpointSegment ? { onCheckpointSegment: options.onCheckpointSegment } : {}),
     ...(lineage ? { lineage } : {}),
   });
   // A park whose model no longer resolves (the catalog changed) is not claimed either: fix the

@@ -197,6 +197,7 @@ export async function execute(
     signal: options.signal ?? new AbortController().signal,
     emit,
     ...(options.onCheckpoint ? { onCheckpoint: options.onCheckpoint } : {}),
+    ...(options.onCheckpointSegment ? { onCheckpointSegment: options.onCheckpointSegment } : {}),
     ...(rawSpec.output ? { output: rawSpec.output } : {}),
     ...(rawSpec.onToolResult ? { onToolResult: rawSpec.onToolResult } : {}),
     ...(lineage ? { lineage } : {}),

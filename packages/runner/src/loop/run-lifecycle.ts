@@ -5,6 +5,7 @@ import { CLASSIFIER_CONFIG_ERROR_CODES } from "@x/classifier-ladder";
 import { createAutoModeGate } from "../effects/auto-mode";
 import { markKnown } from "../state/known-messages";
 import type { CheckpointSink } from "../vocabulary/checkpoint";
+import type { CheckpointSegmentSink } from "../vocabulary/checkpoint-segment";
 import { historyView, type HistoryView } from "../state/history-view";
 import { giveBack } from "../state/lent-messages";
 import { closeUnanswered } from "./calls";
@@ -35,6 +36,7 @@ export interface ContextInput {
   output?: TaskSpec["output"];
   onToolResult?: TaskSpec["onToolResult"];
   onCheckpoint?: CheckpointSink;
+  onCheckpointSegment?: CheckpointSegmentSink;
   /** The history, viewed with the runner's compaction options (`historyView`). */
   history: HistoryView;
   messages: Message[];
@@ -91,6 +93,7 @@ export function buildContext(deps: ResolvedDeps, input: ContextInput): RunContex
     ...(input.output ? { output: input.output } : {}),
     ...(input.onToolResult ? { onToolResult: input.onToolResult } : {}),
     ...(input.onCheckpoint ? { onCheckpoint: input.onCheckpoint } : {}),
+    ...(input.onCheckpointSegment ? { onCheckpointSegment: input.onCheckpointSegment } : {}),
     ...(input.lineage ? { lineage: input.lineage } : {}),
   };
   ctx.autoMode = createAutoModeGate(ctx);

@@ -17,6 +17,7 @@ import type { RunEvent } from "../vocabulary/events";
 import type { ParkLedger } from "../vocabulary/park-ledger";
 import type { RunSpec, RunState } from "../vocabulary/park-schema";
 import type { CheckpointSink } from "../vocabulary/checkpoint";
+import type { CheckpointSegmentSink } from "../vocabulary/checkpoint-segment";
 import type { HistoryView } from "./history-view";
 import type { LentMessages } from "./lent-messages";
 import type { SubRunRecord, TaskPathEntry } from "../vocabulary/sub-run-types";
@@ -108,6 +109,10 @@ export interface RunContext {
   onToolResult?: TaskSpec["onToolResult"];
   /** The host's sink for checkpoints after each finished turn (`RunOptions.onCheckpoint`). */
   onCheckpoint?: CheckpointSink;
+  /** The host's sink for checkpoint chain links (`RunOptions.onCheckpointSegment`). */
+  onCheckpointSegment?: CheckpointSegmentSink;
+  /** The last link this run wrote: the next one follows it. None yet ⇒ the next is a chain's link 0. */
+  segmentChain?: { seq: number; signature: string };
   /** How many of `messages` the last checkpoint (or the run's start) already held. */
   checkpointedMessages: number;
   runId: string;

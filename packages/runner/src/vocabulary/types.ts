@@ -26,6 +26,7 @@ import type * as z4 from "zod/v4/core";
 import type { Tool } from "./define-tool";
 import type { RunEvent } from "./events";
 import type { CheckpointSink } from "./checkpoint";
+import type { CheckpointSegmentSink } from "./checkpoint-segment";
 import type { ParkLedger } from "./park-ledger";
 import type { ParkedRun } from "./park-schema";
 import type { ChildRunStats, SubRunLimits, SubRunRecord, TaskPathEntry } from "./sub-run-types";
@@ -332,6 +333,14 @@ export interface RunOptions {
 export type ResumeDecision = ApprovalDecision;
 
 /** What a resumed run needs that JSON cannot carry. */
+  /**
+   * The append-only form of `onCheckpoint`, for long runs: after every finished turn, one signed
+   * link holding only what the turn added (the first link holds the run so far), chained to the
+   * link before. Store the links in order and hand them to `continueRun` as an array: what a turn
+   * costs to make durable then does not grow with the run. A continued or resumed run starts a new
+   * chain (its link 0 holds everything), which replaces the old one.
+   */
+  onCheckpointSegment?: CheckpointSegmentSink;
 export interface ResumeOptions {
   /**
    * The host's tools on hand (default: the runner's `tools`). The run is offered only those its
@@ -350,6 +359,8 @@ export interface ResumeOptions {
 export type ContinueOptions = ResumeOptions;
 
 /** A live run's events plus its result. */
+  /** As `RunOptions.onCheckpointSegment`: the resumed run's link 0 follows the decided call's result. */
+  onCheckpointSegment?: CheckpointSegmentSink;
 export interface TaskStream<T = unknown> extends AsyncIterable<RunEvent> {
   result: Promise<TaskResult<T>>;
 }
@@ -379,8 +390,9 @@ export interface Runner {
     options?: ResumeOptions & { output?: O },
   ): Promise<TaskResult<z4.output<O>>>;
   /**
-   * Continues a run from a checkpoint (`RunOptions.onCheckpoint`), in any process with the same
-   * park key. Throws `ParkedRunError` (`invalid_schema`, `bad_signature`) on a bad checkpoint.
+   * Continues a run from a checkpoint (`RunOptions.onCheckpoint`) or the links of its checkpoint
+   * chain in order (`RunOptions.onCheckpointSegment`), in any process with the same park key.
+   * Throws `ParkedRunError` (`invalid_schema`, `bad_signature`) on a bad checkpoint or a broken chain.
    */
   continueRun<O extends z4.$ZodType = z4.$ZodType>(
     checkpoint: unknown,

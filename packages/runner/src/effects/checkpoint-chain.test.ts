@@ -1,0 +1,111 @@
+import { fauxText, fauxToolCall, type FauxResponder } from "@x/brain-faux";
+import { describe, expect, it } from "vitest";
+import { recorder, setup } from "../../test/harness";
+import { canonicalJson } from "../vocabulary/canonical-json";
+import type { RunCheckpoint } from "../vocabulary/checkpoint";
+import type { RunCheckpointSegment } from "../vocabulary/checkpoint-segment";
+import { ParkedRunError } from "../vocabulary/parked-run-error";
+
+const KEY = "checkpoint-chain-test-key-0123456789";
+
+/** A tool call per turn until `n` results are in, then a text: a run of n + 1 turns. */
+const steps =
+  (n: number): FauxResponder =>
+  ({ context }) => {
+    const results = context.messages.filter((m) => m.role === "toolResult").length;
+    return results < n
+      ? fauxToolCall("echo", { text: `step ${results + 1}` }, { id: `call-${results + 1}` })
+      : fauxText("done");
+  };
+
+async function chainedRun(n: number, runId = "run-chain") {
+  const { runner } = setup(steps(n), { parkKey: KEY });
+  const links: RunCheckpointSegment[] = [];
+  const whole: RunCheckpoint[] = [];
+  const result = await runner.runTask(
+    { objective: `do ${n} steps`, tools: [recorder().tool], runId },
+    { onCheckpointSegment: (s) => void links.push(s), onCheckpoint: (c) => void whole.push(c) },
+  );
+  return { result, links: JSON.parse(JSON.stringify(links)) as RunCheckpointSegment[], whole };
+}
+
+const refusal = async (raw: unknown) => {
+  const { runner } = setup(steps(3), { parkKey: KEY });
+  return runner.continueRun(raw, { tools: [recorder().tool] }).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+};
+
+describe("checkpoint chains", () => {
+  it("a link holds only what its turn added; the first holds the run so far", async () => {
+    const { result, links } = await chainedRun(6);
+    expect(result.status).toBe("completed");
+    expect(links.map((l) => l.seq)).toEqual(links.map((_, i) => i));
+    expect(links[0]!.base?.spec.runId).toBe("run-chain");
+    expect(links[0]!.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    // After link 0, each link is one message: the accepted response, then its one result.
+    expect(links.slice(1).map((l) => l.messages.length)).toEqual(links.slice(1).map(() => 1));
+    expect(links.slice(1).every((l, i) => l.base === undefined && l.prev === links[i]!.signature)).toBe(true);
+  });
+
+  it("the links joined are the whole checkpoint written at the same point", async () => {
+    const { links, whole } = await chainedRun(3);
+    expect(links).toHaveLength(whole.length);
+    const { runner } = setup(steps(3), { parkKey: KEY });
+    for (const [i, checkpoint] of whole.entries()) {
+      const continued: RunCheckpointSegment[] = [];
+      const viaChain = await runner.continueRun(links.slice(0, i + 1), {
+        tools: [recorder().tool],
+        onCheckpointSegment: (s) => void continued.push(s),
+      });
+      const viaWhole = await setup(steps(3), { parkKey: KEY }).runner.continueRun(checkpoint, {
+        tools: [recorder().tool],
+      });
+      const untimed = (r: typeof viaChain) => r.messages.map((m) => canonicalJson({ ...m, timestamp: 0 }));
+      expect(untimed(viaChain)).toEqual(untimed(viaWhole));
+      // A continued run starts a chain of its own, whose link 0 holds everything so far.
+      if (continued[0]) expect(continued[0].base?.history).toEqual(checkpoint.history);
+    }
+  });
+
+  it("a run continued from a chain cut after an accepted turn runs only that turn's unanswered call", async () => {
+    const { links } = await chainedRun(3);
+    const { runner, brain } = setup(steps(3), { parkKey: KEY });
+    const { tool, calls } = recorder();
+    // Links 0..2: the objective, the first answer, its result, the second answer — not its result.
+    const result = await runner.continueRun(links.slice(0, 3), { tools: [tool] });
+    expect(result.status).toBe("completed");
+    expect(calls).toEqual([{ text: "step 2" }, { text: "step 3" }]);
+    expect(brain.calls).toHaveLength(2);
+  });
+
+  it("a changed, missing, reordered or foreign link is refused before anything runs", async () => {
+    const { links } = await chainedRun(3);
+    const other = (await chainedRun(3, "run-other")).links;
+    const changed = structuredClone(links);
+    changed[2]!.messages[0]!.timestamp! += 1;
+    const cases: Array<[string, unknown, string]> = [
+      ["changed", changed, "bad_signature"],
+      ["missing", [links[0], links[2], links[3]], "bad_signature"],
+      ["reordered", [links[0], links[2], links[1]], "bad_signature"],
+      ["no base", links.slice(1), "invalid_schema"],
+      ["foreign", [links[0], links[1], other[2]], "bad_signature"],
+      ["empty", [], "invalid_schema"],
+      ["newer", [{ ...links[0], version: 9 }], "version_unsupported"],
+    ];
+    for (const [name, raw, code] of cases) {
+      const error = await refusal(raw);
+      expect(error, name).toBeInstanceOf(ParkedRunError);
+      expect((error as ParkedRunError).code, name).toBe(code);
+    }
+  });
+
+  it("signed with another key, a chain is refused", async () => {
+    const { links } = await chainedRun(2);
+    const { runner } = setup(steps(2), { parkKey: "another-key-0123456789-abcdef" });
+    await expect(runner.continueRun(links, { tools: [recorder().tool] })).rejects.toMatchObject({
+      code: "bad_signature",
+    });
+  });
+});
