@@ -35,6 +35,22 @@ export default tseslint.config(
     },
   },
   {
+    // Published code reads zod through its "zod/v4" subpath, which zod 3.25 ships too: one import path serves
+    // users on zod 3.25 and on zod 4 (the peer range is "^3.25.0 || ^4.0.0").
+    files: ["packages/*/src/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "zod", message: 'Import from "zod/v4" (zod 3.25 ships it too; the peer range covers both).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["**/*.test.ts", "**/test/**/*.ts"],
     rules: {
       "@typescript-eslint/no-non-null-assertion": "off",

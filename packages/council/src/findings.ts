@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** How bad a finding is, worst first. */
 export const SEVERITIES = ["critical", "high", "medium", "low"] as const;

@@ -1,6 +1,6 @@
 import { isCodedError } from "@x/llm-types";
 import { runSubTask, SUB_RUN_ERROR_CODES, type TaskResult, type ToolContext } from "@x/runner";
-import type { z } from "zod";
+import type { z } from "zod/v4";
 import { REVIEWER_SYSTEM_PROMPT } from "./prompts";
 import type { CouncilReviewer } from "./types";
 

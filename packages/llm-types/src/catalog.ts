@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { ModelSchema, type Model, type ModelInput } from "./model";
 import { parseWith } from "./parse";
 

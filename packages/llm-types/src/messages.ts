@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { MessageProvenanceSchema } from "./provenance";
 import { UsageSchema } from "./usage";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** Wire protocol a brain speaks. Open-ended: a host may register its own brain under any string. */
 export const ApiSchema = z.string().min(1);

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import type * as z4 from "zod/v4/core";
 import { CodedError } from "./coded-error";
 

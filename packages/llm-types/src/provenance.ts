@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /**
  * Who wrote a user-role message. Only `user` is the user's own words; the rest reach the model in

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** A tool as the model sees it on the wire: name, description, JSON Schema of the arguments. */
 export const ToolSpecSchema = z.strictObject({

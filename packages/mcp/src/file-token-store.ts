@@ -1,6 +1,6 @@
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { McpError } from "./errors";
 import { McpAuthRecordSchema, type McpAuthRecord, type McpTokenStore } from "./token-store";
 

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 // ajv-formats ships CommonJS with a default export; under ESM interop the function can sit one level down.
 export const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??

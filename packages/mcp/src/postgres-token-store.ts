@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { McpError } from "./errors";
 import { McpAuthRecordSchema, type McpAuthRecord, type McpTokenStore } from "./token-store";
 

@@ -1,6 +1,6 @@
 import { MAX_TIMER_MS } from "@x/llm-types";
 import { PERMISSIONS } from "@x/runner";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { McpAuthSchema } from "./auth-config";
 
 /**

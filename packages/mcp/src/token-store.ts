@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /**
  * What OAuth leaves behind for one MCP server: its access and refresh tokens, the client the

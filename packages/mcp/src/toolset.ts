@@ -1,6 +1,6 @@
 import { issuesLine } from "@x/llm-types";
 import type { Tool } from "@x/runner";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { McpConnection } from "./connection";
 import type { Elicitor } from "./elicitation";
 import { McpError } from "./errors";

@@ -1,6 +1,6 @@
 import type { ApprovalDecision, TaskResult } from "@x/runner";
 import { ParkedRunSchema } from "@x/runner/backend";
-import type { z } from "zod";
+import type { z } from "zod/v4";
 
 /**
  * A task as it waits in the queue: the JSON-safe part of a TaskSpec (the same fields a park keeps),

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { DocumentTerms } from "./bm25f";
 import { StrategyStoreError } from "./errors";
 

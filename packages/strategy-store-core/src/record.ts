@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { LIMITS } from "./limits";
 
 // Lone surrogates cannot be encoded as UTF-8 (Postgres rejects them), and NUL cannot live in a

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { LIMITS } from "./limits";
 import { ScopeSchema, text } from "./record";
 import type { StrategyHit, StrategyInput, StrategyRecord } from "./record";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { StrategyStoreError } from "./errors";
 import { StrategyRecordSchema, type StrategyRecord } from "./record";
 import type { RankedFields } from "./ranking";

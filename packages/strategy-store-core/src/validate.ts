@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "zod/v4";
 import { StrategyStoreError } from "./errors";
 import { RecordIdSchema, ScopeSchema, StrategyInputSchema } from "./record";
 import type { ParsedStrategyInput } from "./record";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { matchingBrace, replyJsonObjects } from "@x/llm-types";
 
 /** What the teacher told the student, as parsed from its reply. */

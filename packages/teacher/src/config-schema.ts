@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { ModelSchema } from "@x/llm-types";
 import { ScopeSchema, type StrategyStore } from "@x/strategy-store-core";
 

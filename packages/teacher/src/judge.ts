@@ -1,5 +1,5 @@
 import { describeError } from "@x/llm-types";
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { Runner, RunStats, TaskResult } from "@x/runner";
 import type { ResolvedTeacherConfig, VerifyInput } from "./config";
 import type { VerdictRecord } from "./result";

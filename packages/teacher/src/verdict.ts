@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { replyJsonObjects } from "@x/llm-types";
 
 /** One helper judgement: the verifier's `pass`, or the monitor's `stuck`. */

@@ -1,6 +1,6 @@
 import { issuesLine } from "@x/llm-types";
 import type { AssistantMessage } from "@x/llm-types";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { RunnerConfigError } from "../vocabulary/config-error";
 import { isAborted, isDegenerateCutMessage, isLengthEmpty, isRetryable, isStreamCut } from "@x/terminal-cause";
 import type { RetryOptions } from "../vocabulary/types";

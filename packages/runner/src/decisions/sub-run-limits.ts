@@ -1,5 +1,5 @@
 import { issuesLine } from "@x/llm-types";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { RunnerConfigError } from "../vocabulary/config-error";
 import type { SubRunLimits } from "../vocabulary/sub-run-types";
 

@@ -6,7 +6,7 @@ import {
   type ToolResultMessage,
   describeError,
 } from "@x/llm-types";
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { Tool, ToolContext, ToolOutput, ToolProgress } from "../vocabulary/define-tool";
 import { findTool } from "../decisions/tool-grant";
 import { linkToolContext, type SubRunLink } from "./sub-run-link";

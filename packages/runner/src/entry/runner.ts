@@ -1,7 +1,7 @@
 import { resolveCompaction } from "../vocabulary/compaction-options";
 import { randomUUID } from "node:crypto";
 import { parseWith, type Brain, type Message, issuesLine, describeError, SchemaValidationError } from "@x/llm-types";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { autoModeClassifierFallbackOf } from "@x/classifier-ladder";
 import { systemClock } from "../effects/clock";
 import { RunnerConfigError } from "../vocabulary/config-error";

@@ -1,7 +1,7 @@
 // Type tests (checked by the package's `tsc --noEmit`, never run): a spec's `output` schema types
 // the result's `structured` on every path that can end a run.
 import { describe, expectTypeOf, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { Runner, TaskResult, TaskSpec } from "../vocabulary/types";
 
 declare const runner: Runner;

@@ -2,7 +2,7 @@
 // type with its documentation and once as the schema that checks a spec from outside; the compiler
 // holds the two to the same fields and the same types, `model` included.
 import { describe, expectTypeOf, it } from "vitest";
-import type { z } from "zod";
+import type { z } from "zod/v4";
 import type { TaskModelRefSchema, TaskSpecSchema } from "../vocabulary/schemas";
 import type { TaskSpec } from "../vocabulary/types";
 

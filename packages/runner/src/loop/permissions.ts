@@ -1,5 +1,5 @@
 import type { ToolCall, ToolResultMessage } from "@x/llm-types";
-import { z } from "zod";
+import { z } from "zod/v4";
 import type { PendingCall } from "../vocabulary/park-schema";
 import type { RunContext } from "../state/run-context";
 import { runBudgetExceeded } from "../decisions/budget";

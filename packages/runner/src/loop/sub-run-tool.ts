@@ -1,5 +1,5 @@
 import type { ToolCall, ToolResultMessage } from "@x/llm-types";
-import type { z } from "zod";
+import type { z } from "zod/v4";
 import { defineTool, type Tool, type ToolOutput } from "../vocabulary/define-tool";
 import { runSubTask, SubRunError } from "./sub-run";
 import type { SubRunSpec } from "../vocabulary/sub-run-types";

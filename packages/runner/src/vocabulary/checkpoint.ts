@@ -1,5 +1,5 @@
 import { MessageSchema } from "@x/llm-types";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { RunSpecSchema, RunStateSchema } from "./park-schema";
 
 export const RUN_CHECKPOINT_KIND = "x.run_checkpoint";

@@ -1,6 +1,6 @@
 import { issuesLine } from "@x/llm-types";
 import type { Message, Usage } from "@x/llm-types";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { RunnerConfigError } from "./config-error";
 
 /** What a compactor is asked to fold: the turns leaving the model's view, and what was folded before. */

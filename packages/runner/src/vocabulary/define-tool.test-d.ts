@@ -1,7 +1,7 @@
 // Type tests (checked by the package's `tsc --noEmit`, never run): what a tool author's editor
 // infers from `defineTool`, so a change that widens `args` to `any` or `unknown` fails the build.
 import { describe, expectTypeOf, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { defineTool, type Tool, type ToolContext } from "./define-tool";
 
 describe("defineTool", () => {

@@ -1,5 +1,5 @@
 import { CodedError, MAX_TIMER_MS, type ToolSpec } from "@x/llm-types";
-import { z } from "zod";
+import { z } from "zod/v4";
 import type * as z4 from "zod/v4/core";
 import { PERMISSIONS, type Permission } from "./types";
 

@@ -1,7 +1,7 @@
 import { CompactionStateSchema } from "./compaction-state";
 import { DENIAL_LIMIT_REASONS } from "@x/classifier-ladder";
 import { MessageSchema, UsageSchema } from "@x/llm-types";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { ApprovalKindSchema, taskSpecFields, TaskModelRefSchema } from "./schemas";
 import { TASK_STATUSES, RUN_TERMINAL_CODES } from "./types";
 

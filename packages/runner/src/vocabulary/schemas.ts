@@ -1,6 +1,6 @@
 import { CompactedHistorySchema } from "./compaction-state";
 import { MessageProvenanceSchema, ModelSchema, ROLE_NAMES, type Message, type MessageProvenance } from "@x/llm-types";
-import { z } from "zod";
+import { z } from "zod/v4";
 import type * as z4 from "zod/v4/core";
 import type { Tool } from "./define-tool";
 import { APPROVAL_KINDS, PERMISSIONS, type TaskSpec } from "./types";

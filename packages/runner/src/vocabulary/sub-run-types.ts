@@ -1,5 +1,5 @@
 import type { ModelRef, RoleName } from "@x/llm-types";
-import type { z } from "zod";
+import type { z } from "zod/v4";
 import type { Tool } from "./define-tool";
 import type { Budget, Permission, RunTerminalCode, TaskResult, TaskSpec, TaskStatus } from "./types";
 
