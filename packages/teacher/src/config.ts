@@ -1,5 +1,5 @@
 import { describeIssues, issuesLine, withoutUndefined, type ModelRef } from "@x/llm-types";
-import type { TaskResult, TaskSpec } from "@x/runner";
+import type { RunStats, TaskResult, TaskSpec } from "@x/runner";
 import type { StrategyStore } from "@x/strategy-store-core";
 import { ignoredCombinations, TeacherConfigSchema, type TAKEOVER_BRIEFS } from "./config-schema";
 import type { EscalationRecord, EscalationTrigger } from "./result";
@@ -26,15 +26,24 @@ export interface VerifyInput {
   output: string;
   /** The student's whole result (messages, structured output, stats). */
   result: TaskResult;
-  /** 1 for the student's first run, 2 after the first correction, … */
+  /** 1 for the student's first run, 2 after the first correction, … (a takeover: the last student run's). */
   run: number;
+  /** Whose answer it is: the student's, or the teacher's after it took the task over. */
+  of: "student" | "takeover";
 }
 
 /**
- * A host verdict: `true` / `false` (or `{ pass, reason }`) decides and no rubric call is made;
- * `undefined` means "cannot tell" and hands the output to the rubric verifier when `verifyOutput` is on.
+ * What a `verify` that called a model spent: a runner result's `stats` as they are, or bare counts.
+ * It is billed in the student's `stats` (with the helper's calls) and in the verdict's record.
  */
-export type VerifyVerdict = boolean | { pass: boolean; reason?: string } | undefined;
+export type VerifyUsage = RunStats | { tokens: number; costMicroUsd: number; modelCalls?: number };
+
+/**
+ * A host verdict: `true` / `false` (or `{ pass, reason }`) decides and no rubric call is made;
+ * `undefined` (or an object without `pass`) means "cannot tell" and hands the output to the rubric
+ * verifier when `verifyOutput` is on. A check that called a model says what it spent in `usage`.
+ */
+export type VerifyVerdict = boolean | { pass?: boolean; reason?: string; usage?: VerifyUsage } | undefined;
 
 /** What a takeover is told about the student's failure: its attempts, only why it was flagged, or nothing. */
 export type TakeoverBrief = (typeof TAKEOVER_BRIEFS)[number];
@@ -72,8 +81,11 @@ export interface TeacherConfig {
   verifyOutput?: boolean;
   /**
    * Added here: the host's own check of a completed output (tests, an exact answer, a schema), sync or
-   * async, run before the rubric. A decided verdict replaces the rubric call and costs no tokens;
-   * `undefined` defers to the rubric. A throw counts as `undefined` and is recorded. Default: none.
+   * async, run before the rubric. A decided verdict replaces the rubric call; `undefined` defers to the
+   * rubric. A throw counts as `undefined` and is recorded. What it reports in `usage` is billed. A
+   * takeover's answer is checked by it too (never by the rubric): one that fails ends the run
+   * `failed` (`output_invalid`). Shipped checks: `numericAnswerChecks`, `secondOpinion`, `verifyInOrder`.
+   * Default: none.
    */
   verify?: (input: VerifyInput) => VerifyVerdict | Promise<VerifyVerdict>;
   /**

@@ -3,7 +3,14 @@ export { parseTeacherAdvice } from "./advice";
 export type { TeacherAdvice } from "./advice";
 export { TEACHER_PROMPT, VERIFIER_PROMPT, MONITOR_PROMPT, TAKEOVER_PROMPT, TAKEOVER_ADVICE_PROMPT } from "./prompts";
 export { TEACHER_DEFAULTS, ONE_SHOT_DEFAULTS, resolveTeacherConfig } from "./config";
-export type { TeacherConfig, EscalationPolicyInfo, VerifyInput, VerifyVerdict, TakeoverBrief } from "./config";
+export type {
+  TeacherConfig,
+  EscalationPolicyInfo,
+  VerifyInput,
+  VerifyVerdict,
+  VerifyUsage,
+  TakeoverBrief,
+} from "./config";
 export type {
   EscalationRecord,
   EscalationTrigger,

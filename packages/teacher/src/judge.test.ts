@@ -83,7 +83,7 @@ describe("verify: the host's check in code", () => {
         samples: 0,
         tokens: 0,
         costMicroUsd: 0,
-        error: 'verify returned "yes", not a boolean, { pass, reason? } or undefined',
+        error: 'verify returned "yes", not a boolean, { pass?, reason?, usage? } or undefined',
       },
       expect.objectContaining({ run: 3, by: "rubric", pass: true }),
     ]);
@@ -136,5 +136,64 @@ describe("rubric verdicts in the records", () => {
     expect(result.verdicts).toEqual([
       { run: 1, by: "rubric", pass: true, reason: "looks right", samples: 3, tokens: 36, costMicroUsd: 36 },
     ]);
+  });
+});
+
+describe("a verify that calls a model reports its usage, and it is billed", () => {
+  it("bare counts and a runner's stats both land in the verdict and in the student's stats", async () => {
+    const { runner } = setup({
+      student: [fauxText("a1", u(100, 10)), fauxText("a2", u(100, 10))],
+      teacher: [advice({ correction: "recount" }, { input: 0, output: 0 })],
+    });
+    // The check itself runs a model through the runner (as secondOpinion does) and reports what it spent.
+    const checker = setup({ student: [fauxText("a2", u(40, 8))] });
+    const result = await runWithTeacher(runner, toolRun({ objective: "q" }), {
+      verifyOutput: false,
+      teacherSpendRatioCap: 100,
+      verify: async ({ run, output }) => {
+        if (run === 1)
+          return { pass: false, reason: "second model disagrees", usage: { tokens: 50, costMicroUsd: 75 } };
+        const second = await checker.runner.runTask({ objective: "q" });
+        return { pass: second.output === output, usage: second.stats };
+      },
+    });
+    expect(result.output).toBe("a2");
+    expect(result.verdicts).toEqual([
+      { run: 1, by: "code", pass: false, reason: "second model disagrees", samples: 0, tokens: 50, costMicroUsd: 75 },
+      { run: 2, by: "code", pass: true, samples: 0, tokens: 48, costMicroUsd: 48 },
+    ]);
+    // Two student runs (220 tokens at $1/M) plus the two checks: 220 + 50 + 48 tokens, 220 + 75 + 48 µ$.
+    expect(result.stats.tokens).toBe(318);
+    expect(result.stats.costMicroUsd).toBe(343);
+    expect(result.stats.modelCalls).toBe(3);
+  });
+
+  it("an object without pass is 'cannot tell' but billed; a malformed usage is no verdict", async () => {
+    const { runner, calls } = setup({
+      student: [fauxText("a1", u(20, 0))],
+      verifier: [pass({ input: 10, output: 0 })],
+    });
+    const result = await runWithTeacher(runner, toolRun({ objective: "q" }), {
+      verify: () => ({
+        reason: "no number in the second answer",
+        usage: { tokens: 7, costMicroUsd: 3, modelCalls: 1 },
+      }),
+    });
+    expect(calls("verifier")).toHaveLength(1);
+    expect(result.verdicts[0]).toEqual({
+      run: 1,
+      by: "code",
+      reason: "no number in the second answer",
+      samples: 0,
+      tokens: 7,
+      costMicroUsd: 3,
+    });
+    // The student (20) + the check (3) + the rubric it deferred to (10).
+    expect(result.stats.costMicroUsd).toBe(33);
+    const bad = setup({ student: [fauxText("a1")], verifier: [pass()] });
+    const refused = await runWithTeacher(bad.runner, toolRun({ objective: "q" }), {
+      verify: () => ({ pass: true, usage: { tokens: -1, costMicroUsd: 0 } }),
+    });
+    expect(refused.verdicts[0]!.error).toMatch(/not a boolean/);
   });
 });

@@ -18,6 +18,8 @@ export interface EscalationRecord {
 export interface VerdictRecord {
   /** Which student run's output was judged: 1 for the first, 2 after the first correction, … */
   run: number;
+  /** `takeover`: the teacher's answer after it took the task over (`run` is then the last student run's). */
+  of?: "takeover";
   /** `code`: the host's `verify` function; `rubric`: the verifier model, on the helper's side call. */
   by: "code" | "rubric";
   /** Absent when nothing was decided (the check deferred or broke; no readable rubric sample). */
@@ -25,7 +27,7 @@ export interface VerdictRecord {
   reason?: string;
   /** Rubric samples asked; 0 for a check in code. */
   samples: number;
-  /** What the verdict cost: 0 for a check in code. */
+  /** What the verdict cost: 0 for a check in code that called no model (else what its `usage` said). */
   tokens: number;
   costMicroUsd: number;
   /** Why a check in code gave no verdict: it threw, or returned something that is not one. */

@@ -18,7 +18,7 @@ import {
   type TeacherConfig,
 } from "./config";
 import { checkGuards, teacherAllowance } from "./guards";
-import { judgeOutput, type JudgeContext } from "./judge";
+import { judgeOutput, judgeTakeover, type JudgeContext } from "./judge";
 import type { EscalationRecord, EscalationTrigger, TeacherRunResult, TeacherStrategies, VerdictRecord } from "./result";
 import { askMonitor, askTeacher, clip, helperCall, teacherBrief, teacherCall, type SideCallSpec } from "./side-calls";
 import { toTeacherStats } from "./stats";
@@ -63,6 +63,7 @@ export async function runWithTeacher(
   const sessionId = studentSpec.sessionId ?? `student-${randomUUID()}`;
   const helper = helperCall(config, studentSpec, `${sessionId}:helper`);
   const teacherAt = teacherCall(config, `${sessionId}:teacher`);
+  const judge: JudgeContext = { runner, config, helper, task };
   const tracker = new StuckTracker({ threshold: config.stuckThreshold, hardOverride: config.stuckHardOverride });
   const escalations: EscalationRecord[] = [];
   const verdicts: VerdictRecord[] = [];
@@ -92,6 +93,23 @@ export async function runWithTeacher(
     };
   };
 
+  // A takeover's answer is checked like the student's: one the host's verify rejects is no success —
+  // the run ends unresolved (its verdict recorded) and nothing is learned from it.
+  const settle = async (takeover: TaskResult, run: number): Promise<TeacherRunResult> => {
+    const judged = await judgeTakeover(judge, takeover, run);
+    studentStats = judged.helperStats.reduce(sumRunStats, studentStats);
+    verdicts.push(...judged.verdicts);
+    const messages = [...session, ...takeover.messages];
+    if (judged.pass !== false) return finish(takeover, messages, takeover.status === "completed");
+    const why = judged.reason ?? "the host's check rejected the answer";
+    const message = `the teacher's takeover answer failed the host's verify: ${why}`;
+    return finish(
+      { ...takeover, status: "failed", terminal: { code: "output_invalid", cause: "output", message } },
+      messages,
+      false,
+    );
+  };
+
   for (let run = 1; ; run++) {
     const spec = {
       ...studentSpec,
@@ -106,7 +124,7 @@ export async function runWithTeacher(
     studentStats = sumRunStats(studentStats, sumRunStats(student.result.stats, student.helperStats));
     session.push(...student.result.messages);
 
-    const fired = await detectTrigger({ runner, config, helper, task }, student.result, run);
+    const fired = await detectTrigger(judge, student.result, run);
     studentStats = fired.helperStats.reduce(sumRunStats, studentStats);
     verdicts.push(...fired.verdicts);
     if (!fired.trigger) return finish(student.result, session, student.result.status === "completed");
@@ -164,7 +182,7 @@ export async function runWithTeacher(
       teacherRunStats = sumRunStats(teacherRunStats, takeover.result.stats);
       record(takeover.advice, takeover.reached);
       if (!takeover.reached) return finish(student.result, session, false);
-      return finish(takeover.result, [...session, ...takeover.result.messages], takeover.result.status === "completed");
+      return settle(takeover.result, run);
     }
 
     const brief = teacherBrief({ task, ...failure });
@@ -182,7 +200,7 @@ export async function runWithTeacher(
       const spec = { ...studentSpec, budget: tighter(remaining(studentSpec.budget, studentStats), allowanceLeft) };
       const takeover = await runTakeover(runner, spec, config, teacherAt, firstObjective, failure, escalations);
       teacherRunStats = sumRunStats(teacherRunStats, takeover.stats);
-      return finish(takeover, [...session, ...takeover.messages], takeover.status === "completed");
+      return settle(takeover, run);
     }
 
     // Correction: the advice is appended to the student's own session, which is never rewritten.

@@ -180,3 +180,112 @@ describe("prompt caching", () => {
     expect(second!.startsWith(shared)).toBe(true);
   });
 });
+
+describe("a takeover's answer is checked by the host's verify", () => {
+  const posts = "How many posts does a 100 m fence need with a post every 10 m?";
+  const wantsEleven = ({ output }: { output: string }) =>
+    /\b11\b/.test(output) ? true : { pass: false, reason: "expected 11 posts" };
+  const postsBlock =
+    '```json\n{"strategy": "Posts are the gaps.", "correction": "c", "nextStep": "n", ' +
+    '"takeover": true, "confidence": 3}\n```';
+
+  it("a teacher answering 12 posts where verify wants 11: failed, nothing stored, its verdict recorded", async () => {
+    const store = new MemoryStrategyStore();
+    const { runner } = setup({
+      student: [fauxText("There are 10 posts.")],
+      takeover: [fauxText(`There are 12 posts.\n${postsBlock}`)],
+    });
+    const result = await runWithTeacher(
+      runner,
+      { objective: posts },
+      { strategyStore: store, scope: "tenant-1", verify: wantsEleven },
+    );
+    expect(result.output).toBe("There are 12 posts.");
+    expect(result.status).toBe("failed");
+    expect(result.terminal).toEqual({
+      code: "output_invalid",
+      cause: "output",
+      message: "the teacher's takeover answer failed the host's verify: expected 11 posts",
+    });
+    expect(result.verdicts).toEqual([
+      { run: 1, by: "code", pass: false, reason: "expected 11 posts", samples: 0, tokens: 0, costMicroUsd: 0 },
+      {
+        run: 1,
+        of: "takeover",
+        by: "code",
+        pass: false,
+        reason: "expected 11 posts",
+        samples: 0,
+        tokens: 0,
+        costMicroUsd: 0,
+      },
+    ]);
+    expect(result.escalations.map((e) => e.tookOver)).toEqual([true]);
+    expect(result.strategies.stored).toBeUndefined();
+    expect((await store.list({ scope: "tenant-1" })).records).toEqual([]);
+  });
+
+  it("the same teacher answering 11 passes the same check: completed, and its strategy is stored", async () => {
+    const store = new MemoryStrategyStore();
+    const seen: string[] = [];
+    const { runner } = setup({
+      student: [fauxText("There are 10 posts.")],
+      takeover: [fauxText(`There are 11 posts.\n${postsBlock}`)],
+    });
+    const result = await runWithTeacher(
+      runner,
+      { objective: posts },
+      {
+        strategyStore: store,
+        scope: "tenant-1",
+        verify: (input) => {
+          seen.push(`${input.of} ${input.run}`);
+          return wantsEleven(input);
+        },
+      },
+    );
+    expect(result.status).toBe("completed");
+    expect(seen).toEqual(["student 1", "takeover 1"]);
+    expect(result.verdicts.map((v) => [v.of, v.pass])).toEqual([
+      [undefined, false],
+      ["takeover", true],
+    ]);
+    expect((await store.list({ scope: "tenant-1" })).records.map((r) => r.strategy)).toEqual(["Posts are the gaps."]);
+  });
+
+  it("a takeover after advice is checked too, and the rubric never judges the teacher", async () => {
+    const store = new MemoryStrategyStore();
+    const { runner, calls } = setup({
+      student: [fauxText("10")],
+      verifier: [fail("looks off")],
+      teacher: [advice({ strategy: "Count the ends.", correction: "hopeless", takeover: true, confidence: 3 })],
+      takeover: [fauxText("12")],
+    });
+    let asked = 0;
+    const result = await runWithTeacher(runner, toolRun({ objective: posts }), {
+      strategyStore: store,
+      scope: "t",
+      // Undecided on the student's answer (the rubric then fails it); decided on the teacher's.
+      verify: ({ of, output }) => (of === "student" ? undefined : (asked++, output === "11")),
+    });
+    expect(asked).toBe(1);
+    expect(calls("verifier")).toHaveLength(1);
+    expect(result.status).toBe("failed");
+    expect(result.terminal.code).toBe("output_invalid");
+    expect(result.verdicts.map((v) => [v.of ?? "student", v.by, v.pass])).toEqual([
+      ["student", "code", undefined],
+      ["student", "rubric", false],
+      ["takeover", "code", false],
+    ]);
+    expect(result.strategies.stored).toBeUndefined();
+    expect((await store.list({ scope: "t" })).records).toEqual([]);
+  });
+
+  it("without a verify the takeover's answer stands, unjudged", async () => {
+    const { runner, calls } = setup({ student: [fauxText("10")], verifier: [fail()], takeover: [fauxText("12")] });
+    const result = await runWithTeacher(runner, { objective: posts });
+    expect(result.status).toBe("completed");
+    expect(calls("verifier")).toHaveLength(1);
+    expect(result.verdicts.map((v) => v.of)).toEqual([undefined]);
+  });
+});
