@@ -101,7 +101,7 @@ describe("dependencyProblems", () => {
     const pkg = fixture(
       {
         dependencies: { "plain-lib": "1.0.0", "lazy-lib": "1.0.0" },
-        peerDependencies: { zod: "^4.0.0", "@scope/lib": "^2.0.0" },
+        peerDependencies: { zod: "^3.25.0 || ^4.0.0", "@scope/lib": "^2.0.0" },
         devDependencies: { zod: "4.6.7" },
       },
       source,
@@ -109,5 +109,20 @@ describe("dependencyProblems", () => {
     expect(dependencyProblems(pkg)).toEqual([]);
     const exact = fixture({ ...pkg.manifest, peerDependencies: { zod: "4.6.7", "@scope/lib": "^2.0.0" } }, source);
     expect(dependencyProblems(exact)).toEqual(["peer zod@4.6.7 is not a range"]);
+  });
+
+  it("refuses a zod peer range that leaves out zod 3.25 (a zod 3 project would get ERESOLVE)", () => {
+    const pkg = fixture({ peerDependencies: { zod: "^4.0.0" }, devDependencies: { zod: "4.6.7" } }, 'import "zod/v4";');
+    expect(dependencyProblems(pkg)).toEqual([
+      'peer zod@^4.0.0 should be "^3.25.0 || ^4.0.0" (the sources read zod/v4)',
+    ]);
+  });
+
+  it("refuses pg without @types/pg beside it in dependencies (the user would meet TS7016)", () => {
+    const source = 'import type { Pool } from "pg";';
+    const dev = fixture({ dependencies: { pg: "8.23.1" }, devDependencies: { "@types/pg": "8.23.1" } }, source);
+    expect(dependencyProblems(dev)).toEqual(["pg's types come from @types/pg: make it a dependency, as pg is"]);
+    const shipped = fixture({ dependencies: { pg: "8.23.1", "@types/pg": "8.23.1" } }, source);
+    expect(dependencyProblems(shipped)).toEqual([]);
   });
 });

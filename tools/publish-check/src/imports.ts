@@ -10,6 +10,18 @@ import type { PublishablePackage } from "./workspace";
  */
 export const USER_OWNED = ["zod", "@opentelemetry/api"] as const;
 
+/**
+ * The one zod peer range: the sources import `zod/v4` (lint enforces it), which zod 3.25 ships as
+ * well, so a project on zod 3.25 installs without ERESOLVE.
+ */
+export const ZOD_PEER_RANGE = "^3.25.0 || ^4.0.0";
+
+/**
+ * Dependencies whose types live in DefinitelyTyped: when our published declarations name them, their
+ * `@types` package must install with ours (a dependency), or the user meets TS7016 (or a silent `any`).
+ */
+export const TYPED_ELSEWHERE: Record<string, string> = { pg: "@types/pg", "better-sqlite3": "@types/better-sqlite3" };
+
 /** `import … from "x"`, `export … from "x"`, `import "x"`, `import("x")`: bare specifiers only. */
 const SPECIFIER =
   /(?:^\s*(?:import|export)\b[^;"']*?\bfrom\s*|^\s*import\s*|\bimport\s*\(\s*)["']((?:@[\w.-]+\/)?\w[\w.-]*(?:\/[^"'\s]*)?)["']/gm;
@@ -37,11 +49,16 @@ export function dependencyProblems(pkg: PublishablePackage): string[] {
       const range = peerDependencies[name];
       if (range === undefined) problems.push(`${name} is imported but not in "peerDependencies"`);
       else if (!/^(\^|>=)/.test(range)) problems.push(`peer ${name}@${range} is not a range`);
+      else if (name === "zod" && range !== ZOD_PEER_RANGE)
+        problems.push(`peer zod@${range} should be "${ZOD_PEER_RANGE}" (the sources read zod/v4)`);
       if (!/^\d/.test(devDependencies[name] ?? ""))
         problems.push(`${name} needs an exact version in "devDependencies" to develop against`);
     } else if (!(name in dependencies) && !(name in peerDependencies)) {
       problems.push(`${name} is imported but is neither a dependency nor a peer dependency`);
     }
+    const types = TYPED_ELSEWHERE[name];
+    if (types !== undefined && name in dependencies && !(types in dependencies))
+      problems.push(`${name}'s types come from ${types}: make it a dependency, as ${name} is`);
   }
   return problems;
 }
