@@ -16,7 +16,8 @@ export function schemaName(name: string): string {
  * legitimately hold (the loop guard's keys do), and nothing here queries inside them.
  *
  * The queue's own tables, beside pg-boss's schema: tasks (one row per task, the source of truth for
- * its state), their events, and the park calls ledger. Idempotent; safe to run from every process.
+ * its state), their events, their checkpoint chains, and the park calls ledger. Idempotent; safe to
+ * run from every process.
  */
 export function ddl(schema: string): string {
   const s = schemaName(schema);
@@ -29,6 +30,8 @@ CREATE TABLE IF NOT EXISTS ${s}.tasks (
   status text NOT NULL CHECK (status IN
     ('queued', 'running', 'parked', 'resuming', 'completed', 'failed', 'dead_letter', 'unknown_outcome')),
   spec json NOT NULL,
+  -- A whole checkpoint, as workers before checkpoint chains wrote it: still read for a task in
+  -- flight across an upgrade, never written now (task_turns holds the chain).
   checkpoint json,
   parked json,
   park_id text UNIQUE,
@@ -47,6 +50,15 @@ CREATE TABLE IF NOT EXISTS ${s}.task_events (
   seq bigserial,
   at timestamptz NOT NULL DEFAULT now(),
   event json NOT NULL,
+  PRIMARY KEY (task_id, seq)
+);
+-- A running task's checkpoint chain, one signed link per finished turn (@x/runner's
+-- onCheckpointSegment): a turn writes what it added, never the run so far. Link 0 starts a chain
+-- and replaces the one before; a task that ends or parks drops its chain.
+CREATE TABLE IF NOT EXISTS ${s}.task_turns (
+  task_id text NOT NULL REFERENCES ${s}.tasks (id) ON DELETE CASCADE,
+  seq integer NOT NULL,
+  link json NOT NULL,
   PRIMARY KEY (task_id, seq)
 );
 CREATE TABLE IF NOT EXISTS ${s}.park_calls (

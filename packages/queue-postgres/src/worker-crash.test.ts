@@ -83,7 +83,9 @@ describe.runIf(PG_URL)("a worker that dies", () => {
     const events = await h.queue.events(id, "acme");
     expect(events.at(-1)!.event).toMatchObject({ type: "end", status: "completed" });
     const row = await h.admin.query(
-      `SELECT status, result::text, checkpoint::text FROM ${h.schema}.tasks WHERE id = $1`,
+      `SELECT status, result::text, checkpoint::text,
+        (SELECT json_agg(link ORDER BY seq)::text FROM ${h.schema}.task_turns WHERE task_id = $1) AS turns
+       FROM ${h.schema}.tasks WHERE id = $1`,
       [id],
     );
     // Thawed: its step 2 returns at once (its timer ran out while it was stopped) and it tries to go on.
@@ -92,7 +94,9 @@ describe.runIf(PG_URL)("a worker that dies", () => {
     child.kill("SIGKILL");
     expect(await h.queue.events(id, "acme")).toEqual(events);
     const after = await h.admin.query(
-      `SELECT status, result::text, checkpoint::text FROM ${h.schema}.tasks WHERE id = $1`,
+      `SELECT status, result::text, checkpoint::text,
+        (SELECT json_agg(link ORDER BY seq)::text FROM ${h.schema}.task_turns WHERE task_id = $1) AS turns
+       FROM ${h.schema}.tasks WHERE id = $1`,
       [id],
     );
     expect(after.rows).toEqual(row.rows);

@@ -118,7 +118,9 @@ async function parkIdOf(taskId: string): Promise<string> {
 
 async function rowOf(taskId: string) {
   const found = await h.admin.query(
-    `SELECT status, checkpoint::text, result::text, error, lease_owner FROM ${h.schema}.tasks WHERE id = $1`,
+    `SELECT status, checkpoint::text, result::text, error, lease_owner,
+        (SELECT json_agg(link ORDER BY seq)::text FROM ${h.schema}.task_turns WHERE task_id = $1) AS turns
+       FROM ${h.schema}.tasks WHERE id = $1`,
     [taskId],
   );
   return found.rows[0];

@@ -11,12 +11,13 @@ import {
   type Tool,
   type ToolResultInfo,
 } from "@x/runner";
-import type { RunCheckpoint } from "@x/runner/backend";
+import type { RunCheckpoint, RunCheckpointSegment } from "@x/runner/backend";
 import type PgBoss from "pg-boss";
 import { createPostgresParkLedger } from "./pg-park-ledger";
 import type { QueuedSpec } from "./queued-task";
 import type { TaskJob, TaskQueue } from "./task-queue";
 import type { TaskRow } from "./task-row";
+import { taskTurns } from "./task-turns";
 
 export interface WorkerOptions {
   queue: TaskQueue;
@@ -73,6 +74,7 @@ export function createWorker(options: WorkerOptions): Worker {
   const tasks = `${queue.schema}.tasks`;
   const ledger = createPostgresParkLedger({ db: queue.pool, schema: queue.schema, owner: workerId, leaseMs });
   const runner: Runner = createRunner({ ...options.runner, parkLedger: ledger });
+  const turns = taskTurns(queue.pool, queue.schema);
   const active = new Map<string, { abort: AbortController; done: Promise<void> }>();
   let stopping = false;
   let polling: Promise<void> | undefined;
@@ -111,9 +113,11 @@ export function createWorker(options: WorkerOptions): Worker {
     end?: Record<string, unknown>,
   ): Promise<boolean> => {
     const update = `UPDATE ${tasks} SET ${set}, updated_at = now() WHERE id = $1 AND lease_owner = $2 RETURNING id`;
+    // A task that ends or parks has no more use for its checkpoint chain: dropped in the same statement.
     const sql = end
-      ? `WITH moved AS (${update}) INSERT INTO ${queue.schema}.task_events (task_id, event)
-         SELECT id, $${values.length + 3} FROM moved`
+      ? `WITH moved AS (${update}),
+           dropped AS (DELETE FROM ${queue.schema}.task_turns WHERE task_id IN (SELECT id FROM moved))
+         INSERT INTO ${queue.schema}.task_events (task_id, event) SELECT id, $${values.length + 3} FROM moved`
       : update;
     const written = await queue.pool.query(sql, [taskId, workerId, ...values, ...(end ? [JSON.stringify(end)] : [])]);
     return written.rowCount === 1;
@@ -138,34 +142,39 @@ export function createWorker(options: WorkerOptions): Worker {
       typeof options.tools === "function"
         ? options.tools({ taskId: row.id, owner: row.owner, scope: row.scope, toolNames: row.spec.toolNames })
         : options.tools;
+    const chain = await turns.read(row.id);
+    // A task in flight across an upgrade may still hold a whole checkpoint instead of a chain.
+    const legacy = row.checkpoint as RunCheckpoint | null;
     // A turn is checkpointed when the model's answer is accepted and again as its results come in;
     // the `turn` event is told once per turn, at its acceptance.
-    let toldTurns = (row.checkpoint as RunCheckpoint | null)?.state.stats.turns ?? 0;
-    const onCheckpoint = async (checkpoint: RunCheckpoint) => {
-      if (!(await fenced(row.id, "checkpoint = $3, attempts = 1", [JSON.stringify(checkpoint)]))) {
+    let toldTurns = chain.at(-1)?.state.stats.turns ?? legacy?.state.stats.turns ?? 0;
+    const onCheckpointSegment = async (link: RunCheckpointSegment) => {
+      if (!(await turns.append(row.id, workerId, link))) {
         throw new Error(`task ${row.id}: this worker lost its lease; another one continues the task`);
       }
-      const turns = checkpoint.state.stats.turns;
-      if (turns > toldTurns) await event(row.id, { type: "turn", turns });
-      toldTurns = Math.max(toldTurns, turns);
+      const turn = link.state.stats.turns;
+      if (turn > toldTurns) await event(row.id, { type: "turn", turns: turn });
+      toldTurns = Math.max(toldTurns, turn);
     };
     const onToolResult = async (info: ToolResultInfo) => {
       await event(row.id, { type: "tool_result", toolName: info.toolCall.name, isError: info.result.isError });
     };
-    const common = { tools, signal, onCheckpoint, onToolResult };
-    const checkpoint = row.checkpoint as RunCheckpoint | null;
+    const common = { tools, signal, onCheckpointSegment, onToolResult };
+    const checkpointed = chain.length > 0 ? chain : legacy;
+    const checkpointedMessages =
+      chain.length > 0 ? chain.reduce((n, link) => n + link.messages.length, 0) : (legacy?.messages.length ?? 0);
     const parked = row.parked as { messages: unknown[] } | null;
     if (row.status === "resuming" && parked) {
       // A checkpoint written after the park means the decided call already ran and the run went
       // on: continue from there, never from the park.
-      if (checkpoint && checkpoint.messages.length > parked.messages.length)
-        return runner.continueRun(checkpoint, common);
+      if (checkpointed && checkpointedMessages > parked.messages.length)
+        return runner.continueRun(checkpointed, common);
       return runner.resume(parked, row.decision ?? { decision: "deny", reason: "no decision" }, common);
     }
-    if (checkpoint) return runner.continueRun(checkpoint, common);
+    if (checkpointed) return runner.continueRun(checkpointed, common);
     // The runner grants the task exactly its `toolNames` from `tools` (`grantTools`), as it does on resume.
     const spec: QueuedSpec = row.spec;
-    return runner.runTask({ ...spec, tools, runId: row.id, onToolResult }, { signal, onCheckpoint });
+    return runner.runTask({ ...spec, tools, runId: row.id, onToolResult }, { signal, onCheckpointSegment });
   };
 
   /** The end is told only by the worker that still holds the task (one that lost it ends nothing). */

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { tools, workerOptions } from "../test/fixture";
+import { PG_URL, useHarness } from "../test/harness";
+import { createWorker } from "./index";
+
+const h = useHarness("turns");
+
+interface LinkRow {
+  seq: number;
+  messages: number;
+  bytes: number;
+  base: boolean;
+}
+
+// Read as text and parsed here: PostgreSQL's json operators refuse the NUL escape a run may hold.
+const chainOf = async (taskId: string): Promise<LinkRow[]> => {
+  const found = await h.admin.query<{ seq: number; link: string }>(
+    `SELECT seq, link::text AS link FROM ${h.schema}.task_turns WHERE task_id = $1 ORDER BY seq`,
+    [taskId],
+  );
+  return found.rows.map(({ seq, link }) => {
+    const parsed = JSON.parse(link) as { messages: unknown[]; base?: unknown };
+    return { seq, messages: parsed.messages.length, bytes: link.length, base: parsed.base !== undefined };
+  });
+};
+
+describe.runIf(PG_URL)("a task's checkpoint chain", () => {
+  it("each finished turn writes one link with only what it added; the chain is dropped when the task ends", async () => {
+    let seen: LinkRow[] = [];
+    let taskId = "";
+    const hooked = tools(h.queue.pool, h.schema, {
+      before: async (_name, n) => {
+        if (n === 4) seen = await chainOf(taskId);
+      },
+    });
+    const worker = createWorker(workerOptions(h.queue, hooked));
+    await worker.start();
+    taskId = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
+    const done = await h.settled(taskId);
+    await worker.stop();
+    expect(done.status).toBe("completed");
+    // Before step 4 runs: link 0 (objective + turn 1's answer), then one message per link — a
+    // result, the next accepted answer, … — up to turn 4's accepted answer.
+    expect(seen.map((l) => l.seq)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(seen.map((l) => l.messages)).toEqual([2, 1, 1, 1, 1, 1, 1]);
+    expect(seen.map((l) => l.base)).toEqual([true, false, false, false, false, false, false]);
+    // A later link is no larger than an earlier one of the same kind: nothing of the run so far rides along.
+    expect(seen[5]!.bytes).toBeLessThan(seen[3]!.bytes + 64);
+    expect(seen[6]!.bytes).toBeLessThan(seen[4]!.bytes + 64);
+    expect(await chainOf(taskId)).toEqual([]);
+  });
+
+  it("a link changed in the table is refused on the retake: the task fails, no step runs again", async () => {
+    const { child, hanging } = h.childWorker({ hangAt: "step 3" });
+    const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
+    await hanging;
+    child.kill("SIGKILL");
+    expect((await chainOf(id)).length).toBeGreaterThan(2);
+    // Someone with write access to the table rewrites step 1's result.
+    await h.admin.query(
+      `UPDATE ${h.schema}.task_turns SET link = replace(link::text, 'step 1 done', 'step 1 failed')::json
+       WHERE task_id = $1 AND seq = 1`,
+      [id],
+    );
+    const effects = await h.effects(id);
+    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema)));
+    await worker.start();
+    const done = await h.settled(id);
+    await worker.stop();
+    expect(done.status).toBe("failed");
+    expect(done.error).toMatch(/link 1 of a run checkpoint chain does not match its signature/);
+    expect(await h.effects(id)).toEqual(effects);
+  }, 30_000);
+
+  it("links out of order in the table are refused on the retake", async () => {
+    const { child, hanging } = h.childWorker({ hangAt: "step 3" });
+    const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
+    await hanging;
+    child.kill("SIGKILL");
+    // Swap links 1 and 2: each still carries a valid signature of its own.
+    const turns = `${h.schema}.task_turns`;
+    for (const [from, to] of [
+      [1, -1],
+      [2, 1],
+      [-1, 2],
+    ])
+      await h.admin.query(`UPDATE ${turns} SET seq = $3 WHERE task_id = $1 AND seq = $2`, [id, from, to]);
+    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema)));
+    await worker.start();
+    const done = await h.settled(id);
+    await worker.stop();
+    expect(done.status).toBe("failed");
+    expect(done.error).toMatch(/chain is broken at link 1/);
+  }, 30_000);
+});
