@@ -40,6 +40,15 @@ export default tseslint.config(
     files: ["packages/*/src/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: {
+      "no-restricted-properties": [
+        "error",
+        {
+          object: "z",
+          property: "discriminatedUnion",
+          message:
+            "Use taggedUnion from @x/llm-types: its declared type reads the same on every zod the peer range allows.",
+        },
+      ],
       "no-restricted-imports": [
         "error",
         {

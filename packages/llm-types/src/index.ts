@@ -77,3 +77,4 @@ export {
 } from "./provenance";
 export { attributedUserText } from "./user-text";
 export { jsonBoundsProblem, TOOL_ARGUMENT_BOUNDS, type JsonBounds } from "./json-bounds";
+export { taggedUnion } from "./tagged-union";

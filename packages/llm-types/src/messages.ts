@@ -1,4 +1,5 @@
 import { z } from "zod/v4";
+import { taggedUnion } from "./tagged-union";
 import { MessageProvenanceSchema } from "./provenance";
 import { UsageSchema } from "./usage";
 
@@ -44,7 +45,7 @@ export type ToolCall = z.infer<typeof ToolCallSchema>;
 
 export const UserMessageSchema = z.strictObject({
   role: z.literal("user"),
-  content: z.union([z.string(), z.array(z.discriminatedUnion("type", [TextContentSchema, ImageContentSchema]))]),
+  content: z.union([z.string(), z.array(taggedUnion("type", [TextContentSchema, ImageContentSchema]))]),
   timestamp: z.number().optional(),
   /**
    * Who wrote it. Absent means the user (a host's own history); every message the engine writes in
@@ -99,11 +100,7 @@ export const ERROR_KINDS = [
 export const ErrorKindSchema = z.enum(ERROR_KINDS);
 export type ErrorKind = z.infer<typeof ErrorKindSchema>;
 
-export const AssistantContentSchema = z.discriminatedUnion("type", [
-  TextContentSchema,
-  ThinkingContentSchema,
-  ToolCallSchema,
-]);
+export const AssistantContentSchema = taggedUnion("type", [TextContentSchema, ThinkingContentSchema, ToolCallSchema]);
 export type AssistantContent = z.infer<typeof AssistantContentSchema>;
 
 export const AssistantMessageSchema = z.strictObject({
@@ -136,7 +133,7 @@ export const ToolResultMessageSchema = z.strictObject({
   role: z.literal("toolResult"),
   toolCallId: z.string().min(1),
   toolName: z.string().min(1),
-  content: z.array(z.discriminatedUnion("type", [TextContentSchema, ImageContentSchema])),
+  content: z.array(taggedUnion("type", [TextContentSchema, ImageContentSchema])),
   isError: z.boolean(),
   /** Structured detail for the host (never sent to the model). */
   details: z.unknown().optional(),
@@ -144,11 +141,7 @@ export const ToolResultMessageSchema = z.strictObject({
 });
 export type ToolResultMessage = z.infer<typeof ToolResultMessageSchema>;
 
-export const MessageSchema = z.discriminatedUnion("role", [
-  UserMessageSchema,
-  AssistantMessageSchema,
-  ToolResultMessageSchema,
-]);
+export const MessageSchema = taggedUnion("role", [UserMessageSchema, AssistantMessageSchema, ToolResultMessageSchema]);
 export type Message = z.infer<typeof MessageSchema>;
 
 /** All text blocks of an assistant turn joined; thinking and tool calls excluded. */

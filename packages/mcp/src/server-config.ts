@@ -1,4 +1,4 @@
-import { MAX_TIMER_MS } from "@x/llm-types";
+import { MAX_TIMER_MS, taggedUnion } from "@x/llm-types";
 import { PERMISSIONS } from "@x/runner";
 import { z } from "zod/v4";
 import { McpAuthSchema } from "./auth-config";
@@ -66,7 +66,7 @@ export type McpPolicy = z.infer<typeof McpPolicySchema>;
 export const McpServerConfigSchema = z.strictObject({
   /** Names the server in tool names (`<name>__<tool>`), events and errors. Letters, digits, `-`; 1-24 chars. */
   name: z.string().regex(SERVER_NAME, "a server name is 1-24 letters, digits or '-', starting with a letter"),
-  transport: z.discriminatedUnion("type", [StdioTransportSchema, HttpTransportSchema]),
+  transport: taggedUnion("type", [StdioTransportSchema, HttpTransportSchema]),
   /** Which permission each of its tools gets. */
   policy: McpPolicySchema.optional(),
   /** Per-call deadline of its tools. Default: the task's `toolTimeoutMs`. */

@@ -1,6 +1,7 @@
 import {
   describeIssues,
   ImageContentSchema,
+  taggedUnion,
   TextContentSchema,
   type ToolCall,
   type ToolResultMessage,
@@ -118,7 +119,7 @@ function isToolOutput(value: unknown): value is ToolOutput {
 
 /** What a tool's `ToolOutput` must hold: content a model can read. A tool's return value is outside data. */
 const ToolOutputSchema = z.object({
-  content: z.array(z.discriminatedUnion("type", [TextContentSchema, ImageContentSchema])),
+  content: z.array(taggedUnion("type", [TextContentSchema, ImageContentSchema])),
   isError: z.boolean().optional(),
   details: z.unknown().optional(),
 });
