@@ -24,3 +24,11 @@ export type {
 } from "./result";
 export { TeacherError } from "./errors";
 export type { TeacherErrorCode } from "./errors";
+export { numericAnswerChecks, NUMERIC_CHECKS, DEFAULT_NUMERIC_CHECKS } from "./numeric-answer-checks";
+export type { NumericCheck, NumericAnswerChecksOptions } from "./numeric-answer-checks";
+export { secondOpinion } from "./second-opinion";
+export type { SecondOpinionOptions } from "./second-opinion";
+export { sameNumber, sameText, sameParsed } from "./answer-compare";
+export type { AnswerCompare } from "./answer-compare";
+export { verifyInOrder } from "./verify-in-order";
+export { finalNumber } from "./final-answer";
