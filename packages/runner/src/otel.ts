@@ -80,6 +80,12 @@ function closing(frame: TraceFrame, span: Span): void {
   put(attributes, "x.run.status", str(d.status));
   put(attributes, "x.terminal.code", str(d.code) ?? str(d.terminal));
   put(attributes, "x.auto_mode.verdict", str(d.verdict));
+  // Every verdict explains itself on its span too: who ruled (a host rule, the classifier, a reused
+  // ruling), which rule, which attempt, and why.
+  put(attributes, "x.auto_mode.source", str(d.source));
+  put(attributes, "x.auto_mode.rule.id", str(d.ruleId));
+  put(attributes, "x.auto_mode.attempt", num(d.attempt));
+  put(attributes, "x.auto_mode.reason", str(d.reason));
   put(attributes, "x.turns", num(d.turns));
   put(attributes, "x.tool_calls", num(d.toolCalls));
   span.setAttributes(attributes);

@@ -8,9 +8,11 @@ import {
   type AutoModeVerdict,
 } from "@x/classifier-ladder";
 import { runBudgetExceeded } from "../decisions/budget";
-import { noticeUnavailable, openClassification, stationTracer } from "./classification-report";
+import { ruleAllowance } from "../decisions/auto-mode-rules";
+import { noticeUnavailable, openClassification, reportVerdict, stationTracer } from "./classification-report";
 import type { RunContext } from "../state/run-context";
 import type { AncestorFrame } from "../state/run-parts";
+import type { VerdictInfo } from "../vocabulary/events";
 
 export function freezeAncestor(ctx: RunContext): AncestorFrame {
   return {
@@ -19,13 +21,18 @@ export function freezeAncestor(ctx: RunContext): AncestorFrame {
     transcript: [...ctx.history, ...ctx.messages],
     toolSpecs: ctx.toolSpecs,
     approverLive: ctx.deps.approver !== undefined,
+    ...(ctx.spec.autoModeRules ? { rules: ctx.spec.autoModeRules } : {}),
   };
 }
 
-/** What the ancestor stations ruled: the verdict the gate acts on, and what the child's denial limit records. */
+/**
+ * What the ancestor stations ruled: the verdict the gate acts on, what the child's denial limit
+ * records, and — for a block — who blocked it (so an identical call later gets the same ruling).
+ */
 export interface AncestorRuling {
   verdict: AutoModeVerdict;
   record: AutoModeVerdict;
+  info?: VerdictInfo;
 }
 
 const ARMING_NOTICES = new Set(CLASSIFIER_ARMING_NOTICES);
@@ -82,9 +89,9 @@ function cannotRule(ctx: RunContext, call: ToolCall, frame: AncestorFrame, outco
 }
 
 /**
- * The `ancestor` stations: every ancestor's frozen classifier judges a call the child's own
- * classifier allowed, nearest ancestor first. The call runs only if every one allows it; the first
- * that does not decides the outcome.
+ * The `ancestor` stations: every ancestor judges a call the child's own station allowed, nearest
+ * ancestor first — by its own allow rule when one holds, else by its frozen classifier. The call
+ * runs only if every one allows it; the first that does not decides the outcome.
  */
 export async function judgeByAncestors(
   ctx: RunContext,
@@ -93,6 +100,12 @@ export async function judgeByAncestors(
 ): Promise<AncestorRuling | undefined> {
   const ancestors = ctx.lineage?.ancestors ?? [];
   for (const frame of ancestors) {
+    const allowed = ruleAllowance(frame.rules, call);
+    if (allowed) {
+      const mark = { station: "ancestor" as const, ancestorRunId: frame.runId };
+      reportVerdict(ctx, call, { verdict: "allow", source: "rule", ruleId: allowed.ruleId, wallMs: 0, ...mark });
+      continue;
+    }
     const decider = arm(ctx, frame);
     const report = openClassification(ctx, call, decider.model.id, { station: "ancestor", ancestorRunId: frame.runId });
     const spec = ctx.toolSpecs.find((tool) => tool.name === call.name);
@@ -102,14 +115,14 @@ export async function judgeByAncestors(
       tools: spec ? [...frame.toolSpecs, spec] : frame.toolSpecs,
       signal,
     });
-    report(outcome);
+    const info = report(outcome);
     if (outcome.verdict === "allow") continue;
     if (outcome.verdict === "block") {
       const verdict: AutoModeVerdict = {
         verdict: "block",
         reason: `${outcome.reason} (ruled by the classifier of ancestor run ${frame.runId})`,
       };
-      return { verdict, record: verdict };
+      return { verdict, record: verdict, info };
     }
     return cannotRule(ctx, call, frame, outcome);
   }

@@ -233,7 +233,7 @@ describe("auto mode", () => {
     const runner = createRunner({ brains: [brain, classifier], ...routing, clock: fakeClock() });
     const stream = runner.streamTask({ objective: "x", tools: [tool], defaultPermission: "auto", model: "main" });
     const verdicts: string[] = [];
-    for await (const event of stream) if (event.type === "verdict") verdicts.push(event.outcome.model);
+    for await (const event of stream) if (event.type === "verdict") verdicts.push(event.outcome.model ?? "");
     expect((await stream.result).status).toBe("completed");
     expect(classifier.calls.map((call) => call.model.id)).toEqual([seat.model.id]);
     expect(verdicts).toEqual([seat.model.id]);

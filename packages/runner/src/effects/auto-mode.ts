@@ -1,4 +1,4 @@
-import type { Model, RouteJudgement, ToolCall } from "@x/llm-types";
+import { attributedUserText, type Message, type Model, type RouteJudgement, type ToolCall } from "@x/llm-types";
 import {
   CLASSIFIER_ARMING_NOTICES,
   classifierSeatModel,
@@ -12,7 +12,11 @@ import type { AutoModeGate } from "../state/run-parts";
 import type { RunContext } from "../state/run-context";
 import { judgeByAncestors } from "./ancestor-station";
 import { runBudgetExceeded } from "../decisions/budget";
-import { noticeUnavailable, openClassification, stationTracer } from "./classification-report";
+import { noticeUnavailable, openClassification, reportVerdict, stationTracer } from "./classification-report";
+import { ruleAllowance } from "../decisions/auto-mode-rules";
+import { canonicalJson, sha256Hex } from "../vocabulary/canonical-json";
+import type { AutoModeRuling } from "../vocabulary/auto-mode-ruling";
+import type { VerdictInfo } from "../vocabulary/events";
 
 /**
  * The route pre-flight's judge: the brain that would carry the call judges its own route (a missing
@@ -23,6 +27,45 @@ function judgeRoute(ctx: RunContext, model: Model): RouteJudgement {
   const brain = ctx.deps.brains.get(model.api);
   if (!brain) return { broken: true, cause: "no_brain" };
   return brain.judgeRoute?.(model) ?? { broken: false };
+}
+
+/** The user's own words in a transcript: what the classifier is shown as the user, and nothing else. */
+function userWords(messages: readonly Message[]): string[] {
+  return messages.flatMap((message) =>
+    message.role === "user"
+      ? attributedUserText(message)
+          .filter((part) => part.source === "user")
+          .map((part) => part.text)
+      : [],
+  );
+}
+
+/** The same call under the same user words: tool name, canonical arguments, and those words. */
+function rulingKey(ctx: RunContext, call: ToolCall): string {
+  const words = userWords([...ctx.history, ...ctx.messages]);
+  return sha256Hex(canonicalJson({ tool: call.name, arguments: call.arguments, user: words }));
+}
+
+/** What a kept ruling is, as the gate and the verdict event read it. */
+function rulingVerdict(ruling: AutoModeRuling): AutoModeVerdict {
+  return ruling.verdict === "block"
+    ? { verdict: "block", reason: ruling.reason ?? "blocked earlier" }
+    : { verdict: "allow" };
+}
+
+function keep(key: string, verdict: "allow" | "block", info: VerdictInfo): AutoModeRuling {
+  const { reason, model, ruleId, ancestorRunId, attempt } = info;
+  return {
+    key,
+    verdict,
+    source: info.source === "rule" ? "rule" : "classifier",
+    station: info.station,
+    ...(verdict === "block" && reason !== undefined ? { reason } : {}),
+    ...(model !== undefined ? { model } : {}),
+    ...(ruleId !== undefined ? { ruleId } : {}),
+    ...(ancestorRunId !== undefined ? { ancestorRunId } : {}),
+    ...(attempt !== undefined ? { attempt } : {}),
+  };
 }
 
 /** Notices the decider mints once per run when it is armed; a resumed run does not repeat them. */
@@ -87,25 +130,66 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
     personDecided() {
       limit().personDecided();
     },
+    upheld() {
+      limit().record({ verdict: "block" });
+    },
     async decide(call: ToolCall, signal: AbortSignal): Promise<AutoModeVerdict> {
+      // The first ruling on this call under these user words stands for the rest of the run.
+      const key = rulingKey(ctx, call);
+      const earlier = ctx.state.autoModeRulings?.find((ruling) => ruling.key === key);
+      if (earlier) {
+        const { key: _key, source: _source, ...was } = earlier;
+        reportVerdict(ctx, call, { ...was, source: "reused", wallMs: 0 });
+        const verdict = rulingVerdict(earlier);
+        if (!(verdict.verdict === "block" && options.appeal)) limit().record(verdict);
+        return verdict;
+      }
+      const ruled = await judge(call, signal);
+      const final = ruled.inherited?.verdict ?? ruled.outcome;
+      const info = ruled.inherited ? ruled.inherited.info : ruled.info;
+      if ((final.verdict === "allow" || final.verdict === "block") && info) {
+        (ctx.state.autoModeRulings ??= []).push(keep(key, final.verdict, { ...info, ...final }));
+      }
+      const record = ruled.inherited?.record ?? ruled.outcome;
+      // On appeal a block counts only once a person upholds it (`upheld`).
+      if (!(record.verdict === "block" && options.appeal)) limit().record(record);
+      return final;
+    },
+  };
+
+  /** This run's station — its allow rule, else its classifier — then every ancestor's for a call it allowed. */
+  async function judge(call: ToolCall, signal: AbortSignal) {
+    const allowed = ruleAllowance(ctx.spec.autoModeRules, call);
+    let outcome: AutoModeVerdict;
+    let info: VerdictInfo;
+    if (allowed) {
+      info = { verdict: "allow", source: "rule", ruleId: allowed.ruleId, station: "leg", wallMs: 0 };
+      reportVerdict(ctx, call, info);
+      outcome = { verdict: "allow" };
+    } else {
       const active = arm();
       const report = openClassification(ctx, call, active.model.id, { station: "leg" });
-      const outcome = await active.decide({
+      const classified = await active.decide({
         toolCall: call,
         transcript: [...ctx.history, ...ctx.messages],
         tools: ctx.toolSpecs,
         signal,
       });
-      report(outcome);
+      info = report(classified);
+      outcome = classified;
       // A classification cut by the spent budget or an abort is not handed to anyone: the gate ends
       // the run, so telling the user "a person decides" would be untrue. Whoever answers the ask
       // path is a person: a live approver, or the park.
-      if (outcome.verdict === "unavailable" && !runBudgetExceeded(ctx) && !signal.aborted)
-        noticeUnavailable(ctx, call, { station: "leg", approvalSeat: true, budgetMs: active.timeoutMs }, outcome.cause);
-      // A sub-run's call the leg allowed still needs every ancestor's frozen classifier.
-      const inherited = outcome.verdict === "allow" ? await judgeByAncestors(ctx, call, signal) : undefined;
-      limit().record(inherited?.record ?? outcome);
-      return inherited?.verdict ?? outcome;
-    },
-  };
+      if (classified.verdict === "unavailable" && !runBudgetExceeded(ctx) && !signal.aborted)
+        noticeUnavailable(
+          ctx,
+          call,
+          { station: "leg", approvalSeat: true, budgetMs: active.timeoutMs },
+          classified.cause,
+        );
+    }
+    // A sub-run's call the leg allowed still needs every ancestor's station; its own allow rule never skips them.
+    const inherited = outcome.verdict === "allow" ? await judgeByAncestors(ctx, call, signal) : undefined;
+    return { outcome, info, inherited };
+  }
 }

@@ -4,6 +4,7 @@ import type { VerdictInfo } from "../vocabulary/events";
 import type { RunContext } from "../state/run-context";
 import { addClassifierUsage } from "../state/stats";
 import { SPAN_NAMES } from "./tracer";
+import { explainVerdict } from "../decisions/verdict-line";
 
 /** Which classifier station judges a call: the run's own gate, or one ancestor's frozen classifier. */
 export type StationMark = { station: "leg" } | { station: "ancestor"; ancestorRunId: string };
@@ -29,9 +30,11 @@ function classificationCost(outcome: AutoModeOutcome) {
 function verdictInfo(outcome: AutoModeOutcome, mark: StationMark): VerdictInfo {
   return {
     verdict: outcome.verdict,
+    source: "classifier",
     model: outcome.model,
     wallMs: outcome.wallMs,
     ...mark,
+    ...(outcome.verdict === "block" || outcome.verdict === "allow" ? { attempt: outcome.reasked ? 2 : 1 } : {}),
     ...(outcome.verdict === "block" ? { reason: outcome.reason } : {}),
     ...(outcome.verdict === "unavailable" ? { cause: outcome.cause } : {}),
     ...(outcome.verdict === "parse_error" ? { form: outcome.form } : {}),
@@ -41,15 +44,16 @@ function verdictInfo(outcome: AutoModeOutcome, mark: StationMark): VerdictInfo {
 
 /**
  * Opens the `classification` span for one call at one station; the returned function closes it
- * with the outcome, counts the classifier's usage into the run's stats and emits the `verdict`
- * event. Both stations report through this, so their spans and events never drift apart.
+ * with the outcome, counts the classifier's usage into the run's stats, emits the `verdict`
+ * event (and the notice of a block) and returns what it reported. Both stations report through
+ * this, so their spans and events never drift apart.
  */
 export function openClassification(
   ctx: RunContext,
   call: ToolCall,
   modelId: string,
   mark: StationMark,
-): (outcome: AutoModeOutcome) => void {
+): (outcome: AutoModeOutcome) => VerdictInfo {
   const subject = { toolName: call.name, toolCallId: call.id };
   const span = ctx.tracer.start(SPAN_NAMES.classification, { ...subject, model: modelId, ...mark }, ctx.turnSpan);
   return (outcome) => {
@@ -62,14 +66,58 @@ export function openClassification(
         ...mark,
         model: outcome.model,
         verdict: outcome.verdict,
+        source: "classifier",
         ...(outcome.verdict === "block" ? { reason: outcome.reason } : {}),
+        ...(outcome.verdict === "block" || outcome.verdict === "allow" ? { attempt: outcome.reasked ? 2 : 1 } : {}),
         ...(outcome.fallback ? { fallback: true } : {}),
         ...classificationCost(outcome),
       },
       ctx.turnSpan,
     );
-    ctx.emit({ type: "verdict", toolCall: call, outcome: verdictInfo(outcome, mark) });
+    const info = verdictInfo(outcome, mark);
+    announceVerdict(ctx, call, info);
+    return info;
   };
+}
+
+/**
+ * A verdict no classifier was asked for — a host rule's, or a ruling reused from the identical call
+ * earlier in the run — reported on the same surfaces as a classification: a span, the event, the notice.
+ */
+export function reportVerdict(ctx: RunContext, call: ToolCall, info: VerdictInfo): void {
+  const subject = { toolName: call.name, toolCallId: call.id };
+  const mark = { station: info.station, ...(info.ancestorRunId ? { ancestorRunId: info.ancestorRunId } : {}) };
+  const span = ctx.tracer.start(SPAN_NAMES.classification, { ...subject, ...mark, source: info.source }, ctx.turnSpan);
+  ctx.tracer.end(
+    span,
+    SPAN_NAMES.classification,
+    {
+      ...subject,
+      ...mark,
+      verdict: info.verdict,
+      source: info.source,
+      ...(info.model !== undefined ? { model: info.model } : {}),
+      ...(info.reason !== undefined ? { reason: info.reason } : {}),
+      ...(info.ruleId !== undefined ? { ruleId: info.ruleId } : {}),
+      ...(info.attempt !== undefined ? { attempt: info.attempt } : {}),
+      calls: 0,
+      wallMs: info.wallMs,
+    },
+    ctx.turnSpan,
+  );
+  announceVerdict(ctx, call, info);
+}
+
+/** The `verdict` event, and for a block the `auto_mode.blocked` notice saying who blocked the call and why. */
+function announceVerdict(ctx: RunContext, call: ToolCall, info: VerdictInfo): void {
+  ctx.emit({ type: "verdict", toolCall: call, outcome: info });
+  if (info.verdict !== "block") return;
+  ctx.notice({
+    code: "auto_mode.blocked",
+    audience: "user",
+    message: explainVerdict(call.name, info),
+    detail: { toolName: call.name, toolCallId: call.id, ...info },
+  });
 }
 
 /**

@@ -180,7 +180,7 @@ async function decidePending(
   const waitMs = Math.max(0, now - park.createdAt);
   addGate(ctx.state.stats, { kind: park.pending.kind, waitMs, decision: decision.decision });
   ctx.emit({ type: "approval", toolCall: call, kind: park.pending.kind, decision: decision.decision, waitMs });
-  afterPersonDecided(ctx, park.pending.kind);
+  afterPersonDecided(ctx, park.pending.kind, decision.decision);
   return {
     result: decided(ctx, park.parkId, call, decision, () => deniedResult(call, decision.reason, ctx.deps.clock.now())),
   };

@@ -60,6 +60,8 @@ const AutoModeKeysSchema = z
     timeoutMs: z.unknown(),
     maxConsecutiveDenials: z.unknown(),
     maxTotalDenials: z.unknown(),
+    // A switch that lets a person overrule the classifier: only a real boolean turns it on.
+    appeal: z.boolean(),
   })
   .partial();
 

@@ -8,6 +8,8 @@ import { addGate } from "../state/stats";
 import { errorResult } from "../effects/tools";
 import type { ApprovalKind, Permission, Terminal } from "../vocabulary/types";
 import type { AutoModeRoute } from "../state/run-parts";
+import { ruleDenial, type RuleDenial } from "../decisions/auto-mode-rules";
+import { reportVerdict } from "../effects/classification-report";
 
 /** What the gate decided for one call. */
 export type GateOutcome =
@@ -83,13 +85,20 @@ async function askPerson(ctx: RunContext, call: ToolCall, kind: ApprovalKind, re
   ctx.emit({ type: "approval", toolCall: call, kind, decision, waitMs });
   if (ctx.signal.aborted) return ABORTED;
   if (answer === "unavailable") return cannotAsk();
-  afterPersonDecided(ctx, kind);
+  afterPersonDecided(ctx, kind, answer.decision);
   if (answer.decision === "approve") return { run: true };
   return { result: deniedResult(call, answer.reason, ctx.deps.clock.now()) };
 }
 
-/** A person answered a call auto mode handed over: the denial limit's streaks restart. */
-export function afterPersonDecided(ctx: RunContext, kind: ApprovalKind): void {
+/**
+ * A person answered a call auto mode handed over: the denial limit's streaks restart. On an appeal,
+ * a block the person upheld is the one the denial limit counts; one they overruled is not counted.
+ */
+export function afterPersonDecided(ctx: RunContext, kind: ApprovalKind, decision?: "approve" | "deny"): void {
+  if (kind === "appeal") {
+    if (decision === "deny") ctx.autoMode?.upheld();
+    return;
+  }
   if (kind !== "ask" && ctx.state.denials.tripped) ctx.autoMode?.personDecided();
 }
 
@@ -115,8 +124,40 @@ function forbiddenResult(call: ToolCall, now: number): ToolResultMessage {
   );
 }
 
-/** Clears one checked call: allow, ask a person, auto mode's classifier, or refuse a denied tool. */
+/** A reason as the middle of the model's one sentence: its own closing stop dropped. */
+function sentence(reason: string): string {
+  return reason.replace(/[\s.]+$/, "");
+}
+
+/**
+ * A call a host rule forbids, under any permission: no classifier is asked and no person may approve
+ * it. Not a block the denial limit counts: the host ruled, not the classifier.
+ */
+function ruleDenied(ctx: RunContext, call: ToolCall, denial: RuleDenial): GateOutcome {
+  const ancestor = denial.runId !== ctx.runId;
+  reportVerdict(ctx, call, {
+    verdict: "block",
+    source: "rule",
+    ruleId: denial.ruleId,
+    reason: denial.reason,
+    wallMs: 0,
+    ...(ancestor ? { station: "ancestor", ancestorRunId: denial.runId } : { station: "leg" }),
+  });
+  return {
+    result: errorResult(
+      call,
+      `Blocked by the host's rule ${denial.ruleId}: ${sentence(denial.reason)}. ` +
+        "It was not run; do not call it this way again.",
+      { error: "blocked", reason: denial.reason, ruleId: denial.ruleId },
+      ctx.deps.clock.now(),
+    ),
+  };
+}
+
+/** Clears one checked call: a host deny rule first, then allow, ask a person, auto mode's classifier, or refuse. */
 export async function gateCall(ctx: RunContext, call: ToolCall, permission: Permission): Promise<GateOutcome> {
+  const denial = permission === "deny" ? undefined : ruleDenial(ctx, call);
+  if (denial) return ruleDenied(ctx, call, denial);
   switch (permission) {
     case "allow":
       return { run: true };
@@ -165,12 +206,14 @@ async function gateAuto(ctx: RunContext, call: ToolCall): Promise<GateOutcome> {
     case "allow":
       return { run: true };
     case "block": {
+      // The host lets a person overrule the classifier: the block is an appeal, not yet a denial.
+      if (ctx.deps.autoMode.appeal) return askPerson(ctx, call, "appeal", ruling.reason);
       const after = auto.route();
       if (after.route !== "classify") return handOver(ctx, call, after, ruling.reason);
       return {
         result: errorResult(
           call,
-          `Auto mode blocked this call: ${ruling.reason}. It was ` +
+          `Auto mode blocked this call: ${sentence(ruling.reason)}. It was ` +
             "not run; do something else, or explain why it is needed.",
           { error: "blocked", reason: ruling.reason },
           ctx.deps.clock.now(),

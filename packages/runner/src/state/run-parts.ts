@@ -1,5 +1,5 @@
 import type { Message, Model, ToolCall, ToolResultMessage, ToolSpec } from "@x/llm-types";
-import type { AutoModeDecider, AutoModeVerdict } from "@x/classifier-ladder";
+import type { AutoModeDecider, AutoModeRule, AutoModeVerdict } from "@x/classifier-ladder";
 
 // The shapes of what a run carries and the layers below fill in: the loop guard, the retry policy,
 // the trace, auto mode's gate and the ancestors' frozen classifiers. Declared here, with the run's
@@ -45,6 +45,8 @@ export interface AncestorFrame {
   transcript: readonly Message[];
   toolSpecs: readonly ToolSpec[];
   approverLive: boolean;
+  /** The ancestor's own rules: its allow rules stand in for its classifier at its station. */
+  rules?: readonly AutoModeRule[];
   /** Armed on the first call it judges. */
   decider?: AutoModeDecider;
 }
@@ -64,6 +66,8 @@ export interface AutoModeGate {
   decide(call: ToolCall, signal: AbortSignal): Promise<AutoModeVerdict>;
   /** A person decided a call the limit handed over: the streaks restart. */
   personDecided(): void;
+  /** A person upheld a block on appeal: only now does the denial limit count it. */
+  upheld(): void;
 }
 
 /** One tool call of a turn and its result, settled or still running. */

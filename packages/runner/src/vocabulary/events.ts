@@ -3,19 +3,30 @@ import type { ParkedRun } from "./park-schema";
 import type { TaskPathEntry } from "./sub-run-types";
 import type { ApprovalKind, Permission, TaskResult } from "./types";
 
-/** What a classification ruled, as the event stream reports it. */
+/** What ruled on a gated call: a host rule, the classifier, or an earlier ruling on the identical call. */
+export const VERDICT_SOURCES = ["rule", "classifier", "reused"] as const;
+export type VerdictSource = (typeof VERDICT_SOURCES)[number];
+
+/** What a classification ruled, as the event stream reports it: every verdict says who ruled and why. */
 export interface VerdictInfo {
   verdict: "allow" | "block" | "unavailable" | "parse_error";
+  /** Why a block blocked (the rule's sentence or the classifier's reason); why an allow rule allowed. */
   reason?: string;
   cause?: string;
   form?: string;
-  model: string;
+  /** The classifier model that ruled (the last rung asked); absent when a host rule decided. */
+  model?: string;
   fallback?: boolean;
   wallMs: number;
-  /** Which classifier ruled: this run's own (`leg`), or an ancestor run's frozen one (`ancestor`). */
-  station?: "leg" | "ancestor";
-  /** The ancestor run whose classifier ruled, at the `ancestor` station. */
+  /** Which station ruled: this run's own (`leg`), or an ancestor run's (`ancestor`: its classifier or its rule). */
+  station: "leg" | "ancestor";
+  /** The ancestor run whose classifier or rule ruled, at the `ancestor` station. */
   ancestorRunId?: string;
+  source: VerdictSource;
+  /** The host rule that decided (`source: "rule"`, or a reused ruling a rule made). */
+  ruleId?: string;
+  /** The classifier's attempt that ruled: 1, or 2 when its first reply held no verdict and it was asked again. */
+  attempt?: number;
 }
 
 /** Typed events of a streamed run, in order; `run_end` is always last. */

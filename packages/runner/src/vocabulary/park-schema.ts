@@ -3,6 +3,7 @@ import { DENIAL_LIMIT_REASONS } from "@x/classifier-ladder";
 import { MessageSchema, UsageSchema } from "@x/llm-types";
 import { z } from "zod/v4";
 import { ApprovalKindSchema, taskSpecFields, TaskModelRefSchema } from "./schemas";
+import { AutoModeRulingSchema } from "./auto-mode-ruling";
 import { TASK_STATUSES, RUN_TERMINAL_CODES } from "./types";
 
 export const PARKED_RUN_KIND = "x.parked_run";
@@ -76,6 +77,8 @@ export const RunStateSchema = z.strictObject({
   }),
   seatAnnounced: z.boolean(),
   compaction: CompactionStateSchema.optional(),
+  /** The run's auto-mode rulings so far, by call key: an identical call later in the run gets the same one. */
+  autoModeRulings: z.array(AutoModeRulingSchema).optional(),
 });
 export type RunState = z.infer<typeof RunStateSchema>;
 

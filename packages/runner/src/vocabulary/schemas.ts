@@ -1,4 +1,5 @@
 import { CompactedHistorySchema } from "./compaction-state";
+import { AutoModeRulesSchema } from "@x/classifier-ladder";
 import { MessageProvenanceSchema, ModelSchema, ROLE_NAMES, type Message, type MessageProvenance } from "@x/llm-types";
 import { z } from "zod/v4";
 import type * as z4 from "zod/v4/core";
@@ -29,6 +30,7 @@ export const taskSpecFields = {
   systemPrompt: z.string().optional(),
   permissions: z.record(z.string(), PermissionSchema).readonly().optional(),
   defaultPermission: PermissionSchema.optional(),
+  autoModeRules: AutoModeRulesSchema.readonly().optional(),
   maxTurns: positiveInt.optional(),
   maxTokens: positiveInt.optional(),
   reasoning: z.enum(REASONING_LEVELS).optional(),

@@ -27,6 +27,11 @@ export interface SubRunSpec {
   permissions?: Readonly<Record<string, Permission>>;
   /** The child's default permission, narrowed like `permissions`. */
   defaultPermission?: Permission;
+  /**
+   * The child's own rules, added to every ancestor's: its deny rules refuse calls, its allow rules
+   * skip only its own classifier (each ancestor's station still judges the call).
+   */
+  autoModeRules?: TaskSpec["autoModeRules"];
   /** Default 10. */
   maxTurns?: number;
   maxTokens?: number;

@@ -21,7 +21,7 @@ import type {
   Tracer,
   Usage,
 } from "@x/llm-types";
-import type { AutoModeClassifierFallback } from "@x/classifier-ladder";
+import type { AutoModeClassifierFallback, AutoModeRule } from "@x/classifier-ladder";
 import type * as z4 from "zod/v4/core";
 import type { Tool } from "./define-tool";
 import type { RunEvent } from "./events";
@@ -41,9 +41,10 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 /**
  * Why a person is asked: `ask` (the permission), `auto_unavailable` / `auto_parse_error` (the
- * classifier could not rule), `denial_limit` (the classifier kept blocking).
+ * classifier could not rule), `denial_limit` (the classifier kept blocking), `appeal` (the classifier
+ * blocked the call and the host lets a person overrule it: `AutoModeOptions.appeal`).
  */
-export const APPROVAL_KINDS = ["ask", "auto_unavailable", "auto_parse_error", "denial_limit"] as const;
+export const APPROVAL_KINDS = ["ask", "auto_unavailable", "auto_parse_error", "denial_limit", "appeal"] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 
 /** Time, injectable so retries and parks are testable without waiting. */
@@ -110,6 +111,12 @@ export interface TaskSpec {
   permissions?: Readonly<Record<string, Permission>>;
   /** Default `allow`. */
   defaultPermission?: Permission;
+  /**
+   * Host rules for tool calls, by id (`AutoModeRulesSchema`): a matching `deny` refuses the call under any permission,
+   * with no classifier asked and no person able to approve it, here and in every sub-run; an `allow` skips this run's
+   * classifier for an `auto` call, and nothing else (an ancestor's classifier still judges a sub-run's call).
+   */
+  autoModeRules?: readonly AutoModeRule[];
   /** Model calls that produce a turn. Default 20. */
   maxTurns?: number;
   /** Output cap per model call. Default: the model's `maxTokens`. */
@@ -264,6 +271,12 @@ export interface AutoModeOptions {
   maxConsecutiveDenials?: number;
   /** Classifier blocks in total before the run escalates. Default 20. */
   maxTotalDenials?: number;
+  /**
+   * A classifier's block goes to a person (the live approver, or a park) as an `appeal`, who may
+   * overrule it; the denial limit then counts only the blocks a person upheld. A host rule's deny is
+   * never appealed. Default `false`: a block stands.
+   */
+  appeal?: boolean;
 }
 
 export interface RetryOptions {
@@ -327,12 +340,6 @@ export interface RunOptions {
    * with `continueRun` from its last finished turn.
    */
   onCheckpoint?: CheckpointSink;
-}
-
-/** What `resume` is told about the parked call: the same decision a live approver answers. */
-export type ResumeDecision = ApprovalDecision;
-
-/** What a resumed run needs that JSON cannot carry. */
   /**
    * The append-only form of `onCheckpoint`, for long runs: after every finished turn, one signed
    * link holding only what the turn added (the first link holds the run so far), chained to the
@@ -341,6 +348,12 @@ export type ResumeDecision = ApprovalDecision;
    * chain (its link 0 holds everything), which replaces the old one.
    */
   onCheckpointSegment?: CheckpointSegmentSink;
+}
+
+/** What `resume` is told about the parked call: the same decision a live approver answers. */
+export type ResumeDecision = ApprovalDecision;
+
+/** What a resumed run needs that JSON cannot carry. */
 export interface ResumeOptions {
   /**
    * The host's tools on hand (default: the runner's `tools`). The run is offered only those its
@@ -353,14 +366,14 @@ export interface ResumeOptions {
   signal?: AbortSignal;
   /** As `RunOptions.onCheckpoint`: the first checkpoint follows the decided call's result. */
   onCheckpoint?: CheckpointSink;
+  /** As `RunOptions.onCheckpointSegment`: the resumed run's link 0 follows the decided call's result. */
+  onCheckpointSegment?: CheckpointSegmentSink;
 }
 
 /** What a continued run needs that JSON cannot carry: as for `resume`. */
 export type ContinueOptions = ResumeOptions;
 
 /** A live run's events plus its result. */
-  /** As `RunOptions.onCheckpointSegment`: the resumed run's link 0 follows the decided call's result. */
-  onCheckpointSegment?: CheckpointSegmentSink;
 export interface TaskStream<T = unknown> extends AsyncIterable<RunEvent> {
   result: Promise<TaskResult<T>>;
 }
