@@ -165,6 +165,10 @@ export class RunObserver {
       if (typeof data.model === "string") event.model = data.model;
       if (typeof data.reason === "string") event.reason = data.reason;
       if (data.station === "leg" || data.station === "ancestor") event.station = data.station;
+      if (data.source === "rule" || data.source === "classifier" || data.source === "reused")
+        event.source = data.source;
+      if (typeof data.ruleId === "string") event.ruleId = data.ruleId;
+      if (typeof data.attempt === "number") event.attempt = data.attempt;
       this.emit(event);
     },
   };

@@ -41,6 +41,12 @@ export type AppEvent =
        * started.
        */
       station?: "leg" | "ancestor";
+      /** Who ruled: a host rule, the classifier, or the first ruling on the identical call, reused. */
+      source?: "rule" | "classifier" | "reused";
+      /** The host rule that decided. */
+      ruleId?: string;
+      /** The classifier's attempt that ruled (2: asked again after a reply with no verdict). */
+      attempt?: number;
     }
   | { type: "tool_result"; speaker: Speaker; id: string; name: string; isError: boolean; text: string }
   | {

@@ -75,6 +75,30 @@ describe("output", () => {
     expect(out).toBe("   auto    ✗ BLOCKED shell: no (classifier c)\n   helper  verifier: pass — fine\n");
   });
 
+  it("a verdict line says who ruled: the host rule, or the classifier's model and attempt, and a reuse", () => {
+    let out = "";
+    const sink = humanSink({ write: (t) => (out += t), tty: false, color: false });
+    const reason = "nothing outside the work tree is deleted";
+    sink.emit({ type: "verdict", tool: "shell", verdict: "block", reason, source: "rule", ruleId: "no-wipe" });
+    sink.emit({ type: "verdict", tool: "shell", verdict: "block", reason: "x", model: "c", attempt: 2 });
+    sink.emit({
+      type: "verdict",
+      tool: "shell",
+      verdict: "block",
+      reason: "x",
+      model: "c",
+      attempt: 1,
+      source: "reused",
+    });
+    sink.emit({ type: "notice", code: "auto_mode.blocked", audience: "user", message: "said above" });
+    expect(out.split("\n")).toEqual([
+      `   auto    ✗ BLOCKED shell: ${reason} (host rule no-wipe)`,
+      "   auto    ✗ BLOCKED shell: x (classifier c, attempt 2)",
+      "   auto    ✗ BLOCKED shell: x (classifier c, attempt 1, reused from the identical call)",
+      "",
+    ]);
+  });
+
   it("prints no control character that a file, a tool or a model sent", () => {
     let out = "";
     const sink = humanSink({ write: (t) => (out += t), tty: false, color: false });

@@ -128,7 +128,15 @@ export function humanSink(options: HumanOptions): EventSink {
           return;
         case "verdict": {
           const whose = event.station === "ancestor" ? "an ancestor run's frozen classifier" : "classifier";
-          const by = event.model ? paint("dim", ` (${whose} ${event.model})`) : "";
+          const attempt = event.attempt !== undefined ? `, attempt ${event.attempt}` : "";
+          const reused = event.source === "reused" ? ", reused from the identical call" : "";
+          const author =
+            event.ruleId !== undefined
+              ? `host rule ${oneLine(event.ruleId, 80)}${event.station === "ancestor" ? " of an ancestor run" : ""}`
+              : event.model
+                ? `${whose} ${event.model}${attempt}`
+                : undefined;
+          const by = author ? paint("dim", ` (${author}${reused})`) : "";
           const label =
             event.verdict === "allow"
               ? paint("green", "✓ allowed")
@@ -186,6 +194,8 @@ export function humanSink(options: HumanOptions): EventSink {
           );
           return;
         case "notice":
+          // The verdict line above already says who blocked the call and why.
+          if (event.code === "auto_mode.blocked") return;
           print(paint("dim", `   notice  [${event.code}] ${oneLine(event.message, 200)}`));
           return;
         case "approval_request": {
