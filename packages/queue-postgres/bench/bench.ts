@@ -10,6 +10,7 @@ import { cpus, loadavg } from "node:os";
 import { startBenchModelServer } from "./model-server";
 import { runOnce, type RunReport } from "./run-once";
 import { TURNS, WORKER_CONCURRENCY } from "./settings";
+import { measureTurnCost, printTurnCost } from "./turn-cost";
 import { bundleWorker } from "./worker-bundle";
 
 const url = process.env.PG_URL;
@@ -27,6 +28,11 @@ const TURN_MS = Number(flag("turn-ms", "50"));
 const WORKERS = numbers(flag("workers", "1,2,4"));
 /** Worker processes of the run with kills; 0 skips it. */
 const KILL_WORKERS = Number(flag("kill-workers", "4"));
+
+/** Run lengths of the durable-turn table (`--turn-lengths=`; empty skips it). */
+const TURN_LENGTHS = numbers(flag("turn-lengths", "5,50,500"));
+if (TURN_LENGTHS.length > 0)
+  printTurnCost(await measureTurnCost(url, TURN_LENGTHS, Number(flag("turn-cells", "1000"))));
 
 const server = await startBenchModelServer(TURN_MS);
 const bundle = await bundleWorker();

@@ -8,9 +8,9 @@ import type { Pool } from "pg";
  */
 export interface TaskTurns {
   /**
-   * Appends a link while `workerId` holds the task, and marks the task as having made progress
-   * (its take count back to 1). Link 0 replaces the chain before it, in one transaction. False
-   * when the lease is gone: nothing was written.
+   * Appends a link while `workerId` holds the task. Link 0 replaces the chain before it and marks
+   * the task as having made progress (its take count back to 1). False when the lease is gone:
+   * nothing was written.
    */
   append(taskId: string, workerId: string, link: RunCheckpointSegment): Promise<boolean>;
   /** The task's chain in order; empty when it has none. */
@@ -20,38 +20,31 @@ export interface TaskTurns {
 export function taskTurns(pool: Pool, schema: string): TaskTurns {
   const tasks = `${schema}.tasks`;
   const turns = `${schema}.task_turns`;
-  // One statement: the lease check locks the task row, so a takeover waits for this insert.
-  const appendSql = `WITH held AS (
-      UPDATE ${tasks} SET attempts = 1, updated_at = now() WHERE id = $1 AND lease_owner = $2 RETURNING id)
-    INSERT INTO ${turns} (task_id, seq, link) SELECT id, $3, $4 FROM held`;
-  const startChain = async (taskId: string, workerId: string, link: string): Promise<boolean> => {
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
-      const held = await client.query(
-        `UPDATE ${tasks} SET attempts = 1, updated_at = now() WHERE id = $1 AND lease_owner = $2 RETURNING id`,
-        [taskId, workerId],
-      );
-      if (held.rowCount !== 1) {
-        await client.query("ROLLBACK");
-        return false;
-      }
-      await client.query(`DELETE FROM ${turns} WHERE task_id = $1`, [taskId]);
-      await client.query(`INSERT INTO ${turns} (task_id, seq, link) VALUES ($1, 0, $2)`, [taskId, link]);
-      await client.query("COMMIT");
-      return true;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+  // Link 0 is the first a take writes (a continued run starts its own chain): it marks the take as
+  // having made progress and replaces the chain before. Upserted, with the old chain's later links
+  // deleted — rows apart from the one inserted, so one statement does both.
+  const start = {
+    name: `x-queue-turn-start:${schema}`,
+    text: `WITH held AS (
+        UPDATE ${tasks} SET attempts = 1, updated_at = now() WHERE id = $1 AND lease_owner = $2 RETURNING id),
+      gone AS (DELETE FROM ${turns} WHERE task_id IN (SELECT id FROM held) AND seq > 0)
+      INSERT INTO ${turns} (task_id, seq, link) SELECT id, 0, $3 FROM held
+      ON CONFLICT (task_id, seq) DO UPDATE SET link = EXCLUDED.link`,
+  };
+  // A later link only checks the lease: `FOR SHARE` makes a takeover wait for this insert, and
+  // leaves the task row as it is (no new row version per turn). Prepared once per connection.
+  const next = {
+    name: `x-queue-turn-next:${schema}`,
+    text: `INSERT INTO ${turns} (task_id, seq, link)
+      SELECT id, $3, $4 FROM ${tasks} WHERE id = $1 AND lease_owner = $2 FOR SHARE`,
   };
   return {
     async append(taskId, workerId, link) {
       const json = JSON.stringify(link);
-      if (link.seq === 0) return startChain(taskId, workerId, json);
-      const written = await pool.query(appendSql, [taskId, workerId, link.seq, json]);
+      const written =
+        link.seq === 0
+          ? await pool.query({ ...start, values: [taskId, workerId, json] })
+          : await pool.query({ ...next, values: [taskId, workerId, link.seq, json] });
       return written.rowCount === 1;
     },
     async read(taskId) {
