@@ -25,7 +25,7 @@ const chainOf = async (taskId: string): Promise<LinkRow[]> => {
 };
 
 describe.runIf(PG_URL)("a task's checkpoint chain", () => {
-  it("each finished turn writes one link with only its own messages; the chain is dropped when the task ends", async () => {
+  it("a finished turn writes one link with only its own messages; the chain is dropped at the end", async () => {
     let seen: LinkRow[] = [];
     let taskId = "";
     const hooked = tools(h.queue.pool, h.schema, {
