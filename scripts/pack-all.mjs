@@ -8,7 +8,7 @@
 //   pnpm pack-all --out ~/x-tarballs runner          # the @x/ prefix is optional
 //   node scripts/pack-all.mjs --no-build --list      # the packages there are, with their @x dependencies
 //
-// Progress goes to stderr and the line alone to stdout, so `$(pnpm -s pack-all @x/runner)` runs it.
+// Progress goes to stderr and the line alone to stdout, so `$(pnpm --silent pack-all @x/runner)` runs it.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
