@@ -9,6 +9,8 @@ export const TEACHER_COLUMN = "gpt-4-1106-preview";
 /** One GSM8K test question with both models' recorded responses and their recorded correctness. */
 export interface Gsm8kItem {
   index: number;
+  /** The question's line in `test.jsonl` (the GSM8K test set's own order). */
+  testIndex: number;
   question: string;
   /** The reference's number after `#### `. */
   reference: string;
@@ -35,23 +37,25 @@ function bool(value: string | undefined, where: string): boolean {
 
 /** Loads the CSV and test.jsonl and joins them by question text; throws on any row that does not join. */
 export function loadGsm8k(dir = locateGsm8kData()): Gsm8kItem[] {
-  const references = new Map<string, string>();
-  for (const line of readFileSync(join(dir, "test.jsonl"), "utf8").split("\n")) {
+  const references = new Map<string, { reference: string; testIndex: number }>();
+  const lines = readFileSync(join(dir, "test.jsonl"), "utf8").split("\n");
+  for (const [testIndex, line] of lines.entries()) {
     if (line.trim() === "") continue;
     const { question, answer } = JSON.parse(line) as { question: string; answer: string };
     const reference = answer.split("#### ").at(-1)?.trim();
     if (!reference) throw new Error(`test.jsonl: no "#### " answer for ${question.slice(0, 60)}`);
-    references.set(question.trim(), normaliseNumber(reference));
+    references.set(question.trim(), { reference: normaliseNumber(reference), testIndex });
   }
   const records = parseCsvRecords(readFileSync(join(dir, "gsm8k_responses.csv"), "utf8"));
   return records.map((row, index) => {
     const question = (row.prompt ?? "").trim();
-    const reference = references.get(question);
-    if (reference === undefined) throw new Error(`CSV row ${index + 2}: question not in test.jsonl`);
+    const known = references.get(question);
+    if (known === undefined) throw new Error(`CSV row ${index + 2}: question not in test.jsonl`);
     return {
       index,
+      testIndex: known.testIndex,
       question,
-      reference,
+      reference: known.reference,
       studentResponse: row[`${STUDENT_COLUMN}_response`] ?? "",
       studentCorrect: bool(row[STUDENT_COLUMN], `CSV row ${index + 2} ${STUDENT_COLUMN}`),
       teacherResponse: row[`${TEACHER_COLUMN}_response`] ?? "",

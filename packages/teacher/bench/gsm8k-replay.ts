@@ -14,8 +14,14 @@ import {
 } from "../src/index";
 import { extractFinalNumber, type Gsm8kItem } from "./gsm8k-data";
 import { ReplayBrain } from "./replay-brain";
+import { loadSecondOpinions, SECOND_MODELS } from "./second-opinion-data";
 
-export const PRICES = { student: { input: 0.6, output: 0.6 }, teacher: { input: 10, output: 30 } };
+export const PRICES = {
+  student: { input: 0.6, output: 0.6 },
+  teacher: { input: 10, output: 30 },
+  "gpt-4o-mini": { input: 0.15, output: 0.6 },
+  "gpt-3.5-turbo": { input: 0.5, output: 1.5 },
+};
 export const models = defineCatalog({
   student: {
     id: "Mixtral-8x7B-Instruct-v0.1",
@@ -35,7 +41,28 @@ export const models = defineCatalog({
     maxTokens: 4096,
     cost: PRICES.teacher,
   },
+  // The second opinions (data/re2-gsm8k): list prices per million tokens, as for the two above.
+  "gpt-4o-mini": {
+    id: "gpt-4o-mini-2024-07-18",
+    api: "replay",
+    provider: "replay",
+    baseUrl: "replay://gpt-4o-mini",
+    contextWindow: 128_000,
+    maxTokens: 16_384,
+    cost: PRICES["gpt-4o-mini"],
+  },
+  "gpt-3.5-turbo": {
+    id: "gpt-3.5-turbo-0613",
+    api: "replay",
+    provider: "replay",
+    baseUrl: "replay://gpt-3.5-turbo",
+    contextWindow: 16_385,
+    maxTokens: 4096,
+    cost: PRICES["gpt-3.5-turbo"],
+  },
 });
+const SECOND_IDS = new Map(SECOND_MODELS.map((name) => [models[name]!.id, name]));
+const seconds = new Map(SECOND_MODELS.map((name) => [name, loadSecondOpinions(name)]));
 const SOLVE_PROMPT = "Solve the grade-school math problem. Reason step by step and end with the final number.";
 /**
  * The recorded data has no teacher advice, so the advice is this fixed text (synthetic, billed at GPT-4
@@ -56,9 +83,14 @@ const TAKEOVER_ADVICE_BLOCK = `\n\n\`\`\`json\n${JSON.stringify({ ...adviceField
  * number with the GSM8K reference (no model call; it errs where the number extractor does). `exact`:
  * the same check, but answered by the rubric verifier call on the helper model (billed as one).
  * `rubric`: a verifier call that flags wrong answers (by the CSV's True/False) with probability `tpr`
- * and right ones with `fpr`.
+ * and right ones with `fpr`. `deployable`: a `verify` that never sees the reference (shipped checks,
+ * second opinions through the same runner), with the rubric off — the replayed rubric reads the key.
  */
-export type Judge = { kind: "code" } | { kind: "exact" } | { kind: "rubric"; tpr: number; fpr: number; seed: number };
+export type Judge =
+  | { kind: "code" }
+  | { kind: "exact" }
+  | { kind: "rubric"; tpr: number; fpr: number; seed: number }
+  | { kind: "deployable"; verify: (runner: Runner) => NonNullable<TeacherConfig["verify"]> };
 
 /** mulberry32 on a hash of (seed, question, sample): each verdict is reproducible whatever the run order. */
 export function uniform(seed: number, index: number, sample: number): number {
@@ -103,6 +135,13 @@ export function replayRunner(items: readonly Gsm8kItem[], judge: Judge, spend?: 
   const brain = new ReplayBrain(
     (model: Model, context: Context) => {
       const item = itemOf(context);
+      const second = SECOND_IDS.get(model.id);
+      if (second !== undefined) {
+        // A recorded second opinion: its final answer, billed at the recorded reply's length.
+        const recorded = seconds.get(second)!.get(item.testIndex)!;
+        const text = recorded.answer === "" ? "(no answer recorded)" : `\\boxed{${recorded.answer}}`;
+        return { text, outputTokens: recorded.outputTokens };
+      }
       if (model.id === models.teacher!.id) {
         if (context.systemPrompt === TEACHER_PROMPT) return ADVICE;
         // A takeover asked for the advice block ends its recorded answer with the synthetic one.
@@ -126,7 +165,10 @@ export function replayRunner(items: readonly Gsm8kItem[], judge: Judge, spend?: 
       if (!spend) return;
       const { input, output, total } = message.usage.cost;
       if (model.id !== models.teacher!.id) {
-        const helper = context.systemPrompt === VERIFIER_PROMPT || context.systemPrompt === MONITOR_PROMPT;
+        const helper =
+          context.systemPrompt === VERIFIER_PROMPT ||
+          context.systemPrompt === MONITOR_PROMPT ||
+          SECOND_IDS.has(model.id);
         if (helper) spend.helperMicro += total;
         return;
       }
@@ -160,6 +202,9 @@ export interface Tally {
   teacherCalls: number;
   /** Escalated questions the student had in fact got wrong. */
   escalatedWrong: number;
+  /** Takeovers whose answer failed the host's verify (status `failed`, `output_invalid`); of them, right ones. */
+  unverified: number;
+  unverifiedRight: number;
   spend: TeacherSpend;
   /** Per question: cost in micro-dollars and correctness, in item order. */
   perItem: Array<{ micro: number; correct: boolean; escalated: boolean }>;
@@ -174,6 +219,8 @@ const emptyTally = (): Tally => ({
   escalated: 0,
   teacherCalls: 0,
   escalatedWrong: 0,
+  unverified: 0,
+  unverifiedRight: 0,
   spend: { adviceMicro: 0, takeoverMicro: 0, teacherInputMicro: 0, teacherOutputMicro: 0, helperMicro: 0 },
   perItem: [],
 });
@@ -221,7 +268,12 @@ export async function runTeacherMode(
 ): Promise<Tally> {
   const tally = emptyTally();
   const runner = replayRunner(items, judge, tally.spend);
-  const full: TeacherConfig = judge.kind === "code" ? { ...config, verify: exactAnswerCheck(items) } : config;
+  const full: TeacherConfig =
+    judge.kind === "code"
+      ? { ...config, verify: exactAnswerCheck(items) }
+      : judge.kind === "deployable"
+        ? { verifyOutput: false, ...config, verify: judge.verify(runner) }
+        : config;
   for (const item of items) {
     const result = await runWithTeacher(runner, specFor(item, "student"), full);
     const correct = isCorrect(item, result.output);
@@ -234,6 +286,10 @@ export async function runTeacherMode(
     tally.teacherTokens += result.teacherStats.tokens;
     tally.teacherCalls += result.teacherStats.tasks;
     tally.perItem.push({ micro: result.stats.costMicroUsd + teacherMicro, correct, escalated });
+    if (result.terminal.code === "output_invalid") {
+      tally.unverified++;
+      if (correct) tally.unverifiedRight++;
+    }
     if (escalated) {
       tally.escalated++;
       if (!item.studentCorrect) tally.escalatedWrong++;

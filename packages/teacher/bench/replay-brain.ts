@@ -9,8 +9,11 @@ import {
   describeError,
 } from "@x/llm-types";
 
-/** Answers a request from recorded data: the host's function picks the reply text. */
-export type ReplayAnswer = (model: Model, context: Context) => string;
+/**
+ * Answers a request from recorded data: the host's function picks the reply text, and may bill the
+ * reply at a recorded length instead of the text's own (a reply replayed in short form).
+ */
+export type ReplayAnswer = (model: Model, context: Context) => string | { text: string; outputTokens: number };
 /** Sees every finished turn with its request (for the bench's own cost breakdown). */
 export type ReplayObserver = (model: Model, context: Context, message: AssistantMessage) => void;
 
@@ -51,8 +54,11 @@ export class ReplayBrain implements Brain {
       timestamp: Date.now(),
     };
     let text: string;
+    let outputTokens: number;
     try {
-      text = this.answer(model, context);
+      const reply = this.answer(model, context);
+      text = typeof reply === "string" ? reply : reply.text;
+      outputTokens = typeof reply === "string" ? estimateTokens(reply) : reply.outputTokens;
     } catch (error) {
       const message: AssistantMessage = {
         ...base,
@@ -67,7 +73,7 @@ export class ReplayBrain implements Brain {
     }
     const usage = usageFor(model, {
       input: estimateTokens(requestText(context)),
-      output: estimateTokens(text),
+      output: outputTokens,
       estimated: true,
     });
     const message: AssistantMessage = { ...base, content: [{ type: "text", text }], usage, stopReason: "stop" };

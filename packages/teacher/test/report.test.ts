@@ -11,6 +11,8 @@ const tally = (perItem: Tally["perItem"], teacherMicro: number): Tally => ({
   escalated: perItem.filter((p) => p.escalated).length,
   teacherCalls: 0,
   escalatedWrong: 0,
+  unverified: 0,
+  unverifiedRight: 0,
   spend: { adviceMicro: 0, takeoverMicro: 0, teacherInputMicro: 0, teacherOutputMicro: 0, helperMicro: 0 },
   perItem,
 });
