@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { STUDIO_OPTIONS, studioCommand, type StudioCommand } from "./studio-args";
 
 /** A command line the CLI refuses; printed with a pointer to `--help`, exit code 2. */
 export class UsageError extends Error {
@@ -9,7 +10,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMANDS = ["demo", "run", "resume", "worker", "enqueue", "task", "scenarios", "help"] as const;
+export const COMMANDS = ["demo", "run", "resume", "worker", "enqueue", "task", "studio", "scenarios", "help"] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /** Options every command takes. */
@@ -82,6 +83,7 @@ const OPTIONS = {
     reason: { type: "string" },
     wait: { type: "boolean" },
   },
+  studio: STUDIO_OPTIONS,
   scenarios: { ...COMMON },
   help: { ...COMMON },
 } as const satisfies Record<CommandName, ParseArgsConfig["options"]>;
@@ -109,6 +111,7 @@ export interface EndpointArgs {
 
 export type Command =
   | { name: "help"; topic?: CommandName; json: boolean }
+  | StudioCommand
   | { name: "scenarios"; json: boolean }
   | ({ name: "demo"; scenario?: string; json: boolean; parkOnly: boolean } & StoreArgs)
   | ({
@@ -204,6 +207,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
     case "scenarios":
       noExtra(positionals, name);
       return { name, json };
+    case "studio":
+      return studioCommand(values, positionals, (message) => new UsageError(message));
     case "demo": {
       noExtra(positionals.slice(1), name);
       const scenario = positionals[0];

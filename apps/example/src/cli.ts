@@ -103,6 +103,8 @@ export async function cli(argv: readonly string[], rawHost: CliEnvironment): Pro
         return await (await import("./commands/enqueue")).enqueueCommand(command, io);
       case "task":
         return await (await import("./commands/task")).taskCommand(command, io);
+      case "studio":
+        return await (await import("./commands/studio")).studioCommandRun(command, io);
     }
   } catch (error) {
     sink.close();

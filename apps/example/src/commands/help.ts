@@ -28,6 +28,24 @@ export function scenariosText(): string {
 
 /** Each command's help text, and the main one. */
 export const HELP: Record<CommandName | "main", string> = {
+  studio: `x-agent studio [--port <n>] [--host <addr>] [--parked <dir>]… [--store <url|path> --scope <name>…]
+       [--queue postgres://… --owner <tenant>]
+
+Serves a local web studio on 127.0.0.1 (unless --host says otherwise) and prints its address with a token:
+the approval inbox (every parked call whole, a diff for a file write, approve or deny, each decided once), the
+runs (this folder's parked runs, the queue's tasks), a decided run live, strategy memory per scope, and costs.
+Ctrl-C stops it.
+
+Options:
+  --port <n>              the port (default: any free one)
+  --host <addr>           where it listens (default: 127.0.0.1)
+  --parked <dir>          another folder of park files (a demo's), besides .x-agent/parked
+  --store <url|path>      the strategy store to search (postgres://… or a SQLite file)
+  --scope <name>          a scope to offer on the strategy page (repeat for more)
+  --queue <url>           the task queue's PostgreSQL (default: PG_URL when set)
+  --owner <tenant>        whose queued tasks to show (default: default)
+  --sandbox <dir>         the workers' sandbox, to show a queued write as a diff
+  X_AGENT_STUDIO_TOKEN    the token to use instead of a random one`,
   main: `x-agent — the @x agent core, end to end: tools on a sandbox folder, auto mode, teacher mode,
 strategy memory and parked approvals.
 
@@ -39,6 +57,7 @@ Usage:
   x-agent worker --store postgres://…   run queued tasks (start as many as you like)
   x-agent enqueue "<objective>" --store postgres://…   queue a task for the workers
   x-agent task <id> --store postgres://… [--approve|--deny]   show a queued task, or decide its approval
+  x-agent studio                        a local web page: runs, the approval inbox, strategies, costs
   x-agent scenarios                     list the embedded scenarios
   x-agent help [command]
 
