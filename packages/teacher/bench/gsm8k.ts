@@ -209,6 +209,20 @@ ended \`failed\` (\`output_invalid\`) instead of \`completed\` (${mini.unverifie
 Same escalation with a noisy rubric judge (simulated, TP 0.8 / FP 0.1) instead of \`verify\`, seeds ${SEEDS.join(", ")}:
   1 vote:  accuracy ${noisy1.accuracy}; cost ${noisy1.cost} of teacher-only
   3 votes: accuracy ${noisy3.accuracy}; cost ${noisy3.cost} of teacher-only`);
+// What each code signal sees on the student's own answers: how often it fires, and how often it is right to.
+const wrong = items.filter((i) => !i.studentCorrect).length;
+console.log(`
+Code signals (numericAnswerChecks, one check each) on Mixtral's ${items.length} answers, ${wrong} of them wrong:`);
+for (const check of NUMERIC_CHECKS) {
+  const verify = numericAnswerChecks({ checks: [check] });
+  const fired = items.filter((i) => verify({ task: i.question, output: i.studentResponse }) !== undefined);
+  const hits = fired.filter((i) => !i.studentCorrect).length;
+  const precision = fired.length === 0 ? "—" : `${((100 * hits) / fired.length).toFixed(0)} %`;
+  console.log(
+    `  ${check}: fires on ${fired.length}, of which wrong ${precision}; ` +
+      `finds ${((100 * hits) / wrong).toFixed(1)} % of the wrong answers`,
+  );
+}
 console.log(`
 Cost per escalation, against a bare GPT-4 answer to the same escalated questions:`);
 for (const [name, tally] of [

@@ -281,6 +281,31 @@ describe("a takeover's answer is checked by the host's verify", () => {
     expect((await store.list({ scope: "t" })).records).toEqual([]);
   });
 
+  it("a check of the takeover that calls a model is billed in the student-side stats and its verdict", async () => {
+    const { runner } = setup({
+      student: [fauxText("10", { usage: { input: 5, output: 5 } })],
+      takeover: [fauxText("11")],
+    });
+    const result = await runWithTeacher(
+      runner,
+      { objective: posts },
+      {
+        verify: ({ of, output }) => ({
+          pass: output === "11",
+          usage: { tokens: of === "student" ? 3 : 7, costMicroUsd: of === "student" ? 30 : 70, modelCalls: 1 },
+        }),
+      },
+    );
+    expect(result.status).toBe("completed");
+    expect(result.verdicts.map((v) => [v.of ?? "student", v.pass, v.tokens, v.costMicroUsd])).toEqual([
+      ["student", false, 3, 30],
+      ["takeover", true, 7, 70],
+    ]);
+    // The student's 10 tokens at $1/M, plus both checks.
+    expect(result.stats.costMicroUsd).toBe(110);
+    expect(result.stats.tokens).toBe(20);
+  });
+
   it("without a verify the takeover's answer stands, unjudged", async () => {
     const { runner, calls } = setup({ student: [fauxText("10")], verifier: [fail()], takeover: [fauxText("12")] });
     const result = await runWithTeacher(runner, { objective: posts });
