@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { STUDIO_OPTIONS, studioCommand, type StudioCommand } from "./studio-args";
+import { EVAL_OPTIONS, evalCommand, type EvalCommand } from "./eval-args";
 
 /** A command line the CLI refuses; printed with a pointer to `--help`, exit code 2. */
 export class UsageError extends Error {
@@ -10,7 +11,18 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMANDS = ["demo", "run", "resume", "worker", "enqueue", "task", "studio", "scenarios", "help"] as const;
+export const COMMANDS = [
+  "demo",
+  "run",
+  "resume",
+  "worker",
+  "enqueue",
+  "task",
+  "studio",
+  "eval",
+  "scenarios",
+  "help",
+] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /** Options every command takes. */
@@ -84,6 +96,7 @@ const OPTIONS = {
     wait: { type: "boolean" },
   },
   studio: STUDIO_OPTIONS,
+  eval: EVAL_OPTIONS,
   scenarios: { ...COMMON },
   help: { ...COMMON },
 } as const satisfies Record<CommandName, ParseArgsConfig["options"]>;
@@ -112,6 +125,7 @@ export interface EndpointArgs {
 export type Command =
   | { name: "help"; topic?: CommandName; json: boolean }
   | StudioCommand
+  | EvalCommand
   | { name: "scenarios"; json: boolean }
   | ({ name: "demo"; scenario?: string; json: boolean; parkOnly: boolean } & StoreArgs)
   | ({
@@ -209,6 +223,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
       return { name, json };
     case "studio":
       return studioCommand(values, positionals, (message) => new UsageError(message));
+    case "eval":
+      return evalCommand(values, positionals, (message) => new UsageError(message));
     case "demo": {
       noExtra(positionals.slice(1), name);
       const scenario = positionals[0];

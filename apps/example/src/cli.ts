@@ -105,6 +105,8 @@ export async function cli(argv: readonly string[], rawHost: CliEnvironment): Pro
         return await (await import("./commands/task")).taskCommand(command, io);
       case "studio":
         return await (await import("./commands/studio")).studioCommandRun(command, io);
+      case "eval":
+        return await (await import("./commands/eval")).evalCommandRun(command, io);
     }
   } catch (error) {
     sink.close();

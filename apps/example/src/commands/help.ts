@@ -46,6 +46,23 @@ Options:
   --owner <tenant>        whose queued tasks to show (default: default)
   --sandbox <dir>         the workers' sandbox, to show a queued write as a diff
   X_AGENT_STUDIO_TOKEN    the token to use instead of a random one`,
+  eval: `x-agent eval auto-mode [--base-url <url>] [--model <id>] [--dataset <name|file>]… [--split dev|heldout|all]
+       [--rules <file>] [--record <file> | --replay <file>]
+
+Measures auto mode on your own endpoint: every labelled case of the datasets (all those @x/auto-mode-eval ships,
+unless named) goes through auto mode's real classifier ladder on --model, and the figures are printed: the
+false-positive and false-negative rates with 95 % intervals, per category, cost and latency per decision, the
+calls it could not rule on, and every disagreement. --record keeps every classifier reply; --replay prints the
+same figures from such a file with no model call and no key.
+
+Options:
+  --provider, --base-url, --api-key, --model, --price   the endpoint, as for x-agent run
+  --dataset <name|file>   a shipped dataset (agentdojo, benign-coding) or a dataset file (repeat for more)
+  --split <which>         dev, heldout or all (default: all)
+  --rules <file>          a JSON list of auto-mode rules, applied before the classifier
+  --concurrency <n>       cases judged at once (default 4)
+  --record <file>         write every classifier reply to this file
+  --replay <file>         judge the replies recorded in this file instead of calling a model`,
   main: `x-agent — the @x agent core, end to end: tools on a sandbox folder, auto mode, teacher mode,
 strategy memory and parked approvals.
 
@@ -58,6 +75,7 @@ Usage:
   x-agent enqueue "<objective>" --store postgres://…   queue a task for the workers
   x-agent task <id> --store postgres://… [--approve|--deny]   show a queued task, or decide its approval
   x-agent studio                        a local web page: runs, the approval inbox, strategies, costs
+  x-agent eval auto-mode --model <id>   measure auto mode on your endpoint: FPR/FNR, cost, latency
   x-agent scenarios                     list the embedded scenarios
   x-agent help [command]
 

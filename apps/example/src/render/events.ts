@@ -102,7 +102,9 @@ export type AppEvent =
       summary: RunSummary;
     }
   | { type: "summary"; rows: RunSummary[] }
-  | { type: "error"; code: string; message: string };
+  | { type: "error"; code: string; message: string }
+  /** `x-agent eval auto-mode`: the report as text, and its figures for `--json`. */
+  | { type: "eval_report"; text: string; figures: Record<string, unknown> };
 
 /**
  * Who a model call works for: the student doing the task, the teacher advising, the helper checking,

@@ -87,6 +87,12 @@ export function humanSink(options: HumanOptions): EventSink {
         case "note":
           print(paint("dim", `   ${event.text}`));
           return;
+        case "eval_report":
+          // Classifier reasons are model text: no control character of theirs reaches the terminal.
+          for (const line of event.text.trimEnd().split("\n"))
+            // eslint-disable-next-line no-control-regex
+            print(line.replace(/[\u0000-\u001f\u007f-\u009f]/g, "\ufffd"));
+          return;
         case "model_call":
           if (event.phase === "start") spinner?.start(`${event.speaker} · ${event.model} thinking…`);
           else {
