@@ -4,7 +4,7 @@ import type { TaskModel } from "../vocabulary/task-model";
 /** Share of a model's usable window one tool result may fill as the model sees it. */
 const RESULT_SHARE = 0.25;
 /** Characters per token, as the runner's own estimate counts them. */
-const CHARS_PER_TOKEN = 4;
+export const CHARS_PER_TOKEN = 4;
 /** The smallest cap the options themselves accept. */
 const MIN_CAP = 200;
 

@@ -23,7 +23,8 @@ export function contextMessages(ctx: RunContext, lend = false): Message[] {
   const state = ctx.state.compaction;
   const views = (own: readonly Message[]) => (options ? own.map((message) => viewOf(message, options)) : own);
   let messages: Message[];
-  if (state && state.cut > 0) messages = modelView(allMessages(ctx), options, state);
+  if (state && (state.cut > 0 || state.tailResultMaxChars !== undefined))
+    messages = modelView(allMessages(ctx), options, state);
   else if (!lend) messages = ctx.historyView.view.concat(views(ctx.messages));
   else messages = (ctx.lent = lendMessages(ctx.lent, ctx.historyView, ctx.messages, views)).messages;
   vouchMessages(messages);

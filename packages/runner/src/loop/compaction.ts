@@ -6,6 +6,7 @@ import {
   type AssistantMessage,
   type Message,
   type Model,
+  type ToolResultMessage,
 } from "@x/llm-types";
 import type { CompactionReport } from "../vocabulary/compaction-report";
 import type { CompactionRequest, CompactionSummary, ResolvedCompaction } from "../vocabulary/compaction-options";
@@ -16,6 +17,8 @@ import { addSizes, isReport, reportedInput, type HistoryView } from "../state/hi
 import type { RunContext } from "../state/run-context";
 import { allMessages, contextMessages, modelChain, outputCap } from "../decisions/model-context";
 import type { Terminal } from "../vocabulary/types";
+import { tailResultCap } from "../decisions/tail-result-cap";
+import { CHARS_PER_TOKEN } from "../decisions/fitted-compaction";
 
 /**
  * How many tokens the next request holds: the last call's reported input plus an estimate of what
@@ -25,7 +28,8 @@ import type { Terminal } from "../vocabulary/types";
 export function contextTokens(ctx: RunContext): number {
   const options = ctx.compactionOptions;
   // A view carried in from the session's last run (`compactedHistory`) counts as a compaction done.
-  if ((ctx.state.compaction?.cut ?? 0) > 0) return contextTokensAfterCompaction(ctx);
+  const state = ctx.state.compaction;
+  if (state && (state.cut > 0 || state.tailResultMaxChars !== undefined)) return contextTokensAfterCompaction(ctx);
   const own = (from: number) => {
     const tail = ctx.messages.slice(from);
     return contextSize({ messages: options ? tail.map((message) => viewOf(message, options)) : tail });
@@ -70,7 +74,11 @@ function contextTokensAfterCompaction(ctx: RunContext): number {
   for (let i = all.length - 1; i >= since; i--) {
     const message = all[i]!;
     if (!isReport(message)) continue;
-    const appended = modelView(all.slice(i), ctx.compactionOptions, undefined);
+    const tailMax = ctx.state.compaction?.tailResultMaxChars;
+    const appended = modelView(all.slice(i), ctx.compactionOptions, {
+      ...emptyCompactionState(),
+      ...(tailMax !== undefined ? { tailResultMaxChars: tailMax } : {}),
+    });
     return reportedInput(message) + estimateContextTokens({ messages: appended });
   }
   return estimateContextTokens({
@@ -128,10 +136,19 @@ function objectiveOf(ctx: RunContext): string {
 }
 
 /**
+ * Folds the turns before a new cut into the summary, then makes sure the turns kept fit: a turn too
+ * large for the window by itself (many large results at once) has its results cut, not the run.
+ */
+async function compact(ctx: RunContext, reason: "threshold" | "overflow"): Promise<boolean> {
+  const folded = await fold(ctx, reason);
+  return fitTail(ctx, reason) || folded;
+}
+
+/**
  * Folds the turns before a new cut into the summary. A compactor that fails (throws, or writes
  * nothing) leaves the view as it was: the run goes on, and a real overflow later ends it typed.
  */
-async function compact(ctx: RunContext, reason: "threshold" | "overflow"): Promise<boolean> {
+async function fold(ctx: RunContext, reason: "threshold" | "overflow"): Promise<boolean> {
   const options = ctx.compactionOptions!;
   const model = currentModel(ctx);
   const state = ctx.state.compaction ?? emptyCompactionState();
@@ -173,6 +190,54 @@ async function compact(ctx: RunContext, reason: "threshold" | "overflow"): Promi
   ctx.state.compaction = state;
   ctx.emit({ type: "compaction", reason, folded: request.messages.length, kept: all.length - cut });
   return true;
+}
+
+/** Share of the usable window the kept turns may fill: the estimate errs, and more after a refusal. */
+const TAIL_ROOM = { threshold: 0.9, overflow: 0.75 } as const;
+
+/**
+ * When the turns kept after the cut do not fit the window by themselves, cuts every tool result
+ * among them to one level (the large ones only) so they do; recomputed at each compaction, so a
+ * cap no longer needed is lifted. True when the view changed. A turn that cannot fit even so is
+ * left as it is: the provider's refusal then ends the run `context_overflow`, typed.
+ */
+function fitTail(ctx: RunContext, reason: "threshold" | "overflow"): boolean {
+  const options = ctx.compactionOptions!;
+  const state = ctx.state.compaction ?? emptyCompactionState();
+  const { tailResultMaxChars: before, ...uncapped } = state;
+  const all = allMessages(ctx);
+  const fixed = estimateContextTokens({
+    messages: [],
+    ...(ctx.systemPrompt !== undefined ? { systemPrompt: ctx.systemPrompt } : {}),
+    tools: ctx.toolSpecs,
+  });
+  const room = usableWindow(ctx, currentModel(ctx)) * TAIL_ROOM[reason] - fixed;
+  const tokens = estimateContextTokens({ messages: modelView(all, options, uncapped) });
+  const results = all.slice(state.cut).flatMap((message) => {
+    const view = viewOf(message, options);
+    return view.role === "toolResult" ? [textChars(view)] : [];
+  });
+  const excess = Math.ceil((tokens - room) * CHARS_PER_TOKEN);
+  const cap = excess > 0 ? tailResultCap(results, results.reduce((sum, n) => sum + n, 0) - excess) : undefined;
+  if (cap === before) return false;
+  ctx.state.compaction = cap === undefined ? uncapped : { ...uncapped, tailResultMaxChars: cap };
+  ctx.state.compaction.at.push(all.length);
+  if (cap !== undefined) {
+    ctx.notice({
+      code: "run.turn_cut",
+      audience: "operator",
+      message:
+        `The latest turns alone did not fit the model's window: every tool result the model sees ` +
+        `from them is cut to ${cap} characters (the run's messages keep them whole).`,
+      detail: { reason, tailResultMaxChars: cap, results: results.length },
+    });
+  }
+  return true;
+}
+
+/** Characters of a tool result's text blocks, as the token estimate counts them. */
+function textChars(message: ToolResultMessage): number {
+  return message.content.reduce((sum, block) => sum + (block.type === "text" ? block.text.length : 0), 0);
 }
 
 /** The `summarize` role's model (cheap by default), relative to the run's main model. */

@@ -54,12 +54,18 @@ export function summaryMessage(folded: readonly Message[], state: CompactionStat
 
 const capped = new WeakMap<ToolResultMessage, { max: number; view: ToolResultMessage }>();
 
-/** A message as the model is sent it: a huge tool result cut head + tail, the other messages as they are. */
-export function viewOf(message: Message, options: ResolvedCompaction): Message {
+/**
+ * A message as the model is sent it: a huge tool result cut head + tail (to its tool's cap, or the
+ * tighter `tailMax` a compaction set), the other messages as they are.
+ */
+export function viewOf(message: Message, options: ResolvedCompaction, tailMax = Infinity): Message {
   if (message.role !== "toolResult") return message;
-  const max = Object.hasOwn(options.toolResultMaxCharsByTool, message.toolName)
-    ? options.toolResultMaxCharsByTool[message.toolName]!
-    : options.toolResultMaxChars;
+  const max = Math.min(
+    tailMax,
+    Object.hasOwn(options.toolResultMaxCharsByTool, message.toolName)
+      ? options.toolResultMaxCharsByTool[message.toolName]!
+      : options.toolResultMaxChars,
+  );
   // The same cut every call, computed once: the request stays byte-identical, the provider's cache hits.
   const known = capped.get(message);
   if (known?.max === max) return known.view;
@@ -79,7 +85,8 @@ export function modelView(
   state: CompactionState | undefined,
 ): Message[] {
   if (!options) return [...all];
-  const tail = all.slice(state?.cut ?? 0).map((message) => viewOf(message, options));
+  const tailMax = state?.tailResultMaxChars;
+  const tail = all.slice(state?.cut ?? 0).map((message) => viewOf(message, options, tailMax));
   if (!state || state.cut === 0) return tail;
   return [summaryMessage(all.slice(0, state.cut), state), ...tail];
 }

@@ -16,6 +16,12 @@ export const CompactionStateSchema = z.strictObject({
   costMicroUsd: count,
   /** Turn count when a context overflow was last answered by compacting: once per turn, then the run ends. */
   overflowTurn: count.optional(),
+  /**
+   * A tighter cap, in characters, on every tool result the model sees from `cut` on: set when the
+   * latest turns alone did not fit the window (many large results in one turn), so the turn is cut
+   * instead of the run ending `context_overflow`. Recomputed at each compaction.
+   */
+  tailResultMaxChars: count.optional(),
 });
 export type CompactionState = z.infer<typeof CompactionStateSchema>;
 
