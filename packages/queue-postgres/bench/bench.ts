@@ -103,7 +103,7 @@ row([
   "SIGKILLs",
   "model calls",
   "extra model calls",
-  "steps re-run",
+  "steps re-run (same key)",
 ]);
 row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]);
 for (const r of reports) {
@@ -122,7 +122,7 @@ for (const r of reports) {
     r.kills,
     r.modelCalls,
     r.modelCalls - r.tasks * TURNS,
-    r.effects.stepReruns,
+    `${r.effects.stepReruns} (${r.effects.stepRerunsKeptKey})`,
   ]);
 }
 console.log("");

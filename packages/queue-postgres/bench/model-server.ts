@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startOpenAIMockServer, type OpenAIMockReply, type RecordedRequest } from "@x/brain-openai/testing";
 import { TURNS } from "./settings";
@@ -16,7 +17,8 @@ export const stepsObjective = (i: number) => `task ${i}: the steps`;
 
 /**
  * Each request is answered after `turnMs` (the model "thinking"), then streamed at once: four tool
- * calls (a `deploy` first for a deploy task), then the answer — five turns a task.
+ * calls (a `deploy` first for a deploy task), each under a random call id, then the answer — five
+ * turns a task.
  */
 export async function startBenchModelServer(turnMs: number): Promise<BenchModelServer> {
   let calls = 0;
@@ -28,7 +30,9 @@ export async function startBenchModelServer(turnMs: number): Promise<BenchModelS
     const deploy = JSON.stringify(body.messages.find((m) => m.role === "user")?.content ?? "").includes("deploy");
     if (results >= TURNS - 1) return { text: ["All ", "steps ", "done."] };
     const name = deploy && results === 0 ? "deploy" : "step";
-    return { toolCalls: [{ id: `call_${results + 1}`, name, arguments: { n: results + 1 } }] };
+    // A fresh random id on every request, as a real provider names its calls: a re-run step keeps its
+    // key only because the accepted turn was durable, never because the model repeated itself.
+    return { toolCalls: [{ id: `call_${randomUUID()}`, name, arguments: { n: results + 1 } }] };
   };
   const server = await startOpenAIMockServer(async (request) => {
     // The server keeps every request it answered; a bench of tens of thousands needs only the count.

@@ -167,7 +167,7 @@ export async function runOnce(settings: RunSettings): Promise<RunReport> {
         approvals.refused += answers.filter((a) => a.status === "rejected").length;
       } else {
         // A person's check of the target, done here by reading the effect log: did the deploy happen?
-        const happened = (readEffects(effectLog).byKey.get(`${id}:call_1`) ?? 0) > 0;
+        const happened = (readEffects(effectLog).deploysByTask.get(id) ?? 0) > 0;
         await queue.reconcile(id, OWNER, happened ? { happened, result: "deploy 1 done" } : { happened });
         reconciled[happened ? "happened" : "notRun"] += 1;
       }
@@ -214,7 +214,7 @@ export async function runOnce(settings: RunSettings): Promise<RunReport> {
   const recovery = await readRecovery(admin, schema, queue.jobName, tasks);
   const effects = readEffects(
     effectLog,
-    deployTasks.rows.map((row) => `${row.id}:call_1`),
+    deployTasks.rows.map((row) => row.id),
   );
   for (const approver of approvers) await approver.stop();
   await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`);
