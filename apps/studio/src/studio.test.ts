@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { createFauxBrain, fauxModel, fauxText, fauxToolCall } from "@x/brain-faux";
-import { createRunner, defineTool } from "@x/runner";
+import { createFauxBrain, fauxModel, fauxText, fauxToolCall, type FauxResponder } from "@x/brain-faux";
+import { createRunner, defineSubRunTool, defineTool } from "@x/runner";
 import { MemoryStrategyStore } from "@x/strategy-store-memory";
 import { createTwoFilesPatch } from "diff";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -47,23 +47,43 @@ async function describe_(call: { name: string; arguments: Record<string, unknown
 beforeAll(async () => {
   sandbox = await mkdtemp(join(tmpdir(), "x-studio-"));
   await writeFile(join(sandbox, "NOTES.md"), "# Notes\n\n- old line\n");
-  const runner = createRunner({
-    brains: [
-      createFauxBrain([
-        fauxToolCall("write_file", { path: "NOTES.md", content: "# Notes\n\n- new line\n" }, { id: "call-a" }),
-        fauxToolCall("write_file", { path: "secrets.txt", content: "hunter2" }, { id: "call-b" }),
-        fauxText("NOTES.md is updated."),
-        fauxText("Understood: secrets.txt stays as it is."),
-      ]),
-    ],
-    models: { main: fauxModel({ id: "main" }) },
+  // A scripted model that answers by what it was last told, so the runs may go in any order.
+  const WRITES: Record<string, { path: string; content: string }> = {
+    "update the notes": { path: "NOTES.md", content: "# Notes\n\n- new line\n" },
+    "write the secret": { path: "secrets.txt", content: "hunter2" },
+    "write the log": { path: "build.log", content: "ok\n" },
+  };
+  const reply: FauxResponder = ({ context }) => {
+    const last = context.messages.at(-1);
+    if (last?.role === "user" && typeof last.content === "string") {
+      if (last.content === "delegate the log") return fauxToolCall("helper", { question: "write the log" });
+      const write = WRITES[last.content];
+      if (write) return fauxToolCall("write_file", write);
+    }
+    if (last?.role === "toolResult" && last.toolName === "helper") return fauxText("The helper wrote the log.");
+    if (last?.role === "toolResult")
+      return fauxText(
+        last.isError ? "Understood: it stays as it is." : `${last.toolName}: done, ${JSON.stringify(last.content)}`,
+      );
+    return fauxText("nothing to do");
+  };
+  const helper = defineSubRunTool({
+    name: "helper",
+    description: "Hands a task to a helper that can write files",
+    input: z.object({ question: z.string() }),
+    task: ({ question }) => ({ objective: question, tools: [writeFileTool] }),
   });
-  const inbox = createRunnerInbox({ runner, resume: { tools: [writeFileTool] }, describe: describe_ });
+  const runner = createRunner({
+    brains: [createFauxBrain(Array.from({ length: 100 }, () => reply))],
+    models: { main: fauxModel({ id: "main", cost: { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 } }) },
+  });
+  const inbox = createRunnerInbox({ runner, resume: { tools: [writeFileTool, helper] }, describe: describe_ });
   for (const [label, objective] of [
     ["notes", "update the notes"],
     ["secrets", "write the secret"],
+    ["delegated", "delegate the log"],
   ] as const) {
-    const result = await runner.runTask({ objective, tools: [writeFileTool] });
+    const result = await runner.runTask({ objective, tools: [writeFileTool, helper] });
     expect(result.status).toBe("parked");
     inbox.add(result.parked!, label);
   }
@@ -143,7 +163,7 @@ describe("the studio in headless Chromium", () => {
       await card.locator("[data-testid=approve]").click();
       await page.waitForURL(/\/runs\/.+\/live$/);
       await page.locator("[data-testid=status]", { hasText: "completed" }).waitFor();
-      expect(await page.locator("[data-testid=text]").allTextContents()).toContain("NOTES.md is updated.");
+      expect((await page.locator("[data-testid=text]").allTextContents()).join(" ")).toContain("write_file: done");
       expect(await page.locator("[data-testid=tool-output]").allTextContents()).toContain("→ wrote NOTES.md");
       expect(await readFile(join(sandbox, "NOTES.md"), "utf8")).toBe("# Notes\n\n- new line\n");
       expect(writes).toEqual(["NOTES.md"]);
@@ -160,7 +180,30 @@ describe("the studio in headless Chromium", () => {
       expect(await page.locator("[data-testid=tool-output]").allTextContents()).toContain("✗ denied");
       expect(writes).toEqual(["NOTES.md"]);
       await page.goto(`${studio.origin}/inbox`);
+      expect(await page.locator("[data-testid=inbox-item]", { hasText: "secrets.txt" }).count()).toBe(0);
+    });
+  });
+
+  it("a call inside a sub-run shows the runs above it; approved, the helper writes and the run completes", async () => {
+    await inPage("sub-run", async (page) => {
+      await page.goto(studio.url);
+      const card = page.locator("[data-testid=inbox-item]", { hasText: "build.log" });
+      expect(await card.locator("[data-testid=path]").textContent()).toMatch(/→ helper \(/);
+      await card.locator("[data-testid=approve]").click();
+      await page.locator("[data-testid=status]", { hasText: "completed" }).waitFor();
+      expect(writes).toEqual(["NOTES.md", "build.log"]);
+      await page.goto(`${studio.origin}/inbox`);
       await page.locator("[data-testid=inbox-empty]").waitFor();
+    });
+  });
+
+  it("costs: every decided run is priced, per run and per day", async () => {
+    await inPage("costs", async (page) => {
+      await page.goto(`${studio.origin}/costs?token=${studio.token}`);
+      expect(await page.getByTestId("total").textContent()).toMatch(/^\$0\.\d{6}$/);
+      expect(await page.getByTestId("total").textContent()).not.toBe("$0.000000");
+      expect(await page.locator("[data-testid=per-run] tr").count()).toBe(3);
+      expect(await page.locator("[data-testid=per-day] tr").count()).toBe(1);
     });
   });
 
@@ -174,6 +217,17 @@ describe("the studio in headless Chromium", () => {
       expect(rows.join(" ")).toContain("rotate the logs weekly");
       expect(rows.join(" ")).not.toContain("rotate the keys monthly");
       expect(rows).toHaveLength(1);
+
+      await page.locator("[data-testid=strategy-row] a").click();
+      expect(await page.getByTestId("strategy").textContent()).toContain('"scope": "team-a"');
+      await page.getByTestId("delete").click();
+      await page.waitForURL(/\/strategies\?scope=team-a$/);
+      expect(await page.locator("[data-testid=strategy-row]").count()).toBe(0);
+      // The other scope's strategy is untouched.
+      await page.goto(`${studio.origin}/strategies?scope=team-b&q=rotate`);
+      expect(await page.locator("[data-testid=strategy-row]").allTextContents()).toEqual([
+        expect.stringContaining("rotate the keys monthly"),
+      ]);
     });
   });
 });
