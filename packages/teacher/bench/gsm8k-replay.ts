@@ -20,7 +20,8 @@ export const PRICES = {
   student: { input: 0.6, output: 0.6 },
   teacher: { input: 10, output: 30 },
   "gpt-4o-mini": { input: 0.15, output: 0.6 },
-  "gpt-3.5-turbo": { input: 0.5, output: 1.5 },
+  // What gpt-3.5-turbo-0613, the model behind the August 2023 recording, cost then: $0.0015 / $0.002 per 1K.
+  "gpt-3.5-turbo": { input: 1.5, output: 2 },
 };
 export const models = defineCatalog({
   student: {

@@ -247,11 +247,12 @@ Replayed: every student answer is Mixtral-8x7B's recorded response and every tak
 recorded response (RouteLLM's CSV), served by a replay Brain that finds the question in the request, through
 the real @x/runner and runWithTeacher. Second opinions (deployable rows) are gpt-4o-mini's and gpt-3.5-turbo's
 recorded final answers to the same questions (the Re2 paper's logs, data/re2-gsm8k, Apache-2.0), asked by
-secondOpinion through the same runner and billed at the recorded reply's length ($0.15 / $0.60 and $0.50 /
-$1.50 per million tokens); the takeover's answer is checked by the same verify (a second opinion's answer is
-reused, not bought twice). Correctness is the CSV's True/False. Each question is a one-shot task
-(no tools), so the defaults take over at once (takeoverAfter 0), show the teacher the bare task (takeoverBrief
-"none") and ask for no advice block (no strategy store): the takeover request is the one a bare GPT-4 call sends.
+secondOpinion through the same runner and billed at the recorded reply's length ($0.15 / $0.60 and, at
+gpt-3.5-turbo-0613's 2023 price, $1.50 / $2.00 per million tokens); the takeover's answer is checked by
+the same verify (a second opinion's answer is reused, not bought twice). Correctness is the CSV's
+True/False. Each question is a one-shot task (no tools), so the defaults take over at once (takeoverAfter
+0), show the teacher the bare task (takeoverBrief "none") and ask for no advice block (no strategy store):
+the takeover request is the one a bare GPT-4 call sends.
 Deployable rows never read the reference or the CSV's grade to decide (the rubric verifier is off there:
 its replay reads the key). Synthetic: the teacher's advice (one fixed JSON text — the data has none),
 billed at GPT-4 prices where asked for; and the upper-bound and simulated verdicts: (c) the host's verify
