@@ -46,7 +46,8 @@ interface Trigger {
  * completed output (Tier 1), or a `blocked` / `failed` end. The teacher answers in a session of its
  * own; only its advice, as one appended user message, enters the student's session, so every request
  * the student makes after it extends the previous one (the provider's prompt cache keeps working).
- * After `takeoverAfter` failed corrections, or when the teacher asks, the teacher does the task itself.
+ * After `takeoverAfter` failed corrections, or when the teacher asks, the teacher does the task itself;
+ * its answer is checked by the host's `verify` as the student's is, and one that fails ends `failed`.
  */
 export async function runWithTeacher(
   runner: Runner,
