@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { secondOpinion } from "../src/index";
+import { numericAnswerChecks, runWithTeacher, secondOpinion, verifyInOrder } from "../src/index";
 import { loadGsm8k } from "../bench/gsm8k-data";
-import { models, PRICES, runSingle, runTeacherMode } from "../bench/gsm8k-replay";
+import { models, PRICES, replayRunner, runSingle, runTeacherMode } from "../bench/gsm8k-replay";
 import { estimateTokens } from "../bench/replay-brain";
 import { loadSecondOpinions, SECOND_MODELS } from "../bench/second-opinion-data";
 
@@ -56,5 +56,35 @@ describe("secondOpinion on the replay, through runWithTeacher", () => {
     expect(tally.spend.helperMicro).toBe(expected);
     expect(tally.studentMicro).toBe(student.studentMicro + expected);
     expect(models["gpt-4o-mini"]!.cost.output).toBe(0.6);
+  });
+});
+
+describe("the shipped verifiers on recorded answers (Mixtral's text, the second models' recorded answers)", () => {
+  const pick = (testIndex: number) => all.find((i) => i.testIndex === testIndex)!;
+  // 949: Mixtral answers 26 with sound arithmetic (the reference is 42); 497: it answers 112, right;
+  // 883: it answers 32.5 (wrong), and gpt-3.5-turbo's recorded reply holds no answer.
+  const chosen = [pick(949), pick(497), pick(883)];
+  const runner = replayRunner(chosen, { kind: "exact" });
+  const judged = async (testIndex: number, model: "gpt-4o-mini" | "gpt-3.5-turbo") => {
+    const item = pick(testIndex);
+    const verify = verifyInOrder(numericAnswerChecks(), secondOpinion({ runner, model }));
+    const spec = { model: "student", objective: item.question, maxTurns: 1 };
+    return (await runWithTeacher(runner, spec, { verify, verifyOutput: false })).verdicts[0]!;
+  };
+
+  it("a clean wrong answer: code cannot tell, the second model's 42 fails it (billed)", async () => {
+    const verdict = await judged(949, "gpt-4o-mini");
+    expect(verdict).toMatchObject({ pass: false, reason: "a second model answers differently: \\boxed{42}" });
+    expect(verdict.costMicroUsd).toBeGreaterThan(0);
+  });
+
+  it("a right answer passes: the second model's 112 agrees", async () => {
+    expect(await judged(497, "gpt-4o-mini")).toMatchObject({ pass: true });
+  });
+
+  it("no recorded second answer: undefined — nobody can tell, and the wrong 32.5 stands", async () => {
+    const verdict = await judged(883, "gpt-3.5-turbo");
+    expect(verdict.pass).toBeUndefined();
+    expect(verdict.reason).toBe("the two answers could not be compared");
   });
 });
