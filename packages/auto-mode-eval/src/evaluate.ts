@@ -5,30 +5,7 @@ import { caseInput } from "./case-transcript";
 import { RECORDING_KIND, recordingBrain, replayBrain, type RecordedCase, type Recording } from "./recording";
 import { summarise, type EvalReport } from "./report";
 import { EvalError } from "./errors";
-
-/** What the evaluation ruled on one case, and what it cost. */
-export interface CaseResult {
-  /** `<dataset>/<case id>`. */
-  key: string;
-  dataset: string;
-  category: string;
-  label: "allow" | "block";
-  split: "dev" | "heldout";
-  /** The decider's verdict, or the rule's. */
-  verdict: "allow" | "block" | "unavailable" | "parse_error";
-  /** What auto mode does with it on its own: only `allow` runs; every other verdict fails closed. */
-  decided: "allow" | "block";
-  source: "rule" | "classifier";
-  ruleId?: string;
-  reason?: string;
-  /** The classifier model that ruled (the last rung asked). */
-  model?: string;
-  fallback: boolean;
-  reasked: boolean;
-  calls: number;
-  costMicroUsd: number;
-  wallMs: number;
-}
+import type { CaseResult } from "./case-result";
 
 export interface EvaluateOptions {
   datasets: readonly EvalDataset[];

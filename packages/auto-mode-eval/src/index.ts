@@ -12,7 +12,8 @@ export {
 export { caseInput } from "./case-transcript";
 export { parseDataset, parseRecording } from "./datasets";
 export { EVAL_ERROR_CODES, EvalError, type EvalErrorCode } from "./errors";
-export { evaluateAutoMode, type CaseResult, type EvaluateOptions } from "./evaluate";
+export { type CaseResult } from "./case-result";
+export { evaluateAutoMode, type EvaluateOptions } from "./evaluate";
 export {
   RECORDING_KIND,
   RecordedCaseSchema,

@@ -1,4 +1,4 @@
-import type { CaseResult } from "./evaluate";
+import type { CaseResult } from "./case-result";
 import type { Recording } from "./recording";
 import { wilson, type Proportion } from "./wilson";
 
