@@ -124,7 +124,8 @@ async function decide(
     onToolResult: runtime.observer.onToolResult,
   });
   const decided = { toolCallId: parked.pending.toolCallId, decision: decision.decision };
-  for (const event of resultEvents(result, parked.messages.length, decided, true)) emit(event);
+  for (const event of resultEvents(result, parked.messages.length, decided, { start: true, repeatDecidedCall: true }))
+    emit(event);
   // Parked again: saved beside the first, as `x-agent resume` does, so the inbox shows the next call.
   await saveParked(quiet, result, dirname(path), {
     label: file.label,

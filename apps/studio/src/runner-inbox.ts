@@ -60,7 +60,11 @@ export function createRunnerInbox(options: RunnerInboxOptions): ApprovalInbox & 
       const { parked, label } = entry;
       const result = await options.runner.resume(parked, decision, options.resume);
       const decided = { toolCallId: parked.pending.toolCallId, decision: decision.decision };
-      for (const event of resultEvents(result, parked.messages.length, decided, true)) emit(event);
+      for (const event of resultEvents(result, parked.messages.length, decided, {
+        start: true,
+        repeatDecidedCall: true,
+      }))
+        emit(event);
       if (result.parked) held.set(result.parked.parkId, { parked: result.parked, label });
       return result;
     },

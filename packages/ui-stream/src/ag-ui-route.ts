@@ -62,7 +62,14 @@ export async function handleAgUiRequest(request: Request, options: AgUiRouteOpti
       );
       const decision = { decision: approved ? "approve" : "deny", ...(reason ? { reason } : {}) } as const;
       const result = await options.runner.resume(found.parked, decision, options.resume);
-      const events = resultEvents(result, found.shown, { toolCallId: found.toolCallId, ...decision }, true);
+      const events = resultEvents(
+        result,
+        found.shown,
+        { toolCallId: found.toolCallId, ...decision },
+        {
+          start: true,
+        },
+      );
       return agUiResponse(toAsync(events), { threadId });
     } catch (error) {
       if (error instanceof ApprovalError) return refusal(403, error.code, error.message);

@@ -21,6 +21,6 @@ export {
   type ApprovalSource,
   type FoundPark,
 } from "./approval";
-export { resultEvents, type DecidedCall } from "./result-events";
+export { resultEvents, type DecidedCall, type ResultEventsOptions } from "./result-events";
 export { handleChatRequest, type ChatRouteOptions } from "./chat-route";
 export { handleAgUiRequest, type AgUiRouteOptions } from "./ag-ui-route";

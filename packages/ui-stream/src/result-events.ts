@@ -8,6 +8,14 @@ export interface DecidedCall {
   decision: "approve" | "deny";
 }
 
+/** What `resultEvents` adds around the messages' own events. */
+export interface ResultEventsOptions {
+  /** Begin with `run_start` (an AG-UI stream needs one; a UI message stream continuing a message does not). */
+  start?: boolean;
+  /** Repeat the decided call's `tool_call` first, for a viewer that did not see the run before it parked. */
+  repeatDecidedCall?: boolean;
+}
+
 /**
  * The events of a run's messages after the first `shown` of them, for a run whose live events were not
  * streamed (`runner.resume` returns a result): the decided call's approval, each assistant turn as a step with
@@ -17,15 +25,16 @@ export function* resultEvents(
   result: TaskResult,
   shown: number,
   decided?: DecidedCall,
-  /** Begin with `run_start` (an AG-UI stream needs one; a UI message stream continuing a message does not). */
-  start = false,
+  options: ResultEventsOptions = {},
 ): Generator<RunEvent> {
-  if (start) yield { type: "run_start", runId: result.runId, model: result.model?.id ?? "" };
+  if (options.start) yield { type: "run_start", runId: result.runId, model: result.model?.id ?? "" };
   const calls = new Map<string, ToolCallOf>();
   for (const message of result.messages.slice(0, shown))
     if (message.role === "assistant")
       for (const block of message.content) if (block.type === "toolCall") calls.set(block.id, block);
   const decidedCall = decided ? calls.get(decided.toolCallId) : undefined;
+  // A viewer that never saw the parked stream (a new page) is shown the call before the decision on it.
+  if (decidedCall && options.repeatDecidedCall) yield { type: "tool_call", toolCall: decidedCall, permission: "ask" };
   if (decided && decidedCall)
     yield { type: "approval", toolCall: decidedCall, kind: "ask", decision: decided.decision, waitMs: 0 };
   // Turns go on from the park's, so message ids made from them do not repeat the streamed ones.

@@ -4,16 +4,14 @@ import { dollars, layout } from "./layout";
 
 /** A unified diff with its added and removed lines marked (escaped like any text). */
 function diffView(diff: string) {
+  const kind = (line: string) =>
+    line.startsWith("+") && !line.startsWith("+++")
+      ? "add"
+      : line.startsWith("-") && !line.startsWith("---")
+        ? "del"
+        : "";
   return html`<pre class="diff" data-testid="diff">
-${diff
-      .split("\n")
-      .map((line) =>
-        line.startsWith("+") && !line.startsWith("+++")
-          ? html`<span class="add">${line}</span> `
-          : line.startsWith("-") && !line.startsWith("---")
-            ? html`<span class="del">${line}</span> `
-            : html`${line} `,
-      )}</pre>`;
+${diff.split("\n").map((line) => html`<span class="${kind(line)}">${line}</span>`)}</pre>`;
 }
 
 function item(entry: InboxItem, formKey: string) {

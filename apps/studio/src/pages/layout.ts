@@ -17,7 +17,7 @@ header a{color:#ddd;text-decoration:none}header a.on{color:#fff;font-weight:600}
 main{padding:1rem 1.2rem;max-width:1100px}
 .card{background:#fff;border:1px solid #ddd;border-radius:6px;padding:.8rem 1rem;margin:0 0 1rem}
 pre{background:#f0f0ee;padding:.6rem;overflow:auto;white-space:pre-wrap;word-break:break-word;margin:.4rem 0}
-pre.diff .add{color:#116329}pre.diff .del{color:#a40e26}
+pre.diff span{display:block;min-height:1em}pre.diff .add{color:#116329}pre.diff .del{color:#a40e26}
 table{border-collapse:collapse;width:100%;background:#fff}
 td,th{border-bottom:1px solid #e3e3e3;padding:.35rem .5rem;text-align:left}
 .bar{background:#4a7bd0;height:.7rem;display:inline-block;vertical-align:middle}
