@@ -61,6 +61,8 @@ describe("OpenTelemetry adapter", () => {
       "gen_ai.request.model": "cls",
       "gen_ai.usage.input_tokens": 50,
       "x.auto_mode.verdict": "allow",
+      "x.auto_mode.source": "classifier",
+      "x.auto_mode.attempt": 1,
     });
     expect(run!.attributes).toMatchObject({
       "gen_ai.operation.name": "invoke_agent",
@@ -68,6 +70,33 @@ describe("OpenTelemetry adapter", () => {
       "gen_ai.usage.output_tokens": 17,
     });
     expect(run!.events.map((e) => e.name)).toContain("auto_mode.classified");
+  });
+
+  it("a host rule's block names the rule and its reason on the classification span", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const { tool, calls } = recorder("shell");
+    const runner = createRunner({
+      brains: [createFauxBrain([fauxToolCall("shell", { text: "rm -rf /" }), fauxText("could not")])],
+      models: { main },
+      tracer: createOtelTracer(provider.getTracer("t")),
+    });
+    const result = await runner.runTask({
+      objective: "clean up",
+      tools: [tool],
+      autoModeRules: [
+        { id: "no-rm", effect: "deny", tool: "shell", args: [{ arg: "text", pattern: "rm -rf" }], reason: "no wipes" },
+      ],
+    });
+    expect(result.status).toBe("completed");
+    expect(calls).toEqual([]);
+    const [classify] = exporter.getFinishedSpans().filter((s) => s.name.startsWith("classify"));
+    expect(classify!.attributes).toMatchObject({
+      "x.auto_mode.verdict": "block",
+      "x.auto_mode.source": "rule",
+      "x.auto_mode.rule.id": "no-rm",
+      "x.auto_mode.reason": "no wipes",
+    });
   });
 
   it("a failed model call marks its span as an error with error.type", async () => {

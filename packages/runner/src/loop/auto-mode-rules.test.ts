@@ -3,6 +3,7 @@ import type { AutoModeRule } from "@x/classifier-ladder";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { defineSubRunTool } from "./sub-run-tool";
+import { createMemoryParkLedger } from "../effects/park-ledgers";
 import type { RunEvent, VerdictInfo } from "../vocabulary/events";
 import type { ApprovalRequest, Permission, TaskResult } from "../vocabulary/types";
 import { classifierAsked, delegate, spy, treeSetup } from "../../test/sub-run-harness";
@@ -199,6 +200,34 @@ describe("auto-mode rules in the gate", () => {
       ["ancestor", "rule", "allow", "scratch-ok"],
     ]);
     expect(verdicts(events)[0]).toMatchObject({ ancestorRunId: result.runId });
+  });
+
+  it("rules travel in the park: a deny still blocks after resume; a park with its rules cut is refused", async () => {
+    const shell = spy("shell", { permission: "allow" });
+    const ask = spy("ask_me", { permission: "ask" });
+    const { runner } = treeSetup(
+      {
+        boss: [fauxToolCall("ask_me", { path: "?" }), fauxToolCall("shell", { path: "/home/me" }), fauxText("done")],
+      },
+      { parkKey: "r".repeat(32), parkTtlMs: 60_000, parkLedger: createMemoryParkLedger() },
+    );
+    const parked = await runner.runTask({
+      objective: USER_WORDS,
+      tools: [shell.tool, ask.tool],
+      autoModeRules: [denyWipe],
+    });
+    expect(parked.parked!.spec.autoModeRules).toEqual([denyWipe]);
+    const cut = structuredClone(parked.parked!);
+    cut.spec.autoModeRules = [];
+    await expect(runner.resume(cut, { decision: "approve" }, { tools: [shell.tool, ask.tool] })).rejects.toMatchObject({
+      code: "bad_signature",
+    });
+    const result = await runner.resume(parked.parked!, { decision: "approve" }, { tools: [shell.tool, ask.tool] });
+    expect(result.status).toBe("completed");
+    expect(ask.calls).toEqual(["?"]);
+    expect(shell.calls).toEqual([]);
+    const results = result.messages.filter((m) => m.role === "toolResult");
+    expect(JSON.stringify(results.at(-1))).toContain("Blocked by the host's rule no-wipe");
   });
 
   it("a bad rule list is refused before anything runs", async () => {
