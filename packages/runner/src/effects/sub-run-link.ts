@@ -12,14 +12,21 @@ export interface SubRunLink {
   readOnly: boolean;
 }
 
-// Keyed by the ToolContext object the runner handed to `execute`: a tool can only start a child of
-// the run that is calling it right now, and the link never shows on the public ToolContext type.
-const links = new WeakMap<ToolContext, SubRunLink>();
+/**
+ * The key the link rides under on the ToolContext the runner hands to `execute`: the context holds
+ * it as its own data (a copy a tool spreads keeps it), so a tool can only start a child of the run
+ * that is calling it, and the link never shows on the public ToolContext type.
+ */
+const SUB_RUN_LINK = Symbol("x.subRunLink");
 
-export function linkToolContext(context: ToolContext, link: SubRunLink): void {
-  links.set(context, link);
+/** A ToolContext as the runner makes it: the public fields, and the run that calls the tool. */
+export type LinkedToolContext = ToolContext & { readonly [SUB_RUN_LINK]?: SubRunLink };
+
+/** The context `execute` gets, carrying `link` when there is one. */
+export function linkedToolContext(context: ToolContext, link: SubRunLink | undefined): LinkedToolContext {
+  return link ? { ...context, [SUB_RUN_LINK]: link } : context;
 }
 
-export function linkOf(context: ToolContext): SubRunLink | undefined {
-  return links.get(context);
+export function linkOf(context: LinkedToolContext): SubRunLink | undefined {
+  return context[SUB_RUN_LINK];
 }

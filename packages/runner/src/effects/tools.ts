@@ -8,9 +8,9 @@ import {
   describeError,
 } from "@x/llm-types";
 import { z } from "zod/v4";
-import type { Tool, ToolContext, ToolOutput, ToolProgress } from "../vocabulary/define-tool";
+import type { Tool, ToolOutput, ToolProgress } from "../vocabulary/define-tool";
 import { findTool } from "../decisions/tool-grant";
-import { linkToolContext, type SubRunLink } from "./sub-run-link";
+import { linkedToolContext, type SubRunLink } from "./sub-run-link";
 
 export interface ToolRunContext {
   runId: string;
@@ -197,16 +197,18 @@ export async function executeTool(
   try {
     const value = await Promise.race([
       Promise.resolve().then(() => {
-        const context: ToolContext = {
-          signal: controller.signal,
-          runId: ctx.runId,
-          toolCallId: call.id,
-          toolName: call.name,
-          idempotencyKey: `${ctx.runId}:${call.id}`,
-          progress: ctx.onProgress,
-          ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
-        };
-        if (ctx.link) linkToolContext(context, ctx.link);
+        const context = linkedToolContext(
+          {
+            signal: controller.signal,
+            runId: ctx.runId,
+            toolCallId: call.id,
+            toolName: call.name,
+            idempotencyKey: `${ctx.runId}:${call.id}`,
+            progress: ctx.onProgress,
+            ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
+          },
+          ctx.link,
+        );
         return tool.execute(args, context);
       }),
       stopped,

@@ -7,17 +7,23 @@ import { noListener, type ResolvedDeps } from "../state/run-context";
 import { buildContext, freshState } from "../loop/run-lifecycle";
 import { TaskSpecSchema } from "../vocabulary/schemas";
 import { toRunStats } from "../state/stats";
-import { linkToolContext } from "../effects/sub-run-link";
+import { linkedToolContext } from "../effects/sub-run-link";
 import type { SubRunRecord } from "../vocabulary/sub-run-types";
 import { SPAN_NAMES } from "../effects/tracer";
 import type { Budget, Permission, Runner, RunStats, TaskSpec } from "../vocabulary/types";
 import { historyView } from "../state/history-view";
 
-// The deps behind each runner createRunner made, so host code can open a run on it without a model.
-const runners = new WeakMap<Runner, ResolvedDeps>();
+/**
+ * The key a runner made by `createRunner` carries its resolved deps under, so host code can open a
+ * run on it without a model (`runHosted`); not on the public Runner type.
+ */
+const RUNNER_DEPS = Symbol("x.runnerDeps");
 
-export function registerRunner(runner: Runner, deps: ResolvedDeps): void {
-  runners.set(runner, deps);
+/** A runner as `createRunner` makes it: the public methods, and the deps they close over. */
+export type HostableRunner = Runner & { readonly [RUNNER_DEPS]?: ResolvedDeps };
+
+export function hostableRunner(runner: Runner, deps: ResolvedDeps): HostableRunner {
+  return { ...runner, [RUNNER_DEPS]: deps };
 }
 
 /** A run driven by host code instead of a model: the parent its sub-runs hang under. */
@@ -66,7 +72,7 @@ export async function runHosted<T>(
   body: (context: ToolContext) => Promise<T>,
   options: { signal?: AbortSignal } = {},
 ): Promise<HostedResult<T>> {
-  const deps = runners.get(runner);
+  const deps = (runner as HostableRunner)[RUNNER_DEPS];
   if (!deps) throw new TypeError("runHosted needs a runner made by createRunner");
   const { name = "host", model, ...fields } = spec;
   parseWith(TaskSpecSchema, { ...fields, ...(model !== undefined ? { model } : {}) }, "hosted task spec");
@@ -97,16 +103,18 @@ export async function runHosted<T>(
   });
   const call: ToolCall = { type: "toolCall", id: `${name}_1`, name, arguments: {} };
   const toolSpan = ctx.tracer.start(SPAN_NAMES.toolCall, { toolName: name, toolCallId: call.id }, ctx.runSpan);
-  const context: ToolContext = {
-    signal,
-    runId,
-    toolCallId: call.id,
-    toolName: name,
-    idempotencyKey: `${runId}:${call.id}`,
-    progress: () => undefined,
-    ...(spec.sessionId !== undefined ? { sessionId: spec.sessionId } : {}),
-  };
-  linkToolContext(context, { parent: ctx, toolCall: call, toolSpan, readOnly: true });
+  const context = linkedToolContext(
+    {
+      signal,
+      runId,
+      toolCallId: call.id,
+      toolName: name,
+      idempotencyKey: `${runId}:${call.id}`,
+      progress: () => undefined,
+      ...(spec.sessionId !== undefined ? { sessionId: spec.sessionId } : {}),
+    },
+    { parent: ctx, toolCall: call, toolSpan, readOnly: true },
+  );
   let failed = true;
   try {
     const value = await body(context);

@@ -17,7 +17,7 @@ import { continueRun } from "./continue-run";
 import { resumeRun } from "./resume";
 import { resolveRetry } from "../decisions/retry";
 import { noListener, type Lineage, type ResolvedDeps } from "../state/run-context";
-import { registerRunner } from "./hosted-run";
+import { hostableRunner } from "./hosted-run";
 import { subRunLimitsOf } from "../decisions/sub-run-limits";
 import { buildContext, drive, failedBeforeStart, freshState } from "../loop/run-lifecycle";
 import { TaskSpecSchema } from "../vocabulary/schemas";
@@ -229,15 +229,16 @@ export function createRunner(deps: RunnerDeps): Runner {
     result.catch(() => undefined);
     return { result, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
   };
-  const runner: Runner = {
-    runTask: (spec, options = {}) => typed(execute(resolved, spec, options, noListener)),
-    streamTask: (spec, options = {}) => typedStream(stream((emit) => execute(resolved, spec, options, emit))),
-    resolveModel: (spec) => resolveTaskModel(resolved.routing, spec),
-    resume: (parked, decision, options = {}) => typed(resumeRun(resolved, parked, decision, options, noListener)),
-    continueRun: (checkpoint, options = {}) => typed(continueRun(resolved, checkpoint, options, noListener)),
-  };
-  registerRunner(runner, resolved);
-  return runner;
+  return hostableRunner(
+    {
+      runTask: (spec, options = {}) => typed(execute(resolved, spec, options, noListener)),
+      streamTask: (spec, options = {}) => typedStream(stream((emit) => execute(resolved, spec, options, emit))),
+      resolveModel: (spec) => resolveTaskModel(resolved.routing, spec),
+      resume: (parked, decision, options = {}) => typed(resumeRun(resolved, parked, decision, options, noListener)),
+      continueRun: (checkpoint, options = {}) => typed(continueRun(resolved, checkpoint, options, noListener)),
+    },
+    resolved,
+  );
 }
 
 // `structured` is only ever set to what the run's `output` schema returned from parsing the final

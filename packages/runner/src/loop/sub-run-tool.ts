@@ -30,7 +30,17 @@ interface SubRunToolPlan {
   shape(result: TaskResult, args: unknown): ToolOutput | string;
 }
 
-const plans = new WeakMap<Tool, SubRunToolPlan>();
+/**
+ * The key a sub-run tool carries its plan under: the tool object holds it as its own data (frozen
+ * with it), read back when its parked child resumes; not on the public Tool type.
+ */
+const SUB_RUN_PLAN = Symbol("x.subRunPlan");
+
+type PlannedTool = Tool & { readonly [SUB_RUN_PLAN]?: SubRunToolPlan };
+
+function planOf(tool: PlannedTool | undefined): SubRunToolPlan | undefined {
+  return tool?.[SUB_RUN_PLAN];
+}
 
 /** A child that ended any way but `completed`: an error result the parent model can read and react to. */
 function failedChild(result: TaskResult): ToolOutput {
@@ -88,16 +98,16 @@ export function defineSubRunTool<S extends z.ZodType>(definition: SubRunToolDefi
       }
     },
   });
-  plans.set(tool, {
+  const plan: SubRunToolPlan = {
     plan: (args) => definition.task(definition.input.parse(args)),
     shape: (result, args) => shape(result, definition.input.parse(args)),
-  });
-  return tool;
+  };
+  return Object.freeze({ ...tool, [SUB_RUN_PLAN]: plan });
 }
 
 /** The resumed child's planned spec, when the tool was made by `defineSubRunTool`. */
 export function plannedChild(tool: Tool | undefined, args: unknown): SubRunSpec | undefined {
-  return tool ? plans.get(tool)?.plan(args) : undefined;
+  return planOf(tool)?.plan(args);
 }
 
 /**
@@ -110,7 +120,7 @@ export function resumedChildResult(
   result: TaskResult,
   now: number,
 ): ToolResultMessage {
-  const plan = tool ? plans.get(tool) : undefined;
+  const plan = planOf(tool);
   const output = plan ? plan.shape(result, call.arguments) : childOutput(result, () => defaultShape(result));
   return toResult(call, output, now);
 }
