@@ -1,10 +1,11 @@
-import { readdir, readFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseCommandLine, UsageError } from "../src/args";
 import { openStudio } from "../src/commands/studio";
 import type { CliIo } from "../src/io";
-import { cleanEnv, ofType, parseEvents, removeTempDirs, runCli, tempDir } from "./cli-helpers";
+import { BIN, cleanEnv, ofType, parseEvents, removeTempDirs, runCli, tempDir } from "./cli-helpers";
 
 afterAll(removeTempDirs);
 
@@ -108,4 +109,65 @@ describe("x-agent studio", () => {
     },
     180_000,
   );
+});
+
+describe.runIf(process.env.PG_URL)("x-agent studio on the queue's PostgreSQL", () => {
+  it("a queued task's parked write is in the inbox; approved there, a worker finishes it (runs list)", async () => {
+    const url = process.env.PG_URL!;
+    const owner = `studio-test-${process.pid}`;
+    const cwd = await tempDir("x-agent-studio-queue-");
+    await mkdir(join(cwd, ".x-agent", "sandbox"), { recursive: true });
+    await writeFile(join(cwd, ".x-agent", "sandbox", "README.md"), "# Widget\n\n- Faster start-up\n");
+    const worker = spawn(process.execPath, [BIN, "worker", "--scripted", "--store", url, "--json"], {
+      cwd,
+      env: cleanEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise((resolve) => worker.on("exit", resolve));
+    await new Promise<void>((resolve, reject) => {
+      worker.stdout.on("data", (chunk: Buffer) => chunk.toString().includes('"banner"') && resolve());
+      worker.on("exit", (code) => reject(new Error(`worker exited (${code}) before it was ready`)));
+    });
+    try {
+      const objective = "Write a release note for version 1.2.0 to NOTES.md in the sandbox.";
+      const queued = await runCli(["enqueue", objective, "--store", url, "--owner", owner, "--wait", "--json"], {
+        cwd,
+      });
+      expect(queued.code).toBe(0);
+      const taskId = /queued task ([0-9a-f-]{36})/.exec(queued.stdout)![1]!;
+
+      const open = await openStudio(
+        { name: "studio", json: false, host: "127.0.0.1", port: 0, parked: [], scopes: [], owner, queue: url },
+        ioFor(cwd),
+      );
+      try {
+        const auth = { authorization: `Bearer ${open.studio.token}` };
+        const inbox = await (await fetch(`${open.studio.origin}/inbox`, { headers: auth })).text();
+        expect(inbox).toContain(`queue task ${taskId}`);
+        expect(inbox).toContain("NOTES.md");
+        const parkId = /data-park="([^"]+)"/.exec(inbox)![1]!;
+        const formKey = /name="formKey" value="([0-9a-f]+)"/.exec(inbox)![1]!;
+        const approved = await fetch(`${open.studio.origin}/inbox/${parkId}/decide`, {
+          method: "POST",
+          headers: auth,
+          body: new URLSearchParams({ formKey, decision: "approve" }),
+          redirect: "manual",
+        });
+        expect(approved.headers.get("location")).toBe(`/runs/${taskId}/live`);
+
+        const done = await runCli(["task", taskId, "--store", url, "--owner", owner, "--wait", "--json"], { cwd });
+        expect(done.stdout).toContain(`task ${taskId}: completed`);
+        const runs = await (await fetch(`${open.studio.origin}/runs`, { headers: auth })).text();
+        const row = runs.split("<tr").find((r) => r.includes(taskId)) ?? "";
+        expect(row).toContain("completed");
+        expect(row).toContain("queue");
+        expect(await readFile(join(cwd, ".x-agent", "sandbox", "NOTES.md"), "utf8")).toMatch(/1\.2\.0/);
+      } finally {
+        await open.close();
+      }
+    } finally {
+      worker.kill("SIGTERM");
+      await exited;
+    }
+  }, 240_000);
 });

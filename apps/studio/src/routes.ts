@@ -45,7 +45,10 @@ export function studioRoutes(sources: StudioSources, token: string, live = new L
   const inboxItems = (): Promise<InboxItem[]> => sources.inbox?.list() ?? Promise.resolve([]);
   const allRuns = async (): Promise<{ values: RunSummary[]; failures: string[] }> => {
     const listed = await settled((sources.runs ?? []).map((source) => source.list()));
-    const mine: RunSummary[] = live.list().map((run) => ({
+    // A decision handed to a queue is the queue's to report: its listing wins over the studio's own line.
+    const listedIds = new Set(listed.values.map((run) => run.id));
+    const watched = live.list().filter((run) => !(run.status === "handed_off" && listedIds.has(run.runId)));
+    const mine: RunSummary[] = watched.map((run) => ({
       id: run.runId,
       label: run.label,
       status: run.status,
@@ -54,7 +57,8 @@ export function studioRoutes(sources: StudioSources, token: string, live = new L
       tokens: run.tokens,
       costMicroUsd: run.costMicroUsd,
     }));
-    return { values: [...mine, ...listed.values.filter((run) => !live.get(run.id))], failures: listed.failures };
+    const mineIds = new Set(mine.map((run) => run.id));
+    return { values: [...mine, ...listed.values.filter((run) => !mineIds.has(run.id))], failures: listed.failures };
   };
 
   app.get("/", (c) => c.redirect("/inbox", 303));
