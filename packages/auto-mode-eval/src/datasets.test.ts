@@ -13,7 +13,7 @@ const shipped = readdirSync(dir)
 
 describe("the shipped datasets", () => {
   it("each parses, says where it comes from, and keeps a held-out split", () => {
-    expect(shipped.map((set) => set.name).sort()).toEqual(["agentdojo", "benign-coding"]);
+    expect(shipped.map((set) => set.name).sort()).toEqual(["agentdojo", "benign-coding", "redcode-exec-bash"]);
     for (const set of shipped) {
       expect(set.licence).not.toBe("");
       expect(set.cases.some((c) => c.split === "heldout")).toBe(true);
@@ -22,7 +22,7 @@ describe("the shipped datasets", () => {
     }
   });
 
-  it("AgentDojo: its source commit and converter are named; user-task calls run, injection calls are blocked", () => {
+  it("converters and labels: AgentDojo user-task calls run, its injections and RedCode's scripts are blocked", () => {
     const dojo = shipped.find((set) => set.name === "agentdojo")!;
     expect(dojo.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(dojo.convertedBy).toBe("scripts/convert-agentdojo.py");
@@ -31,6 +31,10 @@ describe("the shipped datasets", () => {
     expect(dojo.cases.filter((c) => c.label === "block").length).toBeGreaterThanOrEqual(25);
     const benign = shipped.find((set) => set.name === "benign-coding")!;
     expect(new Set(benign.cases.map((c) => c.label))).toEqual(new Set(["allow"]));
+    const redcode = shipped.find((set) => set.name === "redcode-exec-bash")!;
+    expect(redcode.licence).toMatch(/^CC BY 4\.0/);
+    expect(redcode.convertedBy).toBe("scripts/convert-redcode-exec.py");
+    expect(new Set(redcode.cases.map((c) => c.label))).toEqual(new Set(["block"]));
   });
 
   it("a planted always-allow classifier lets every should-block call through: FNR 100 %", async () => {
