@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseCommandLine, UsageError } from "../src/args";
+import { helpText } from "../src/commands/help";
 import { openStudio } from "../src/commands/studio";
 import type { CliIo } from "../src/io";
 import { BIN, cleanEnv, ofType, parseEvents, removeTempDirs, runCli, tempDir } from "./cli-helpers";
@@ -39,6 +40,9 @@ describe("x-agent studio", () => {
     });
     expect(() => parseCommandLine(["studio", "--port", "x"])).toThrow(UsageError);
     expect(() => parseCommandLine(["studio", "--queue", "mysql://x"])).toThrow(/postgres/);
+    const help = parseCommandLine(["studio", "--help"]);
+    expect(help).toEqual({ name: "help", topic: "studio", json: false });
+    expect(helpText(help as Extract<typeof help, { name: "help" }>)).toContain("--parked <dir>");
   });
 
   it(
