@@ -1,4 +1,11 @@
-import { pendingApproval, type ApprovalDecision, type ParkedRun, type ResumeOptions, type Runner } from "@x/runner";
+import {
+  ParkedRunError,
+  pendingApproval,
+  type ApprovalDecision,
+  type ParkedRun,
+  type ResumeOptions,
+  type Runner,
+} from "@x/runner";
 import { resultEvents } from "@x/ui-stream";
 import type { ApprovalInbox, InboxItem } from "./sources";
 
@@ -58,7 +65,15 @@ export function createRunnerInbox(options: RunnerInboxOptions): ApprovalInbox & 
       // Taken out before the resume: a second decision finds nothing here, and the runner's ledger refuses it anyway.
       held.delete(id);
       const { parked, label } = entry;
-      const result = await options.runner.resume(parked, decision, options.resume);
+      let result;
+      try {
+        result = await options.runner.resume(parked, decision, options.resume);
+      } catch (error) {
+        // Refused before anything ran (a ledger that could not be reached, an abort): the call still waits.
+        // Decided elsewhere already (`replayed`): it waits no more.
+        if (!(error instanceof ParkedRunError && error.code === "replayed")) held.set(id, entry);
+        throw error;
+      }
       const decided = { toolCallId: parked.pending.toolCallId, decision: decision.decision };
       for (const event of resultEvents(result, parked.messages.length, decided, {
         start: true,
