@@ -1,8 +1,9 @@
-import { ParkedRunError, type ResumeOptions, type Runner, type TaskSpec } from "@x/runner";
+import { ParkedRunError, type ParkedRun, type ResumeOptions, type Runner, type TaskSpec } from "@x/runner";
 import { z } from "zod/v4";
 import { ApprovalError, parkForAnswer, type ApprovalSource } from "./approval";
 import { agUiResponse } from "./response";
 import { resultEvents } from "./result-events";
+import { keepParks } from "./keep-parks";
 
 /** What an AG-UI route needs: the runner, and how the user's newest message becomes a task. */
 export interface AgUiRouteOptions {
@@ -16,6 +17,8 @@ export interface AgUiRouteOptions {
   parks?: ApprovalSource["parks"];
   /** Tools and observers for a resumed run. */
   resume?: ResumeOptions;
+  /** As `ChatRouteOptions.onParked`: with it, the interrupt carries no `x.park`. */
+  onParked?: (parked: ParkedRun) => void | Promise<void>;
 }
 
 const RunAgentInputSchema = z.looseObject({
@@ -70,7 +73,7 @@ export async function handleAgUiRequest(request: Request, options: AgUiRouteOpti
           start: true,
         },
       );
-      return agUiResponse(toAsync(events), { threadId });
+      return agUiResponse(keepParks(toAsync(events), options.onParked), { threadId, sendPark: !options.onParked });
     } catch (error) {
       if (error instanceof ApprovalError) return refusal(403, error.code, error.message);
       if (error instanceof ParkedRunError) return refusal(403, error.code, error.message);
@@ -82,7 +85,7 @@ export async function handleAgUiRequest(request: Request, options: AgUiRouteOpti
   if (objective.trim() === "") return refusal(400, "invalid_body", "the last message is not a user message with text");
   const stream = options.runner.streamTask(options.task({ objective, messages: input.messages }));
   stream.result.catch(() => undefined);
-  return agUiResponse(stream, { threadId });
+  return agUiResponse(keepParks(stream, options.onParked), { threadId, sendPark: !options.onParked });
 }
 
 function refusal(status: number, code: string, message: string): Response {

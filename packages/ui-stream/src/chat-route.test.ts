@@ -142,3 +142,50 @@ function withApproval(message: UIMessage): UIMessage {
     }
   return copy;
 }
+
+describe("handleChatRequest with parks kept on the server", () => {
+  it("no park reaches the browser; the approval finds the server's copy and runs once", async () => {
+    const writes: string[] = [];
+    const writeNote = defineTool({
+      name: "write_note",
+      description: "Writes a note",
+      input: z.object({ text: z.string() }),
+      permission: "ask",
+      execute: async ({ text }) => {
+        writes.push(text);
+        return `written: ${text}`;
+      },
+    });
+    const runner = createRunner({
+      brains: [createFauxBrain([fauxToolCall("write_note", { text: "kept" }, { id: "k1" }), fauxText("Kept.")])],
+      models: { main: fauxModel({ id: "main" }) },
+    });
+    const kept = new Map<string, unknown>();
+    const server = await serve({
+      fetch: (request) =>
+        handleChatRequest(request, {
+          runner,
+          task: ({ objective }) => ({ objective, tools: [writeNote] }),
+          resume: { tools: [writeNote] },
+          onParked: (parked) => void kept.set(parked.parkId, parked),
+          parks: async (parkId) => kept.get(parkId),
+        }),
+    });
+    closers.push(server.close);
+    const chat = new TestChat(`${server.url}/api/chat`, {
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    });
+    await chat.sendMessage({ text: "keep it" });
+    await chat.settled();
+    const asked = chat.messages.at(-1)!;
+    expect(asked.parts.some((part) => part.type === "data-x-park")).toBe(false);
+    expect(kept.size).toBe(1);
+    await chat.addToolApprovalResponse({
+      id: (toolPart(asked) as { approval: { id: string } }).approval.id,
+      approved: true,
+    });
+    await chat.settled();
+    expect(writes).toEqual(["kept"]);
+    expect(toolPart(chat.messages.at(-1))).toMatchObject({ state: "output-available" });
+  });
+});

@@ -1,7 +1,8 @@
-import { ParkedRunError, type ResumeOptions, type Runner, type TaskSpec } from "@x/runner";
+import { ParkedRunError, type ParkedRun, type ResumeOptions, type Runner, type TaskSpec } from "@x/runner";
 import { z } from "zod/v4";
 import { ApprovalError, approvalFromMessages, parkForAnswer, type ApprovalSource } from "./approval";
 import { resultEvents } from "./result-events";
+import { keepParks } from "./keep-parks";
 import { uiMessageStreamResponse } from "./response";
 
 /** What a chat route needs: the runner, and how a user's message becomes a task. */
@@ -11,6 +12,11 @@ export interface ChatRouteOptions {
   task: (input: { objective: string; messages: readonly unknown[] }) => TaskSpec;
   /** The host's own parks by id; without it the park comes back from the client and the runner checks its signature. */
   parks?: ApprovalSource["parks"];
+  /**
+   * Called with each park before its approval request is sent (awaited), for a host that keeps parks itself;
+   * with it, the park is not sent to the browser (`data-x-park`) and must be found again through `parks`.
+   */
+  onParked?: (parked: ParkedRun) => void | Promise<void>;
   /** Tools and observers for a resumed run (as `runner.resume` takes them). */
   resume?: ResumeOptions;
 }
@@ -44,7 +50,8 @@ export async function handleChatRequest(request: Request, options: ChatRouteOpti
       const decision = { decision: approved ? "approve" : "deny", ...(reason ? { reason } : {}) } as const;
       const result = await options.runner.resume(found.parked, decision, options.resume);
       const decided = { toolCallId: found.toolCallId, decision: decision.decision };
-      return uiMessageStreamResponse(toAsync(resultEvents(result, found.shown, decided)));
+      const events = toAsync(resultEvents(result, found.shown, decided));
+      return uiMessageStreamResponse(keepParks(events, options.onParked), { sendPark: !options.onParked });
     }
   } catch (error) {
     if (error instanceof ApprovalError)
@@ -61,7 +68,7 @@ export async function handleChatRequest(request: Request, options: ChatRouteOpti
   const stream = options.runner.streamTask(options.task({ objective, messages: body.messages }));
   // The result promise is read by the stream's run_end event; this keeps a failure from being unhandled.
   stream.result.catch(() => undefined);
-  return uiMessageStreamResponse(stream);
+  return uiMessageStreamResponse(keepParks(stream, options.onParked), { sendPark: !options.onParked });
 }
 
 function refusal(status: number, code: string, message: string): Response {
