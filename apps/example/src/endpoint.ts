@@ -1,4 +1,4 @@
-import { defineModel, type Model } from "@x/llm-types";
+import { defineModel, type Model, type KnownApi } from "@x/llm-types";
 import { UsageError, type EndpointArgs } from "./args";
 
 /** `openai-responses`: OpenAI through the Responses API (reasoning items kept across tool calls). */
@@ -77,7 +77,7 @@ export function resolveApiKey(provider: Provider, args: Pick<EndpointArgs, "apiK
   return nonEmpty(args.apiKey) ?? nonEmpty(env[`${ENV_PREFIX[provider]}_API_KEY`]);
 }
 
-export const ENDPOINT_API: Record<Provider, string> = {
+export const ENDPOINT_API: Record<Provider, KnownApi> = {
   openai: "openai-completions",
   "openai-responses": "openai-responses",
   anthropic: "anthropic-messages",

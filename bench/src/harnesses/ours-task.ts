@@ -1,6 +1,6 @@
 // Our runner's task, the same for every wire: one catalog entry for the brain, the workload's tool
 // in `defineTool`, and a task that fails unless the run completed.
-import { defineCatalog, type Brain } from "@x/llm-types";
+import { defineCatalog, type Api, type Brain } from "@x/llm-types";
 import { createRunner, defineTool } from "@x/runner";
 import { z } from "zod";
 import { MODEL_ID, SYSTEM_PROMPT, TOOL_DESCRIPTION, TOOL_NAME, TURNS, lookup, objectiveFor } from "../workload";
@@ -14,7 +14,7 @@ const lookupTool = defineTool({
 });
 
 /** A runner over `brain` (speaking `api`) with the bench model at `baseUrl`, and the task it runs. */
-export function ourTask(brain: Brain, api: string, baseUrl: string): TaskFn {
+export function ourTask(brain: Brain, api: Api, baseUrl: string): TaskFn {
   const runner = createRunner({
     brains: { [api]: brain },
     models: defineCatalog({

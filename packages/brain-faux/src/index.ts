@@ -18,4 +18,4 @@ export {
   fauxThinking,
   fauxToolCall,
 } from "./response";
-export { fauxModel } from "./model";
+export { fauxModel, type FauxModelOverrides } from "./model";

@@ -1,11 +1,11 @@
-import { AssistantMessageSchema, EventStream, defineModel, type AssistantMessage } from "@x/llm-types";
+import { AssistantMessageSchema, EventStream, defineModel, type AssistantMessage, customApi } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { isBuiltTurn } from "./built-turn";
 import { TurnBuilder } from "./turn-builder";
 
 const model = defineModel({
   id: "test-model",
-  api: "test-api",
+  api: customApi("test-api"),
   provider: "test",
   baseUrl: "http://127.0.0.1:1",
   contextWindow: 100_000,

@@ -1,4 +1,4 @@
-import { EventStream, defineModel, type AssistantMessage } from "@x/llm-types";
+import { EventStream, defineModel, type AssistantMessage, customApi } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { CallControl, pumpCall, settleCall, type CallOutcome } from "./call-control";
 import type { ClassifiedError } from "./provider-errors";
@@ -6,7 +6,7 @@ import { TurnBuilder } from "./turn-builder";
 
 const model = defineModel({
   id: "m",
-  api: "test",
+  api: customApi("test"),
   provider: "test",
   baseUrl: "http://127.0.0.1:1",
   contextWindow: 1000,

@@ -1,10 +1,10 @@
-import { defineModel, type BrainEvent, type BrainStream, type Context, type Model } from "@x/llm-types";
+import { defineModel, type BrainEvent, type BrainStream, type Context, type Model, customApi } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { startTurn } from "./start-turn";
 
 const model = defineModel({
   id: "m-1",
-  api: "test-api",
+  api: customApi("test-api"),
   provider: "test",
   baseUrl: "http://127.0.0.1:1",
   contextWindow: 1000,
@@ -36,7 +36,7 @@ describe("startTurn", () => {
       stopReason: "stop",
       content: [{ type: "text", text: "cap 7" }],
       model: "m-1",
-      api: "test-api",
+      api: customApi("test-api"),
     });
   });
 
@@ -64,7 +64,7 @@ describe("startTurn", () => {
     expect(await stream.result()).toMatchObject({
       stopReason: "error",
       errorKind: "bad_request",
-      api: "test-api",
+      api: customApi("test-api"),
       errorMessage: expect.stringMatching(/^invalid call: /),
     });
     expect(ran).toBe(false);

@@ -1,11 +1,11 @@
-import { EventStream, defineModel } from "@x/llm-types";
+import { EventStream, defineModel, customApi } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { runStreamedCall, type StreamedCall } from "./streamed-call";
 import { TurnBuilder } from "./turn-builder";
 
 const model = defineModel({
   id: "m",
-  api: "test",
+  api: customApi("test"),
   provider: "test",
   baseUrl: "http://127.0.0.1:1",
   contextWindow: 1000,

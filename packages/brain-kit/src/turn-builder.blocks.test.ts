@@ -1,11 +1,11 @@
-import { EventStream, defineModel, type BrainEvent } from "@x/llm-types";
+import { EventStream, defineModel, type BrainEvent, customApi } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { isPartialToolCallCut } from "@x/terminal-cause";
 import { TurnBuilder } from "./turn-builder";
 
 const model = defineModel({
   id: "test-model",
-  api: "test-api",
+  api: customApi("test-api"),
   provider: "test",
   baseUrl: "http://127.0.0.1:1",
   contextWindow: 100_000,

@@ -1,10 +1,10 @@
-import { EventStream, defineModel, type AssistantMessage, type BrainEvent } from "@x/llm-types";
+import { EventStream, defineModel, type AssistantMessage, type BrainEvent, customApi } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { TurnBuilder } from "./turn-builder";
 
 const model = defineModel({
   id: "test-model",
-  api: "test-api",
+  api: customApi("test-api"),
   provider: "test",
   baseUrl: "http://127.0.0.1:1",
   cost: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 2.5 },
@@ -57,7 +57,7 @@ describe("TurnBuilder event isolation", () => {
         partial: {
           role: "assistant",
           content: [],
-          api: "test-api",
+          api: customApi("test-api"),
           provider: "test",
           model: "test-model",
           usage: turn.message.usage,

@@ -5,6 +5,7 @@ import {
   defineModel,
   type BrainEvent,
   type Context,
+  customApi,
 } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { isDegenerateCutMessage, isLengthEmpty, isPartialToolCallCut, terminalCodeOf } from "@x/terminal-cause";
@@ -12,7 +13,7 @@ import { TurnBuilder, type TurnBuilderOptions } from "./turn-builder";
 
 const model = defineModel({
   id: "test-model",
-  api: "test-api",
+  api: customApi("test-api"),
   provider: "test",
   baseUrl: "http://127.0.0.1:1",
   cost: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 2.5 },
@@ -66,7 +67,7 @@ describe("TurnBuilder streaming", () => {
     });
     expect(message).toMatchObject({
       role: "assistant",
-      api: "test-api",
+      api: customApi("test-api"),
       provider: "test",
       model: "test-model",
       stopReason: "toolUse",

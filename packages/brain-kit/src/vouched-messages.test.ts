@@ -1,11 +1,11 @@
-import { defineModel, type Context, type Message } from "@x/llm-types";
+import { defineModel, type Context, type Message, customApi } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { startTurn } from "./start-turn";
 import { vouchMessages } from "./vouched-messages";
 
 const model = defineModel({
   id: "m-1",
-  api: "test-api",
+  api: customApi("test-api"),
   provider: "test",
   baseUrl: "http://127.0.0.1:1",
   contextWindow: 1000,

@@ -1,4 +1,4 @@
-import { defineModel, type AssistantMessage, type Brain, type Model } from "@x/llm-types";
+import { defineModel, type AssistantMessage, type Brain, type Model, type KnownApi } from "@x/llm-types";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAIBrain, createOpenAIResponsesBrain } from "../src/index";
 import {
@@ -14,7 +14,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const modelAt = (baseUrl: string, api: string): Model =>
+const modelAt = (baseUrl: string, api: KnownApi): Model =>
   defineModel({ id: "gpt-4.1-mini", api, provider: "openai", baseUrl, contextWindow: 128_000, maxTokens: 4096 });
 
 /** Four answers wanted; the third request is read by the server and its reused socket then reset. */

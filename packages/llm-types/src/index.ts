@@ -1,7 +1,12 @@
 export {
   type Api,
+  ApiSchema,
+  type CustomApi,
+  customApi,
   type InputKind,
   KNOWN_APIS,
+  KNOWN_WIRES,
+  type KnownApi,
   type Model,
   type ModelCost,
   type ModelInput,

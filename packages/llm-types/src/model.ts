@@ -1,11 +1,36 @@
 import { z } from "zod/v4";
 
-/** Wire protocol a brain speaks. Open-ended: a host may register its own brain under any string. */
-export const ApiSchema = z.string().min(1);
-export type Api = z.infer<typeof ApiSchema>;
-
 /** The two protocols this project ships brains for; other strings are allowed. */
 export const KNOWN_APIS = ["openai-completions", "anthropic-messages", "faux"] as const;
+
+/** Every wire this project ships a brain for: the values a model's `api` takes as they are. */
+export const KNOWN_WIRES = [...KNOWN_APIS, "openai-responses"] as const;
+/** A wire one of our brains speaks. */
+export type KnownApi = (typeof KNOWN_WIRES)[number];
+
+declare const customApiBrand: unique symbol;
+/** The wire of a brain of your own, spelled with {@link customApi}; a bare string is refused at compile time. */
+export type CustomApi = string & { readonly [customApiBrand]: true };
+
+/**
+ * Wire protocol a brain speaks: one of ours, or a custom brain's. A typo (`"openai-chat"`) does not
+ * compile; a wire of your own goes through {@link customApi}, which says so where the model is declared.
+ */
+export type Api = KnownApi | CustomApi;
+
+/** Names the wire of a brain you register yourself (`api: customApi("my-wire")`). Throws on an empty name. */
+export function customApi(name: string): CustomApi {
+  if (typeof name !== "string" || name.trim() === "") throw new TypeError("customApi needs a non-empty wire name");
+  return name as CustomApi;
+}
+
+/**
+ * Any non-empty string passes at run time: a catalog read from JSON may name a custom brain's wire, and
+ * `createRunner` refuses a catalog model whose wire no registered brain speaks.
+ */
+export const ApiSchema = z.custom<Api>((value) => typeof value === "string" && value.length > 0, {
+  message: "api must be a non-empty string naming a wire protocol",
+});
 
 export const InputKindSchema = z.enum(["text", "image"]);
 export type InputKind = z.infer<typeof InputKindSchema>;

@@ -2,7 +2,7 @@
  * The replay side of the GSM8K bench: a runner whose only brain serves RouteLLM's recorded answers
  * (Mixtral-8x7B as the student, GPT-4-1106 as the teacher), and the three ways the bench drives it.
  */
-import { defineCatalog, type Context, type Model } from "@x/llm-types";
+import { defineCatalog, type Context, type Model, customApi } from "@x/llm-types";
 import { createRunner, type Runner, type TaskSpec } from "@x/runner";
 import {
   MONITOR_PROMPT,
@@ -26,7 +26,7 @@ export const PRICES = {
 export const models = defineCatalog({
   student: {
     id: "Mixtral-8x7B-Instruct-v0.1",
-    api: "replay",
+    api: customApi("replay"),
     provider: "replay",
     baseUrl: "replay://mixtral",
     contextWindow: 32_768,
@@ -35,7 +35,7 @@ export const models = defineCatalog({
   },
   teacher: {
     id: "gpt-4-1106-preview",
-    api: "replay",
+    api: customApi("replay"),
     provider: "replay",
     baseUrl: "replay://gpt-4",
     contextWindow: 128_000,
@@ -45,7 +45,7 @@ export const models = defineCatalog({
   // The second opinions (data/re2-gsm8k): list prices per million tokens, as for the two above.
   "gpt-4o-mini": {
     id: "gpt-4o-mini-2024-07-18",
-    api: "replay",
+    api: customApi("replay"),
     provider: "replay",
     baseUrl: "replay://gpt-4o-mini",
     contextWindow: 128_000,
@@ -54,7 +54,7 @@ export const models = defineCatalog({
   },
   "gpt-3.5-turbo": {
     id: "gpt-3.5-turbo-0613",
-    api: "replay",
+    api: customApi("replay"),
     provider: "replay",
     baseUrl: "replay://gpt-3.5-turbo",
     contextWindow: 16_385,

@@ -23,7 +23,10 @@ export interface ReplyShape {
 }
 
 /** The final message a brain would return for this reply, on `model`. */
-export function replyMessage(shape: ReplyShape, model: Pick<Model, "api" | "provider" | "id">): AssistantMessage {
+export function replyMessage(
+  shape: ReplyShape,
+  model: Pick<Model, "provider" | "id"> & { api: string },
+): AssistantMessage {
   const content: AssistantContent[] = [];
   if (shape.thinking !== undefined) content.push({ type: "thinking", thinking: shape.thinking });
   if (shape.text !== undefined && shape.text !== "") content.push({ type: "text", text: shape.text });

@@ -4,7 +4,7 @@ import { ModelResolutionError, resolveTaskModel } from "./resolve";
 
 const m = (id: string) => ({
   id,
-  api: "faux",
+  api: "faux" as const,
   provider: "faux",
   baseUrl: `faux://${id}`,
   contextWindow: 1000,

@@ -402,9 +402,12 @@ describe("auto mode", () => {
 
   it("route pre-flight: no brain for the classifier's wire is a broken route", async () => {
     const { tool, calls } = recorder("shell");
-    const { runner, notices } = routeRunner([
-      createFauxBrain([fauxToolCall("shell", { text: "ls" }), ALLOW, fauxText("ok")]),
-    ]);
+    // The classifier given whole as the role, not from the catalog: createRunner refuses a catalog model
+    // without a brain (config.no_brain), so this run-time path is what a model named outside it meets.
+    const { runner, notices } = routeRunner(
+      [createFauxBrain([fauxToolCall("shell", { text: "ls" }), ALLOW, fauxText("ok")])],
+      { models: { main }, roles: { default: "main", classifier: cls } },
+    );
     await runner.runTask({ objective: "list", tools: [tool], permissions: { shell: "auto" } });
     expect(calls).toEqual([{ text: "ls" }]);
     expect(notices.find((n) => n.code === "route.fallback_to_primary")?.detail).toMatchObject({ cause: "no_brain" });

@@ -1,8 +1,10 @@
 import { createFauxBrain, fauxModel, fauxText, fauxToolCall } from "@x/brain-faux";
-import { SchemaValidationError, usageFor } from "@x/llm-types";
+import { customApi, SchemaValidationError, usageFor } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { main, recorder, roles, setup } from "../../test/harness";
 import type { RunEvent } from "../vocabulary/events";
+import { RunnerConfigError } from "../vocabulary/config-error";
+import { createRunner } from "./runner";
 
 describe("runTask basics", () => {
   it("completes on a plain answer: output, new messages, stats priced from the model", async () => {
@@ -76,8 +78,20 @@ describe("runTask basics", () => {
 
   it("a model whose api has no brain ends failed/no_brain", async () => {
     const { runner } = setup([]);
-    const result = await runner.runTask({ objective: "x", model: { ...main, api: "nowhere" } });
+    const result = await runner.runTask({ objective: "x", model: { ...main, api: customApi("nowhere") } });
     expect(result).toMatchObject({ status: "failed", terminal: { code: "no_brain" } });
+  });
+
+  it("a catalog model whose api no brain speaks is refused by createRunner (config.no_brain), naming it", () => {
+    const brain = createFauxBrain([fauxText("never")]);
+    const models = { main: fauxModel(), typo: { ...fauxModel(), id: "other", api: customApi("openai-chat") } };
+    const made = () => createRunner({ brains: [brain], models });
+    expect(made).toThrow(RunnerConfigError);
+    expect(made).toThrow(
+      /models\.typo \(api "openai-chat"\): no brain registered for that api; brains are registered for "faux"/,
+    );
+    expect(() => createRunner({ brains: [brain], models: { main: fauxModel() } })).not.toThrow();
+    expect(brain.calls).toHaveLength(0);
   });
 
   it("runs on a role: spec.role resolves through the roles and tiers", async () => {

@@ -98,6 +98,21 @@ function refuseUnresumableParks(deps: RunnerDeps): void {
   );
 }
 
+/**
+ * A catalog model whose wire no registered brain speaks could only ever end its runs `failed`/`no_brain`
+ * with an empty output (an `api` typo, or the brain left out of `brains`): refused here, where it is written.
+ */
+function refuseModelsWithoutBrain(models: RunnerDeps["models"], brains: ReadonlyMap<string, Brain>): void {
+  const orphans = Object.entries(models).filter(([, model]) => !brains.has(model.api));
+  if (orphans.length === 0) return;
+  const registered = brains.size > 0 ? [...brains.keys()].map((api) => `"${api}"`).join(", ") : "none";
+  throw new RunnerConfigError(
+    "config.no_brain",
+    `${orphans.map(([key, model]) => `models.${key} (api "${model.api}")`).join(", ")}: no brain registered for ` +
+      `that api; brains are registered for ${registered}. Add the brain to \`brains\`, or fix the model's api.`,
+  );
+}
+
 function resolveDeps(deps: RunnerDeps): ResolvedDeps {
   refuseUnresumableParks(deps);
   const brains = new Map<string, Brain>();
@@ -105,6 +120,7 @@ function resolveDeps(deps: RunnerDeps): ResolvedDeps {
     ? (deps.brains as readonly Brain[]).map((brain) => [brain.api, brain] as const)
     : Object.entries(deps.brains as Readonly<Record<string, Brain>>);
   for (const [api, brain] of list) brains.set(api, brain);
+  refuseModelsWithoutBrain(deps.models, brains);
   return {
     runs: { execute, resume: resumeRun },
     brains,

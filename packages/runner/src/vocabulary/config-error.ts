@@ -10,6 +10,7 @@ export class RunnerConfigError extends CodedError<
   | "config.compaction_invalid"
   | "config.sub_runs_invalid"
   | "config.auto_mode_classifier_fallback_invalid"
+  | "config.no_brain"
 > {
   override readonly name = "RunnerConfigError";
 }
