@@ -139,6 +139,19 @@ async function inPage(name: string, body: (page: Page) => Promise<void>): Promis
 }
 
 describe("the studio in headless Chromium", () => {
+  it("a failing browser step leaves a screenshot of the page behind", async () => {
+    const shot = join(SHOTS, "self-check.png");
+    await rm(shot, { force: true });
+    await expect(
+      inPage("self-check", async (page) => {
+        await page.goto(studio.url);
+        throw new Error("planted failure");
+      }),
+    ).rejects.toThrow("planted failure");
+    expect((await stat(shot)).size).toBeGreaterThan(1_000);
+    await rm(shot);
+  });
+
   it("without its token the studio shows nothing", async () => {
     const response = await fetch(`${studio.origin}/inbox`);
     expect(response.status).toBe(401);
