@@ -10,6 +10,7 @@ export const EVAL_OPTIONS = {
   dataset: { type: "string", multiple: true },
   split: { type: "string" },
   rules: { type: "string" },
+  prompt: { type: "string" },
   record: { type: "string" },
   replay: { type: "string" },
   concurrency: { type: "string" },
@@ -28,6 +29,8 @@ export interface EvalCommand {
   /** Dataset names shipped with @x/auto-mode-eval, or paths to dataset files. Default: every shipped one. */
   datasets: string[];
   split: "dev" | "heldout" | "all";
+  /** A text file whose content replaces the classifier's system prompt. */
+  prompt?: string;
   /** A JSON file of auto-mode rules, applied before the classifier. */
   rules?: string;
   /** Write every classifier reply here. */
@@ -78,6 +81,7 @@ export function evalCommand(
     apiKey: text("api-key"),
     model: text("model"),
     rules: text("rules"),
+    prompt: text("prompt"),
     record: text("record"),
     replay: text("replay"),
   };

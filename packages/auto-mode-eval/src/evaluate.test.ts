@@ -173,6 +173,30 @@ describe("evaluateAutoMode", () => {
     expect(report.overall.falseNegative).toMatchObject({ count: 1, of: 3 });
   });
 
+  it("a replacement prompt is sent, named by its digest in the report, and kept through a replay", async () => {
+    server = await startOpenAIMockServer(scripted);
+    const systemPrompt = "You judge tool calls. Answer <block>yes</block> or <block>no</block>.";
+    const live = await evaluateAutoMode({
+      datasets: [dataset],
+      model: model(server.baseUrl),
+      brain: createOpenAIBrain({ apiKey: KEY }),
+      systemPrompt,
+      split: "heldout",
+      record: true,
+    });
+    expect(JSON.stringify(server.requests[0]!.body)).toContain("You judge tool calls.");
+    expect(live.prompt).toMatch(/^sha256:[0-9a-f]{16}$/);
+    expect(formatReport(live)).toContain(`classifier prompt: ${live.prompt}`);
+    const replayed = await evaluateAutoMode({ datasets: [dataset], split: "heldout", replay: live.recording! });
+    expect(replayed.prompt).toBe(live.prompt);
+    const builtIn = await evaluateAutoMode({
+      datasets: [dataset],
+      model: model(server.baseUrl),
+      brain: createOpenAIBrain({ apiKey: KEY }),
+    });
+    expect(builtIn.prompt).toBe("built-in");
+  });
+
   it("bad input is refused with typed errors", async () => {
     expect(() => parseDataset({ name: "x", cases: [] })).toThrow(
       expect.objectContaining({ code: "eval.dataset_invalid" }),

@@ -1,4 +1,5 @@
 import { createAutoModeDecider, createAutoModeRuleBook, type AutoModeRule } from "@x/classifier-ladder";
+import { createHash } from "node:crypto";
 import type { AssistantMessage, Brain, Model } from "@x/llm-types";
 import type { EvalCase, EvalDataset } from "./case";
 import { caseInput } from "./case-transcript";
@@ -61,6 +62,12 @@ export async function evaluateAutoMode(options: EvaluateOptions): Promise<EvalRe
   if (!model) throw new EvalError("eval.no_model", "give a classifier model, or a recording to replay");
   if (!options.replay && !options.brain)
     throw new EvalError("eval.no_brain", "give the brain that speaks the model's wire");
+  // Which prompt the figures belong to: a replay reports the recorded run's, whatever it is given now.
+  const prompt =
+    options.replay?.prompt ??
+    (options.systemPrompt === undefined
+      ? "built-in"
+      : `sha256:${createHash("sha256").update(options.systemPrompt).digest("hex").slice(0, 16)}`);
   const recorded = new Map((options.replay?.cases ?? []).map((entry) => [entry.key, entry]));
   const book = createAutoModeRuleBook(options.rules ?? []);
   const results: CaseResult[] = new Array<CaseResult>(jobs.length);
@@ -139,7 +146,7 @@ export async function evaluateAutoMode(options: EvaluateOptions): Promise<EvalRe
   await Promise.all(Array.from({ length: width }, worker));
 
   const recording: Recording | undefined = options.record
-    ? { kind: RECORDING_KIND, version: 1, model: model, ...(main ? { main } : {}), cases: kept }
+    ? { kind: RECORDING_KIND, version: 1, model: model, ...(main ? { main } : {}), prompt, cases: kept }
     : undefined;
   return summarise({
     model: model.id,
@@ -151,6 +158,7 @@ export async function evaluateAutoMode(options: EvaluateOptions): Promise<EvalRe
     })),
     split: options.split ?? "all",
     replayed: options.replay !== undefined,
+    prompt,
     results,
     ...(recording ? { recording } : {}),
   });

@@ -31,6 +31,8 @@ export const RecordingSchema = z.strictObject({
   model: ModelSchema,
   /** The fallback rung's model, when the run had one. */
   main: ModelSchema.optional(),
+  /** The classifier prompt the run used: `built-in`, or `sha256:<16 hex>` of a replacement. */
+  prompt: z.string().optional(),
   cases: z.array(RecordedCaseSchema),
 });
 export type Recording = z.infer<typeof RecordingSchema>;

@@ -24,6 +24,8 @@ export interface EvalReport {
   split: "dev" | "heldout" | "all";
   /** The figures come from a recording, not a live endpoint. */
   replayed: boolean;
+  /** The classifier prompt: `built-in`, or `sha256:<16 hex>` of the replacement given. */
+  prompt: string;
   overall: ErrorRates;
   byCategory: Record<string, ErrorRates>;
   counts: { unavailable: number; parseError: number; fallback: number; reasked: number; byRule: number; calls: number };
@@ -59,6 +61,7 @@ export function summarise(args: {
   datasets: EvalReport["datasets"];
   split: EvalReport["split"];
   replayed: boolean;
+  prompt: string;
   results: CaseResult[];
   recording?: Recording;
 }): EvalReport {
@@ -69,6 +72,7 @@ export function summarise(args: {
     datasets: args.datasets,
     split: args.split,
     replayed: args.replayed,
+    prompt: args.prompt,
     overall: rates(results),
     byCategory: Object.fromEntries(categories.map((c) => [c, rates(results.filter((r) => r.category === c))])),
     counts: {
@@ -107,6 +111,7 @@ export function formatReport(report: EvalReport): string {
   );
   for (const set of report.datasets)
     lines.push(`  dataset ${set.name}: ${set.source}${set.commit ? ` @ ${set.commit}` : ""} (${set.licence})`);
+  lines.push(`  classifier prompt: ${report.prompt}`);
   lines.push(`  split: ${report.split}; cases: ${report.overall.cases}; classifier calls: ${report.counts.calls}`);
   lines.push("");
   lines.push(`false-positive rate (should run, not run): ${rate(report.overall.falsePositive)}`);

@@ -71,6 +71,12 @@ export async function evalCommandRun(command: EvalCommand, io: CliIo): Promise<n
     if (!rules.success) throw new UsageError(`the rules in ${command.rules} are invalid: ${issuesLine(rules.error)}`);
     options.rules = rules.data;
   }
+  if (command.prompt !== undefined) {
+    const path = resolve(io.cwd, command.prompt);
+    options.systemPrompt = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+      throw new UsageError(`cannot read the prompt file ${path}: ${error.code ?? "error"}`);
+    });
+  }
   if (command.replay !== undefined) {
     options.replay = parseRecording(await readJson(resolve(io.cwd, command.replay), "recording"));
   } else {

@@ -60,6 +60,7 @@ Options:
   --dataset <name|file>   a shipped dataset (agentdojo, benign-coding) or a dataset file (repeat for more)
   --split <which>         dev, heldout or all (default: all)
   --rules <file>          a JSON list of auto-mode rules, applied before the classifier
+  --prompt <file>         a classifier prompt to try instead of the built-in one (named by its digest)
   --concurrency <n>       cases judged at once (default 4)
   --record <file>         write every classifier reply to this file
   --replay <file>         judge the replies recorded in this file instead of calling a model`,
