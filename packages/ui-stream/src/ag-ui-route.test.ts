@@ -99,4 +99,26 @@ describe("AG-UI events, read by @ag-ui/client's HttpAgent", () => {
     ).rejects.toThrow(/403/);
     expect(writes).toEqual([]);
   });
+
+  it("a cancelled interrupt denies the call: nothing runs and the run ends", async () => {
+    const { url, writes } = await agUiServer([
+      fauxToolCall("write_note", { text: "no" }, { id: "t4" }),
+      fauxText("Not written."),
+    ]);
+    const agent = new HttpAgent({ url, threadId: "thread-4" });
+    agent.addMessage({ id: "u1", role: "user", content: "note no" });
+    const [interrupt] = (await run(agent)).interrupts;
+    const second = await run(agent, {
+      resume: [
+        {
+          interruptId: interrupt!.id,
+          status: "cancelled",
+          payload: { approved: false, parked: interrupt!.metadata?.["x.park"] },
+        },
+      ],
+    });
+    expect(writes).toEqual([]);
+    expect(second.customs).toContainEqual({ name: "x.approval", value: expect.objectContaining({ decision: "deny" }) });
+    expect(agent.messages.some((m) => m.role === "assistant" && m.content === "Not written.")).toBe(true);
+  });
 });
