@@ -31,16 +31,27 @@ export interface VerdictInfo {
 
 /** Typed events of a streamed run, in order; `run_end` is always last. */
 export type RunEvent =
+  /** The run began, on this model (its id). */
   | { type: "run_start"; runId: string; sessionId?: string; model: string }
+  /** A model call starts (turn numbers count from 1). */
   | { type: "turn_start"; turn: number; model: string }
+  /** Answer text as it streams. */
   | { type: "text_delta"; turn: number; delta: string }
+  /** Reasoning text as it streams, where the model shows it. */
   | { type: "thinking_delta"; turn: number; delta: string }
+  /** A tool call's argument text as it streams. */
   | { type: "toolcall_delta"; turn: number; delta: string }
+  /** The model call ended: the whole assistant message, with its stop reason, usage and cost. */
   | { type: "turn_end"; turn: number; message: AssistantMessage }
+  /** The call failed and is tried again after `delayMs` (`attempt` counts from 1). */
   | { type: "retry"; model: string; attempt: number; delayMs: number; errorKind?: ErrorKind }
+  /** The call moved to the next model of the chain. */
   | { type: "fallback"; from: string; to: string; errorKind?: ErrorKind }
+  /** The model asked for a tool call, with the permission it gets. */
   | { type: "tool_call"; toolCall: ToolCall; permission: Permission }
+  /** Auto mode ruled on a call: who ruled, and why. */
   | { type: "verdict"; toolCall: ToolCall; outcome: VerdictInfo }
+  /** A person (the approver) answered for a call, after `waitMs`. */
   | {
       type: "approval";
       toolCall: ToolCall;
@@ -48,9 +59,13 @@ export type RunEvent =
       decision: "approve" | "deny" | "unavailable";
       waitMs: number;
     }
+  /** A running tool reported progress. */
   | { type: "tool_progress"; toolCall: ToolCall; progress: number; total?: number; message?: string }
+  /** A tool call finished (or was refused): the result the model reads. */
   | { type: "tool_result"; toolCall: ToolCall; result: ToolResultMessage }
+  /** Something the host or the user should know (a fallback, a defaulted role, …). */
   | { type: "notice"; notice: EngineNotice }
+  /** Older messages were folded into a summary to fit the window. */
   | {
       type: "compaction";
       /** `threshold`: the context was nearly full; `overflow`: the provider refused it as too long. */
@@ -59,9 +74,11 @@ export type RunEvent =
       folded: number;
       kept: number;
     }
+  /** The run stopped to wait for an approval: a signed value `resume` continues. */
   | { type: "parked"; parked: ParkedRun }
   /** An event of a sub-run, with the delegating calls from this run down to it. */
   | { type: "sub_run"; path: TaskPathEntry[]; event: RunEvent }
+  /** The run is over; always the last event. */
   | { type: "run_end"; result: TaskResult };
 
 /** An unbounded single-consumer queue of events; iterating late loses nothing. */
