@@ -11,6 +11,17 @@ export {
 export { resolveMainModel, resolveTaskModel, ModelResolutionError } from "./decisions/resolve";
 export { MIN_PARK_KEY_BYTES } from "./effects/park";
 export { ParkedRunError, PARKED_RUN_ERROR_CODES, type ParkedRunErrorCode } from "./vocabulary/parked-run-error";
+export {
+  ElicitationError,
+  ELICITATION_ERROR_CODES,
+  type ElicitationContent,
+  type ElicitationDecision,
+  type ElicitationErrorCode,
+  type ElicitationForm,
+  type ElicitationRequest,
+  type ElicitationResult,
+  type PendingElicitation,
+} from "./vocabulary/elicitation";
 export { RunnerConfigError } from "./vocabulary/config-error";
 export { grantTools, ToolGrantError } from "./decisions/tool-grant";
 export type { CompactionReport } from "./vocabulary/compaction-report";

@@ -10,6 +10,7 @@ const bare: ToolContext = {
   toolName: "delegate",
   idempotencyKey: "run-1:call-1",
   progress: () => undefined,
+  elicit: () => Promise.resolve({ action: "decline" }),
 };
 const link: SubRunLink = {
   parent: {} as RunContext,

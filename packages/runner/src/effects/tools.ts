@@ -11,6 +11,8 @@ import { z } from "zod/v4";
 import type { Tool, ToolOutput, ToolProgress } from "../vocabulary/define-tool";
 import { findTool } from "../decisions/tool-grant";
 import { linkedToolContext, type SubRunLink } from "./sub-run-link";
+import { callElicitor } from "./elicitation";
+import { ElicitationError } from "../vocabulary/elicitation";
 
 export interface ToolRunContext {
   runId: string;
@@ -189,6 +191,18 @@ export async function executeTool(
     settle?.(new Error("aborted"));
   };
   ctx.signal.addEventListener("abort", onRunAbort, { once: true });
+  // A question nobody can answer now stops the call: its result is not waited for, and it re-runs on resume.
+  let parked = false;
+  const elicit = callElicitor(ctx.link?.parent, call, {
+    signal: controller.signal,
+    canPark: ctx.link !== undefined && !ctx.link.readOnly,
+    park: () => {
+      parked = true;
+      const reason = new ElicitationError("parked", `"${call.name}" waits for a person's answer`);
+      controller.abort(reason);
+      settle?.(reason);
+    },
+  });
   const timer = setTimeout(() => {
     controller.abort(new ToolTimeout(`timed out after ${timeoutMs} ms`));
     settle?.(new ToolTimeout(`timed out after ${timeoutMs} ms`));
@@ -205,6 +219,7 @@ export async function executeTool(
             toolName: call.name,
             idempotencyKey: `${ctx.runId}:${call.id}`,
             progress: ctx.onProgress,
+            elicit,
             ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
           },
           ctx.link,
@@ -215,6 +230,14 @@ export async function executeTool(
     ]);
     return toResult(call, value, ctx.now());
   } catch (error) {
+    if (parked) {
+      return errorResult(
+        call,
+        `"${call.name}" was stopped to wait for a person's answer; it runs again from its start once they answer.`,
+        { error: "elicitation_parked" },
+        ctx.now(),
+      );
+    }
     if (error instanceof ToolTimeout) {
       return errorResult(
         call,

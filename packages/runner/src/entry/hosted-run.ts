@@ -7,6 +7,7 @@ import { noListener, type ResolvedDeps } from "../state/run-context";
 import { buildContext, freshState } from "../loop/run-lifecycle";
 import { TaskSpecSchema } from "../vocabulary/schemas";
 import { toRunStats } from "../state/stats";
+import { callElicitor } from "../effects/elicitation";
 import { linkedToolContext } from "../effects/sub-run-link";
 import type { SubRunRecord } from "../vocabulary/sub-run-types";
 import { SPAN_NAMES } from "../effects/tracer";
@@ -111,6 +112,8 @@ export async function runHosted<T>(
       toolName: name,
       idempotencyKey: `${runId}:${call.id}`,
       progress: () => undefined,
+      // A hosted body is not a call a park could re-run: a question nobody answers now is declined.
+      elicit: callElicitor(ctx, call, { signal, canPark: false, park: () => undefined }),
       ...(spec.sessionId !== undefined ? { sessionId: spec.sessionId } : {}),
     },
     { parent: ctx, toolCall: call, toolSpan, readOnly: true },

@@ -10,11 +10,13 @@ import type { Lineage, ResolvedDeps, RunContext } from "../state/run-context";
 import { grantParkedTree, resumeChildCall, verifyParkedChildren } from "../loop/sub-run-park";
 import { buildContext, drive, failedBeforeStart } from "../loop/run-lifecycle";
 import { historyView } from "../state/history-view";
-import { ApprovalDecisionSchema } from "../vocabulary/schemas";
+import { ResumeDecisionSchema } from "../vocabulary/schemas";
+import { checkDecisionFits, parkedElicitation, replayAnswers } from "../effects/elicitation";
+import type { ElicitationDecision } from "../vocabulary/elicitation";
 import { addGate, toRunStats } from "../state/stats";
 import { claimOf, type ParkClaim } from "../vocabulary/park-ledger";
 import { settleWhenMovedOn } from "../effects/park-settle";
-import type { ResumeDecision, ResumeOptions, TaskResult } from "../vocabulary/types";
+import type { ApprovalDecision, ResumeDecision, ResumeOptions, TaskResult } from "../vocabulary/types";
 
 /**
  * Continues a parked run: verify (schema, signature, expiry), claim the park id in the ledger, and
@@ -29,7 +31,7 @@ export async function resumeRun(
   emit: (event: RunEvent) => void,
   lineage?: Lineage,
 ): Promise<TaskResult> {
-  parseWith(ApprovalDecisionSchema, decision, "resume decision");
+  parseWith(ResumeDecisionSchema, decision, "resume decision");
   const now = deps.clock.now();
   const park: ParkedRun = verifyParkedRun(raw, deps.parkKey, now);
   // A sub-run's park resumes only inside its parent's, where its ancestors' rules still hold.
@@ -41,6 +43,7 @@ export async function resumeRun(
     );
   }
   verifyParkedChildren(park, deps.parkKey, now);
+  checkDecisionFits(park, decision);
   const onHand = options.tools ?? deps.tools;
   const tools = grantParkedTree(park, onHand);
   // Aborted before anything happened: the park is not claimed, so the approval is not lost and the
@@ -147,7 +150,7 @@ async function decided(
   ctx: RunContext,
   parkId: string,
   call: ToolCall,
-  decision: ResumeDecision,
+  decision: ApprovalDecision,
   denied: () => ToolResultMessage,
 ): Promise<ToolResultMessage> {
   const ledger = ctx.deps.parkLedger;
@@ -177,6 +180,8 @@ async function decidePending(
 ): Promise<{ result: Promise<ToolResultMessage> } | { park: Omit<PendingCall, "index"> }> {
   if (claim.status === "recorded") return { result: Promise.resolve(claim.result) };
   if (park.pending.child) return resumeChildOnce(ctx, park, call, decision, options);
+  if (decision.decision === "answer" || decision.decision === "decline")
+    return answered(ctx, park, call, decision, Math.max(0, now - park.createdAt));
   const waitMs = Math.max(0, now - park.createdAt);
   addGate(ctx.state.stats, { kind: park.pending.kind, waitMs, decision: decision.decision });
   ctx.emit({ type: "approval", toolCall: call, kind: park.pending.kind, decision: decision.decision, waitMs });
@@ -204,4 +209,28 @@ async function resumeChildOnce(
   if ("park" in child) return child;
   await ledger.executed?.(park.parkId, child.result);
   return { result: Promise.resolve(child.result) };
+}
+
+/**
+ * The person answered (or declined) the question the call parked on: the call runs again from its
+ * start, between the ledger's marks, and its `ctx.elicit` replays the recorded answers at once. A
+ * call that asks a new question nobody can answer now parks again: this park is consumed, and the
+ * new one carries the answers so far.
+ */
+async function answered(
+  ctx: RunContext,
+  park: ParkedRun,
+  call: ToolCall,
+  decision: ElicitationDecision,
+  waitMs: number,
+): Promise<{ result: Promise<ToolResultMessage> } | { park: Omit<PendingCall, "index"> }> {
+  addGate(ctx.state.stats, { kind: "elicitation", waitMs, decision: decision.decision });
+  replayAnswers(ctx, call, park.pending.elicitation!, decision);
+  const ledger = ctx.deps.parkLedger;
+  await ledger.executing?.(park.parkId);
+  const result = await runCall(ctx, call);
+  const again = parkedElicitation(ctx, call);
+  if (again) return { park: again };
+  await ledger.executed?.(park.parkId, result);
+  return { result: Promise.resolve(result) };
 }

@@ -6,6 +6,7 @@ import type { PendingCall } from "../vocabulary/park-schema";
 import { gateCall } from "./permissions";
 import type { RunContext } from "../state/run-context";
 import { childParked } from "./sub-run-park";
+import { elicitationParked } from "../effects/elicitation";
 import type { Slot } from "../state/run-parts";
 import { checkpointIfDue } from "../effects/checkpoint-seal";
 import { effectivePermission } from "../decisions/permission";
@@ -195,7 +196,7 @@ export async function handleCalls(ctx: RunContext, turn: AssistantMessage, start
     }
     slots.push({ call, result: runCall(ctx, call, note) });
     if (!check.tool.readOnly) {
-      const parked = await childParked(ctx, slots);
+      const parked = (await childParked(ctx, slots)) ?? (await elicitationParked(ctx, slots));
       if (parked) return { park: { ...parked, index: i } };
       const stop = await flush(ctx, slots);
       if (stop) {

@@ -4,6 +4,7 @@ import type { Tool } from "../vocabulary/define-tool";
 import { verifyParkedRun } from "../effects/park";
 import { ParkedRunError } from "../vocabulary/parked-run-error";
 import type { ParkedRun, PendingCall } from "../vocabulary/park-schema";
+import type { PendingElicitation } from "../vocabulary/elicitation";
 import type { RunContext } from "../state/run-context";
 import { childEmit, lineageFor } from "./sub-run";
 import { plannedChild, resumedChildResult } from "./sub-run-tool";
@@ -21,6 +22,8 @@ export interface PendingApproval {
   reason?: string;
   /** The delegating calls from the top-level run down to the run that made the call; empty at the top. */
   path: TaskPathEntry[];
+  /** On kind `elicitation`: the question the running call asked the person, and its form. */
+  elicitation?: PendingElicitation;
 }
 
 /** Reads a parked run (a tree of sub-runs parks as one value) down to the call a person must decide. */
@@ -36,6 +39,7 @@ export function pendingApproval(parked: ParkedRun): PendingApproval {
     toolCall: { id: pending.toolCallId, name: pending.toolName, arguments: pending.arguments },
     kind: pending.kind,
     ...(pending.reason !== undefined ? { reason: pending.reason } : {}),
+    ...(pending.elicitation ? { elicitation: pending.elicitation } : {}),
     path,
   };
 }

@@ -89,6 +89,7 @@ describe("sub-runs", () => {
           toolName: "t",
           idempotencyKey: "r:c",
           progress: () => undefined,
+          elicit: () => Promise.resolve({ action: "decline" }),
         },
         { objective: "x" },
       ),

@@ -2,6 +2,7 @@ import { CodedError, MAX_TIMER_MS, type ToolSpec } from "@x/llm-types";
 import { z } from "zod/v4";
 import type * as z4 from "zod/v4/core";
 import { PERMISSIONS, type Permission } from "./types";
+import type { ElicitationRequest, ElicitationResult } from "./elicitation";
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -19,6 +20,15 @@ export interface ToolContext {
   idempotencyKey: string;
   /** Reports how far a long call has come; the run streams it as a `tool_progress` event. */
   progress: (update: ToolProgress) => void;
+  /**
+   * Asks the person a question mid-call and returns their answer (checked against `schema`) or
+   * their refusal — never the model's. With a live approver that answers, the answer comes back
+   * now; with none, the run parks and this call is stopped (the promise rejects with
+   * `ElicitationError` `parked`), then re-run from its start by `resume`, where this returns the
+   * recorded answer at once. A read-only call (it may run beside others) cannot park: unanswered, it
+   * is declined.
+   */
+  elicit: (request: ElicitationRequest) => Promise<ElicitationResult>;
 }
 
 /** A long-running tool's report of how far it has come (an MCP server's progress notification). */

@@ -4,6 +4,7 @@ import { MessageSchema, UsageSchema } from "@x/llm-types";
 import { z } from "zod/v4";
 import { ApprovalKindSchema, taskSpecFields, TaskModelRefSchema } from "./schemas";
 import { AutoModeRulingSchema } from "./auto-mode-ruling";
+import { PendingElicitationSchema } from "./elicitation";
 import { TASK_STATUSES, RUN_TERMINAL_CODES } from "./types";
 
 export const PARKED_RUN_KIND = "x.parked_run";
@@ -29,7 +30,7 @@ export type RunSpec = z.infer<typeof RunSpecSchema>;
 const GateSchema = z.strictObject({
   kind: ApprovalKindSchema,
   waitMs: z.number().nonnegative(),
-  decision: z.enum(["approve", "deny", "unavailable"]).optional(),
+  decision: z.enum(["approve", "deny", "unavailable", "answer", "decline"]).optional(),
 });
 
 const count = z.number().int().nonnegative();
@@ -90,6 +91,8 @@ export const PendingCallSchema = z.strictObject({
   index: z.number().int().nonnegative(),
   kind: ApprovalKindSchema,
   reason: z.string().optional(),
+  /** On kind `elicitation`: the question the running call asked (and the ones it had answered before). */
+  elicitation: PendingElicitationSchema.optional(),
   /** The call started a sub-run that parked: the child's own signed park, which waits for the person. */
   get child(): z.ZodOptional<typeof ParkedRunSchema> {
     return ParkedRunSchema.optional();

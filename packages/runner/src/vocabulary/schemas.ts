@@ -4,6 +4,7 @@ import { MessageProvenanceSchema, ModelSchema, ROLE_NAMES, type Message, type Me
 import { z } from "zod/v4";
 import type * as z4 from "zod/v4/core";
 import type { Tool } from "./define-tool";
+import { ElicitationDecisionSchema } from "./elicitation";
 import { APPROVAL_KINDS, PERMISSIONS, type TaskSpec } from "./types";
 import { MAX_TIMER_MS, REASONING_LEVELS } from "@x/llm-types";
 
@@ -14,6 +15,8 @@ export const ApprovalDecisionSchema = z.strictObject({
   decision: z.enum(["approve", "deny"]),
   reason: z.string().optional(),
 });
+/** What `resume` accepts: an approval's decision, or an elicitation's answer or refusal. */
+export const ResumeDecisionSchema = z.union([ApprovalDecisionSchema, ElicitationDecisionSchema]);
 
 const ModelRefSchema = z.union([z.string().min(1), ModelSchema]);
 const positiveInt = z.number().int().positive();

@@ -29,6 +29,7 @@ import type { CheckpointSink } from "./checkpoint";
 import type { CheckpointSegmentSink } from "./checkpoint-segment";
 import type { ParkLedger } from "./park-ledger";
 import type { ParkedRun } from "./park-schema";
+import type { ElicitationDecision, ElicitationRequest } from "./elicitation";
 import type { ChildRunStats, SubRunLimits, SubRunRecord, TaskPathEntry } from "./sub-run-types";
 
 /**
@@ -42,9 +43,17 @@ export type Permission = (typeof PERMISSIONS)[number];
 /**
  * Why a person is asked: `ask` (the permission), `auto_unavailable` / `auto_parse_error` (the
  * classifier could not rule), `denial_limit` (the classifier kept blocking), `appeal` (the classifier
- * blocked the call and the host lets a person overrule it: `AutoModeOptions.appeal`).
+ * blocked the call and the host lets a person overrule it: `AutoModeOptions.appeal`), `elicitation`
+ * (a running tool asks the person a question: `ToolContext.elicit`).
  */
-export const APPROVAL_KINDS = ["ask", "auto_unavailable", "auto_parse_error", "denial_limit", "appeal"] as const;
+export const APPROVAL_KINDS = [
+  "ask",
+  "auto_unavailable",
+  "auto_parse_error",
+  "denial_limit",
+  "appeal",
+  "elicitation",
+] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
 
 /** Time, injectable so retries and parks are testable without waiting. */
@@ -192,7 +201,7 @@ export interface Terminal {
 export interface HumanReviewGate {
   kind: ApprovalKind;
   waitMs: number;
-  decision?: "approve" | "deny" | "unavailable";
+  decision?: "approve" | "deny" | "unavailable" | "answer" | "decline";
 }
 
 export interface RunStats {
@@ -252,6 +261,11 @@ export interface ApprovalRequest {
   signal: AbortSignal;
   /** Set for a call inside a sub-run: the delegating calls from the top-level run down to this one. */
   path?: readonly TaskPathEntry[];
+  /**
+   * On kind `elicitation`: the running tool's question and its form. Answer it with an
+   * `ElicitationDecision` (`approve` cannot answer a question: the run parks instead; `deny` declines).
+   */
+  elicitation?: ElicitationRequest;
 }
 
 export interface ApprovalDecision {
@@ -260,7 +274,7 @@ export interface ApprovalDecision {
 }
 
 /** A live approver: a person answering now. `unavailable` ⇒ the run parks. */
-export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision | "unavailable">;
+export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision | ElicitationDecision | "unavailable">;
 
 export interface AutoModeOptions {
   /** `main` (default): a failing classifier falls back to the run's main model; `none`: it does not. */
@@ -350,8 +364,11 @@ export interface RunOptions {
   onCheckpointSegment?: CheckpointSegmentSink;
 }
 
-/** What `resume` is told about the parked call: the same decision a live approver answers. */
-export type ResumeDecision = ApprovalDecision;
+/**
+ * What `resume` is told about the parked call: the same decision a live approver answers — an
+ * approval's `approve` / `deny`, or an elicitation's `answer` / `decline` (`deny` answers it as denied).
+ */
+export type ResumeDecision = ApprovalDecision | ElicitationDecision;
 
 /** What a resumed run needs that JSON cannot carry. */
 export interface ResumeOptions {
