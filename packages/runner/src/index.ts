@@ -75,6 +75,7 @@ export {
   type TaskResult,
   type TaskSpec,
   type TaskStatus,
+  type TaskResultAccessor,
   type TaskStream,
   type Terminal,
   type TerminalCause,

@@ -5,6 +5,7 @@ import { z } from "zod/v4";
 import { autoModeClassifierFallbackOf } from "@x/classifier-ladder";
 import { systemClock } from "../effects/clock";
 import { RunnerConfigError } from "../vocabulary/config-error";
+import { resultAccessor } from "./result-accessor";
 import { EventChannel, type RunEvent } from "../vocabulary/events";
 import { historyView } from "../state/history-view";
 import { runTurns } from "../loop/loop";
@@ -243,7 +244,7 @@ export function createRunner(deps: RunnerDeps): Runner {
     // The failure reaches the event iterator too, so a host that only reads events is not left
     // with an unhandled rejection (a process crash) on `result`; awaiting `result` still rejects.
     result.catch(() => undefined);
-    return { result, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
+    return { result: resultAccessor(result), [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
   };
   return hostableRunner(
     {

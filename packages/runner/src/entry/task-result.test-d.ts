@@ -30,9 +30,10 @@ describe("TaskResult<T>", () => {
   });
 
   it("streamTask, resume and continueRun type their results the same way", async () => {
-    expectTypeOf(runner.streamTask({ objective: "x", output: Answer }).result).toEqualTypeOf<
-      Promise<TaskResult<Answer>>
-    >();
+    const stream = runner.streamTask({ objective: "x", output: Answer });
+    expectTypeOf(stream.result()).toEqualTypeOf<Promise<TaskResult<Answer>>>();
+    // The property form before `result()` was a method: still the promise, for one deprecation cycle.
+    expectTypeOf(await stream.result).toEqualTypeOf<TaskResult<Answer>>();
     const resumed = await runner.resume({}, { decision: "approve" }, { output: Answer });
     expectTypeOf(resumed.structured).toEqualTypeOf<Answer | undefined>();
     const continued = await runner.continueRun({}, { output: Answer });

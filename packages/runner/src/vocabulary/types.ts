@@ -390,9 +390,17 @@ export interface ResumeOptions {
 /** What a continued run needs that JSON cannot carry: as for `resume`. */
 export type ContinueOptions = ResumeOptions;
 
+/**
+ * A run's result, read by calling it — `await stream.result()` — as a brain stream's `result()` is read.
+ * It is also the promise itself, so `await stream.result` (the shape before 0.1) keeps working; that
+ * form is deprecated and goes in a later minor.
+ */
+export type TaskResultAccessor<T = unknown> = (() => Promise<TaskResult<T>>) & Promise<TaskResult<T>>;
+
 /** A live run's events plus its result. */
 export interface TaskStream<T = unknown> extends AsyncIterable<RunEvent> {
-  result: Promise<TaskResult<T>>;
+  /** The run's result once it ends: `await stream.result()`. Rejects (and ends the events) when the run throws. */
+  result: TaskResultAccessor<T>;
 }
 
 /**
