@@ -1,6 +1,7 @@
 import type { Runner, TaskResult, TaskSpec } from "@x/runner";
 import { runWithTeacher, type TeacherRunResult } from "@x/teacher";
 import type { AppEvent } from "./render/events";
+import { reportingRetries } from "./retry-report";
 import type { Runtime } from "./runtime";
 import { openStrategyStore } from "./store";
 
@@ -23,7 +24,8 @@ export async function executeTask(
   signal?: AbortSignal,
 ): Promise<TaskResult | TeacherRunResult> {
   const observed: TaskSpec = { ...spec, onToolResult: runtime.observer.onToolResult };
-  const runner = signal ? withSignal(runtime.runner, signal) : runtime.runner;
+  const maxRetries = runtime.deps.retry?.maxRetries ?? 2;
+  const runner = reportingRetries(signal ? withSignal(runtime.runner, signal) : runtime.runner, emit, maxRetries);
   if (!teacher) return runner.runTask(observed);
   const { store, describe } = await openStrategyStore(teacher.storeTarget);
   emit({ type: "note", text: `strategy store: ${describe}, scope "${teacher.scope}"` });

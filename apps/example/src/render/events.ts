@@ -67,6 +67,8 @@ export type AppEvent =
     }
   | { type: "strategy_stored"; scope: string; id: string; strategy: string; confidence: number }
   | { type: "notice"; code: string; audience: string; message: string }
+  /** A model call failed and the library tries it again after `delayMs`: retry `attempt` of `of`. */
+  | { type: "retry"; model: string; attempt: number; of: number; delayMs: number; errorKind?: string }
   /**
    * A live approver asks (`x-agent run` on a terminal, or `--ask`): one line answers it. Carries the whole
    * call; a person sees its head and asks for the rest with `v`.

@@ -199,6 +199,14 @@ export function humanSink(options: HumanOptions): EventSink {
               `confidence ${event.confidence}/3): ${oneLine(event.strategy, 200)}`,
           );
           return;
+        case "retry": {
+          const seconds = event.delayMs >= 1000 ? `${Math.round(event.delayMs / 100) / 10} s` : `${event.delayMs} ms`;
+          const why = event.errorKind ? `${event.errorKind.replace(/_/g, " ")} — ` : "";
+          print(
+            paint("yellow", `   retry   ${event.model}: ${why}retrying in ${seconds} (${event.attempt}/${event.of})`),
+          );
+          return;
+        }
         case "notice":
           // The verdict line above already says who blocked the call and why.
           if (event.code === "auto_mode.blocked") return;

@@ -1,0 +1,51 @@
+// Waits as a user sees them: the CLI spawned as printed against an OpenAI-compatible server on loopback
+// that answers 429 with `retry-after: 2` before it answers. Each retry the library makes is one line
+// ("retrying in 2 s (1/2)"), in --json one `retry` event, and the run then completes.
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { startOpenAIMockServer, type OpenAIMockReply } from "@x/brain-openai/testing";
+import { afterAll, describe, expect, it } from "vitest";
+import { ofType, parseEvents, removeTempDirs, runCli, tempDir } from "./cli-helpers";
+
+afterAll(removeTempDirs);
+
+const RATE_LIMITED: OpenAIMockReply = {
+  kind: "error",
+  error: { status: 429, message: "Rate limit reached", type: "rate_limit_error", headers: { "retry-after": "2" } },
+};
+
+async function runAgainst(script: OpenAIMockReply[], extra: string[]) {
+  const server = await startOpenAIMockServer(script);
+  try {
+    const cwd = await tempDir("x-agent-test-waits-");
+    const sandbox = join(cwd, "box");
+    await mkdir(sandbox);
+    const args = ["run", "Say done.", "--base-url", server.baseUrl, "--api-key", "test", "--model", "m"];
+    const run = await runCli([...args, "--sandbox", sandbox, "--no-teacher", ...extra], { cwd });
+    return { run, requests: server.requests.length };
+  } finally {
+    await server.close();
+  }
+}
+
+describe("x-agent run while the server asks it to wait", { timeout: 120_000 }, () => {
+  it("prints one line per retry, with the wait the server asked for and the count, then completes", async () => {
+    const { run, requests } = await runAgainst([RATE_LIMITED, { text: "done" }], []);
+    expect(run.code).toBe(0);
+    const lines = `${run.stdout}${run.stderr}`.split("\n").filter((line) => line.includes("retrying"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/retry\s+m: rate limited — retrying in 2 s \(1\/2\)/);
+    expect(requests).toBe(2);
+  });
+
+  it("--json: one retry event per retry, then the result", async () => {
+    const { run } = await runAgainst([RATE_LIMITED, RATE_LIMITED, { text: "done" }], ["--json"]);
+    expect(run.code).toBe(0);
+    const events = parseEvents(run.stdout);
+    expect(ofType(events, "retry")).toEqual([
+      { type: "retry", model: "m", attempt: 1, of: 2, delayMs: 2000, errorKind: "rate_limited" },
+      { type: "retry", model: "m", attempt: 2, of: 2, delayMs: 2000, errorKind: "rate_limited" },
+    ]);
+    expect(ofType(events, "result")[0]).toMatchObject({ output: "done" });
+  });
+});
