@@ -1,4 +1,13 @@
-export { runWithTeacher, STUCK_STOP_CODE } from "./run-with-teacher";
+export { runWithTeacher } from "./run-with-teacher";
+export { STUCK_STOP_CODE } from "./student-run";
+export {
+  teacherTask,
+  type TeacherTask,
+  type TeacherTaskInfo,
+  type TeacherTaskOptions,
+  type TeacherTaskTake,
+} from "./teacher-task";
+export { TEACHER_STATE_VERSION } from "./teacher-state";
 export { parseTeacherAdvice } from "./advice";
 export type { TeacherAdvice } from "./advice";
 export { TEACHER_PROMPT, VERIFIER_PROMPT, MONITOR_PROMPT, TAKEOVER_PROMPT, TAKEOVER_ADVICE_PROMPT } from "./prompts";

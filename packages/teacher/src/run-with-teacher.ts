@@ -1,15 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { safeObserve, type ErrorKind, type Message, type MessageProvenance } from "@x/llm-types";
-import {
-  emptyRunStats,
-  sumRunStats,
-  type ObserverStop,
-  type Runner,
-  type RunStats,
-  type TaskResult,
-  type TaskSpec,
-  type ToolResultInfo,
-} from "@x/runner";
+import { z } from "zod/v4";
+import { safeObserve, type Message, type MessageProvenance } from "@x/llm-types";
+import type { StrategyHit } from "@x/strategy-store-core";
+import { emptyRunStats, sumRunStats, type Runner, type RunStats, type TaskResult, type TaskSpec } from "@x/runner";
 import { formatAdviceForStudent, type TeacherAdvice } from "./advice";
 import {
   resolveTeacherConfig,
@@ -18,9 +11,9 @@ import {
   type TeacherConfig,
 } from "./config";
 import { checkGuards, teacherAllowance } from "./guards";
-import { judgeOutput, judgeTakeover, type JudgeContext } from "./judge";
-import type { EscalationRecord, EscalationTrigger, TeacherRunResult, TeacherStrategies, VerdictRecord } from "./result";
-import { askMonitor, askTeacher, clip, helperCall, teacherBrief, teacherCall, type SideCallSpec } from "./side-calls";
+import { judgeTakeover, type JudgeContext, type Judgement } from "./judge";
+import type { EscalationRecord, StoredStrategy, TeacherRunResult, TeacherStrategies, VerdictRecord } from "./result";
+import { askTeacher, clip, helperCall, teacherBrief, teacherCall } from "./side-calls";
 import { toTeacherStats } from "./stats";
 import {
   recallStrategies,
@@ -29,16 +22,27 @@ import {
   strategiesProvenance,
   withStrategies,
 } from "./strategy-memory";
-import { StuckTracker } from "./stuck";
+import { StuckTracker, type StuckSnapshot } from "./stuck";
+import {
+  AdviceStepSchema,
+  FiredSchema,
+  HitsSchema,
+  JudgementSchema,
+  reader,
+  StoredStepSchema,
+  StudentStepSchema,
+  TakeoverStepSchema,
+  TaskResultSchema,
+  TeacherJournal,
+} from "./teacher-journal";
 import { canTakeOverInOneCall, runTakeover, takeOverAtOnce } from "./takeover";
+import { remaining, tighter } from "./budget-left";
+import { runStudent, textOf } from "./student-run";
+import { detectTrigger, type Fired } from "./trigger";
 
-/** The `observerCode` a student run ends with when teacher mode stops it as stuck. */
-export const STUCK_STOP_CODE = "teacher.stuck";
-
-interface Trigger {
-  trigger: EscalationTrigger;
-  reason: string;
-}
+type StudentStep = { result: TaskResult; helperStats: RunStats; tracker: StuckSnapshot };
+type TakeoverAtOnce = Awaited<ReturnType<typeof takeOverAtOnce>>;
+type Asked = Awaited<ReturnType<typeof askTeacher>>;
 
 /**
  * Runs `studentSpec` on the cheap student and consults the teacher only when the student is
@@ -49,19 +53,54 @@ interface Trigger {
  * After `takeoverAfter` failed corrections, or when the teacher asks, the teacher does the task itself;
  * its answer is checked by the host's `verify` as the student's is, and one that fails ends `failed`.
  */
-export async function runWithTeacher(
+export function runWithTeacher(
   runner: Runner,
   studentSpec: TaskSpec,
   teacher?: TeacherConfig,
 ): Promise<TeacherRunResult> {
-  const config = resolveTeacherConfig(teacher, studentSpec);
-  const task = studentSpec.objective;
-  const recalled = config.injectStrategies ? await recallStrategies(config, task) : [];
-  const firstObjective = withStrategies(task, recalled);
-
   // The runner keys provider prompt caches by session (else by run): one id keeps every continuation
   // on the same cache, and the teacher's and helper's calls each on one of their own.
-  const sessionId = studentSpec.sessionId ?? `student-${randomUUID()}`;
+  const journal = new TeacherJournal(studentSpec.sessionId ?? `student-${randomUUID()}`);
+  return teacherLoop(runner, studentSpec, teacher, { journal });
+}
+
+/**
+ * How the loop runs: its journal (recorded steps, replayed by a retake), and for a queued task the
+ * queue's checkpointed runs of the student and the takeover (`taskId` names them).
+ */
+export interface TeacherLoopHost {
+  journal: TeacherJournal;
+  taskId?: string;
+  runStep?: (spec: TaskSpec & { runId: string }, options?: RunStepHooks) => Promise<TaskResult>;
+}
+
+/** What a checkpointed run tells the loop when it goes on from a checkpoint or a park. */
+export interface RunStepHooks {
+  onRestore?: (messages: readonly Message[]) => void;
+}
+
+/** {@link runWithTeacher}'s loop, with every step that acts on the world recorded in `host.journal`. */
+export async function teacherLoop(
+  runner: Runner,
+  studentSpec: TaskSpec,
+  teacher: TeacherConfig | undefined,
+  host: TeacherLoopHost,
+): Promise<TeacherRunResult> {
+  const { journal } = host;
+  const config = resolveTeacherConfig(teacher, studentSpec);
+  const task = studentSpec.objective;
+  const recalled = config.injectStrategies
+    ? (await journal.step("recall", reader<StrategyHit[]>(HitsSchema, "recall"), () => recallStrategies(config, task)))
+        .value
+    : [];
+  const firstObjective = withStrategies(task, recalled);
+  const sessionId = journal.sessionId;
+  // A queued task's student runs and takeover run checkpointed by the queue, under ids of their own
+  // (so their idempotency keys hold across takes); a plain call runs them on the runner.
+  const durableRun = (runId: string, hooks?: RunStepHooks) => (spec: TaskSpec) =>
+    host.runStep && host.taskId !== undefined
+      ? host.runStep({ ...spec, runId: `${host.taskId}:${runId}` }, hooks)
+      : runner.runTask(spec);
   const helper = helperCall(config, studentSpec, `${sessionId}:helper`);
   const teacherAt = teacherCall(config, `${sessionId}:teacher`);
   const judge: JudgeContext = { runner, config, helper, task };
@@ -77,8 +116,20 @@ export async function runWithTeacher(
   let objectiveProvenance: MessageProvenance = strategiesProvenance(firstObjective, task);
 
   const finish = async (result: TaskResult, messages: Message[], resolved: boolean): Promise<TeacherRunResult> => {
-    const stored = resolved ? await rememberStrategy(config, task, escalations.at(-1)) : undefined;
-    await reportOutcome(config, recalled, resolved);
+    // Recorded, so a retake stores nothing twice (a put of the same strategy merges in any case).
+    const kept = await journal.step(
+      "stored",
+      reader<{ stored?: StoredStrategy }>(StoredStepSchema, "stored"),
+      async () => {
+        const stored = resolved ? await rememberStrategy(config, task, escalations.at(-1)) : undefined;
+        return stored ? { stored } : {};
+      },
+    );
+    const stored = kept.value.stored;
+    await journal.step("outcome", reader<boolean>(z.boolean(), "outcome"), async () => {
+      await reportOutcome(config, recalled, resolved);
+      return true;
+    });
     const strategies: TeacherStrategies = {
       recalled: recalled.map(({ record, score }) => ({ id: record.id, score, strategy: record.strategy })),
     };
@@ -97,7 +148,8 @@ export async function runWithTeacher(
   // A takeover's answer is checked like the student's: one the host's verify rejects is no success —
   // the run ends unresolved (its verdict recorded) and nothing is learned from it.
   const settle = async (takeover: TaskResult, run: number): Promise<TeacherRunResult> => {
-    const judged = await judgeTakeover(judge, takeover, run);
+    const read = reader<Judgement>(JudgementSchema, "the takeover's verdict");
+    const { value: judged } = await journal.step(`settle:${run}`, read, () => judgeTakeover(judge, takeover, run));
     studentStats = judged.helperStats.reduce(sumRunStats, studentStats);
     verdicts.push(...judged.verdicts);
     const messages = [...session, ...takeover.messages];
@@ -111,6 +163,28 @@ export async function runWithTeacher(
     );
   };
 
+  // A student run: recorded once it ends (its tracker counts with it), so a retake replays it; one in
+  // flight when a worker died goes on from its checkpoint, the tracker fed the tool results it holds.
+  const studentStep = async (run: number, spec: TaskSpec): Promise<StudentStep> => {
+    const recorded = journal.replay(`student:${run}`, reader<StudentStep>(StudentStepSchema, "a student run"));
+    if (recorded) {
+      tracker.restore(recorded.tracker);
+      return recorded;
+    }
+    const onRestore = (messages: readonly Message[]) => {
+      for (const m of messages) {
+        if (m.role === "toolResult") tracker.record({ toolName: m.toolName, isError: m.isError, text: textOf(m) });
+      }
+    };
+    const monitor = { spent: journal.liveStats(run), onSpent: (stats: RunStats) => journal.saveLive(run, stats) };
+    const studentRun = durableRun(`student-${run}`, { onRestore });
+    const out = await runStudent(runner, studentRun, spec, config, helper, tracker, task, monitor);
+    const step = { ...out, tracker: tracker.snapshot() };
+    // A parked run is not over: its resume goes on from the park, not from a record.
+    if (journal.durable && out.result.status === "parked") return step;
+    return journal.record(`student:${run}`, step);
+  };
+
   for (let run = 1; ; run++) {
     const spec = {
       ...studentSpec,
@@ -120,12 +194,29 @@ export async function runWithTeacher(
       objectiveProvenance,
       budget: remaining(studentSpec.budget, studentStats),
     };
-    const student = await runStudent(runner, spec, config, helper, tracker, task);
+    const student = await studentStep(run, spec);
+    if (journal.durable && student.result.status === "parked") {
+      // Parked inside a queued task: the task parks, and its resume goes on from this run with the
+      // escalation state as recorded — nothing is settled or learned yet.
+      return {
+        ...student.result,
+        messages: [...session, ...student.result.messages],
+        stats: sumRunStats(studentStats, sumRunStats(student.result.stats, student.helperStats)),
+        escalations,
+        teacherStats: toTeacherStats(teacherRunStats),
+        strategies: {
+          recalled: recalled.map(({ record, score }) => ({ id: record.id, score, strategy: record.strategy })),
+        },
+        verdicts,
+      };
+    }
     ownStats = sumRunStats(ownStats, student.result.stats);
     studentStats = sumRunStats(studentStats, sumRunStats(student.result.stats, student.helperStats));
     session.push(...student.result.messages);
 
-    const fired = await detectTrigger(judge, student.result, run);
+    const { value: fired } = await journal.step(`judge:${run}`, reader<Fired>(FiredSchema, "a verdict"), () =>
+      detectTrigger(judge, student.result, run),
+    );
     studentStats = fired.helperStats.reduce(sumRunStats, studentStats);
     verdicts.push(...fired.verdicts);
     if (!fired.trigger) return finish(student.result, session, student.result.status === "completed");
@@ -148,7 +239,10 @@ export async function runWithTeacher(
     ];
     const info: EscalationPolicyInfo = { trigger: fired.trigger.trigger, attempt, result: student.result, recent };
     if (fired.trigger.verifyReason !== undefined) info.verifyReason = fired.trigger.verifyReason;
-    if (!(await policyAllows(config, info))) return finish(student.result, session, false);
+    const policy = await journal.step(`policy:${run}`, reader<boolean>(z.boolean(), "a policy answer"), () =>
+      policyAllows(config, info),
+    );
+    if (!policy.value) return finish(student.result, session, false);
 
     const failure = {
       ...fired.trigger,
@@ -157,10 +251,11 @@ export async function runWithTeacher(
       earlier: escalations.map((e) => e.teacher),
     };
     const trigger = fired.trigger.trigger;
-    const record = (teacher: TeacherAdvice, tookOver: boolean): void => {
+    // A listener hears of an escalation once, when it happens: never again from a retake's replay.
+    const record = (teacher: TeacherAdvice, tookOver: boolean, replayed: boolean): void => {
       const entry: EscalationRecord = { attempt, trigger, teacher, tookOver };
       escalations.push(entry);
-      safeObserve(config.onEscalation, entry);
+      if (!replayed) safeObserve(config.onEscalation, entry);
     };
     const allowance = teacherAllowance(config, teacherRunStats.costMicroUsd);
     const teacherBudget = allowance === undefined ? undefined : { microUsd: allowance };
@@ -171,35 +266,55 @@ export async function runWithTeacher(
     // any advice ask when nothing will.
     const decided = escalations.length >= config.takeoverAfter;
     if (decided && (!config.takeoverAdvice || canTakeOverInOneCall(studentSpec))) {
-      const takeover = await takeOverAtOnce(
-        runner,
-        takeoverSpec,
-        config,
-        teacherAt,
-        firstObjective,
-        failure,
-        config.takeoverAdvice,
+      const read = reader<TakeoverAtOnce>(TakeoverStepSchema, "a takeover");
+      const step = await journal.step(`takeover:${run}`, read, () =>
+        takeOverAtOnce(
+          durableRun("takeover"),
+          takeoverSpec,
+          config,
+          teacherAt,
+          firstObjective,
+          failure,
+          config.takeoverAdvice,
+        ),
       );
+      const takeover = step.value;
       teacherRunStats = sumRunStats(teacherRunStats, takeover.result.stats);
-      record(takeover.advice, takeover.reached);
+      record(takeover.advice, takeover.reached, step.replayed);
       if (!takeover.reached) return finish(student.result, session, false);
       return settle(takeover.result, run);
     }
 
     const brief = teacherBrief({ task, ...failure });
-    const asked = await askTeacher(runner, teacherAt, config, brief, teacherBudget);
+    const readAdvice = reader<Asked>(AdviceStepSchema, "an advice");
+    const askedStep = await journal.step(`advice:${run}`, readAdvice, () =>
+      askTeacher(runner, teacherAt, config, brief, teacherBudget),
+    );
+    const asked = askedStep.value;
     teacherRunStats = sumRunStats(teacherRunStats, asked.stats);
     const allowanceLeft = teacherAllowance(config, teacherRunStats.costMicroUsd);
     const wantsTakeover = asked.advice.takeover || decided;
     // The advice used up `teacherMaxMicroUsd`: like the guard before an escalation, that refuses the takeover.
     const tookOver = asked.answered && wantsTakeover && allowanceLeft !== 0;
-    record(asked.advice, tookOver);
+    record(asked.advice, tookOver, askedStep.replayed);
     // A teacher that could not be reached has nothing to pass on: the student's result stands.
     if (!asked.answered || (wantsTakeover && !tookOver)) return finish(student.result, session, false);
 
     if (tookOver) {
       const spec = { ...studentSpec, budget: tighter(remaining(studentSpec.budget, studentStats), allowanceLeft) };
-      const takeover = await runTakeover(runner, spec, config, teacherAt, firstObjective, failure, escalations);
+      const read = reader<{ result: TaskResult }>(z.strictObject({ result: TaskResultSchema }), "a takeover");
+      const { value } = await journal.step(`takeover:${run}`, read, async () => ({
+        result: await runTakeover(
+          durableRun("takeover"),
+          spec,
+          config,
+          teacherAt,
+          firstObjective,
+          failure,
+          escalations,
+        ),
+      }));
+      const takeover = value.result;
       teacherRunStats = sumRunStats(teacherRunStats, takeover.stats);
       return settle(takeover, run);
     }
@@ -208,97 +323,6 @@ export async function runWithTeacher(
     objective = formatAdviceForStudent(asked.advice);
     objectiveProvenance = "teacher";
     tracker.resetStreak();
-  }
-}
-
-/** One student run, with the Tier-0 stuck detector watching its tool results. */
-async function runStudent(
-  runner: Runner,
-  spec: TaskSpec,
-  config: ResolvedTeacherConfig,
-  helper: SideCallSpec,
-  tracker: StuckTracker,
-  task: string,
-): Promise<{ result: TaskResult; helperStats: RunStats }> {
-  let helperStats = emptyRunStats();
-  const onToolResult = async (info: ToolResultInfo): Promise<void | ObserverStop> => {
-    // The host's own observer goes first; its stop is its decision, never a trigger.
-    let own: void | ObserverStop = undefined;
-    try {
-      own = await spec.onToolResult?.(info);
-    } catch {
-      // Ignored, as the runner ignores a throwing observer; the stall watch below still runs.
-    }
-    if (own) return own;
-    const text = info.result.content.map((block) => (block.type === "text" ? block.text : "")).join(" ");
-    const signal = tracker.record({ toolName: info.result.toolName, isError: info.result.isError, text });
-    if (signal.kind === "ok") return;
-    if (signal.kind === "suspected" && config.useStuckMonitor) {
-      const verdict = await askMonitor(runner, helper, config, task, tracker.recent());
-      helperStats = sumRunStats(helperStats, verdict.stats);
-      // An unreadable monitor leaves the tracker's suspicion standing.
-      if (verdict.value === false) return;
-    }
-    const why = `${signal.tool} failed ${signal.consecutive} time(s) in a row, ${signal.cumulative} in this run`;
-    return { stop: { code: STUCK_STOP_CODE, message: `stopped as stuck: ${why}` } };
-  };
-  const result = await runner.runTask({ ...spec, onToolResult });
-  return { result, helperStats };
-}
-
-/** A budget with its micro-dollar limit lowered to `microUsd`, when that is tighter. */
-function tighter(budget: TaskSpec["budget"], microUsd: number | undefined): TaskSpec["budget"] {
-  if (microUsd === undefined) return budget;
-  return { ...budget, microUsd: Math.min(budget?.microUsd ?? microUsd, microUsd) };
-}
-
-/** A host budget covers the student's whole task, so each continuation gets what is left of it. */
-function remaining(budget: TaskSpec["budget"], spent: RunStats): TaskSpec["budget"] {
-  if (!budget) return undefined;
-  const left: NonNullable<TaskSpec["budget"]> = {};
-  if (budget.tokens !== undefined) left.tokens = Math.max(0, budget.tokens - spent.tokens);
-  if (budget.microUsd !== undefined) left.microUsd = Math.max(0, budget.microUsd - spent.costMicroUsd);
-  return left;
-}
-
-type Fired = { trigger?: Trigger & { verifyReason?: string }; helperStats: RunStats[]; verdicts: VerdictRecord[] };
-
-/** Provider failures behind a `failed` student that no advice changes: the run ends without a teacher. */
-const UNTEACHABLE: ReadonlySet<ErrorKind> = new Set(["auth", "network", "rate_limited", "overloaded"]);
-
-/**
- * Which trigger a student result fires, if any. `stuck` covers our own stop, the runner's loop guard
- * and running out of turns; a stop the host's observer asked for, a park, an abort or a spent budget
- * are the host's business and never escalate; nor does a failure the provider caused (`UNTEACHABLE`).
- */
-async function detectTrigger(judge: JudgeContext, result: TaskResult, run: number): Promise<Fired> {
-  const none = { helperStats: [], verdicts: [] };
-  const fire = (trigger: EscalationTrigger): Fired => ({
-    ...none,
-    trigger: { trigger, reason: result.terminal.message },
-  });
-  switch (result.status) {
-    case "stuck":
-      if (result.terminal.code === "observer_stop" && result.terminal.observerCode !== STUCK_STOP_CODE) return none;
-      return fire("stuck");
-    case "max_turns":
-      return fire("stuck");
-    case "blocked":
-      return fire("blocked");
-    case "failed":
-      // A key the provider refused, or a provider out of reach, is nothing a teacher could correct.
-      if (result.terminal.errorKind !== undefined && UNTEACHABLE.has(result.terminal.errorKind)) return none;
-      return fire("failed");
-    case "completed": {
-      const judged = await judgeOutput(judge, result, run);
-      const base = { helperStats: judged.helperStats, verdicts: judged.verdicts };
-      // No decided verdict is no evidence of a wrong answer: the output stands.
-      if (judged.pass !== false) return base;
-      const reason = judged.reason ?? "the host's check rejected the answer";
-      return { ...base, trigger: { trigger: "verify-fail", reason, verifyReason: reason } };
-    }
-    default:
-      return none;
   }
 }
 

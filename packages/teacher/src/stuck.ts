@@ -12,6 +12,14 @@ export interface StuckTrackerOptions {
   hardOverride: number;
 }
 
+/** A tracker's counts as JSON: kept with a queued teacher task's state, so a retake goes on counting. */
+export interface StuckSnapshot {
+  streakTool?: string;
+  streak: number;
+  failures: Record<string, number>;
+  recent: string[];
+}
+
 /**
  * Tier-0 stall detector: counts failures per tool, both in a row (any other tool result breaks the
  * streak) and over the whole run. It signals "suspected" once each time a streak reaches the
@@ -47,6 +55,25 @@ export class StuckTracker {
   /** Recent tool results as short lines, newest last: what the monitor and teacher are shown. */
   recent(limit = 8): string[] {
     return this.recentLines.slice(-limit);
+  }
+
+  snapshot(): StuckSnapshot {
+    const snap: StuckSnapshot = {
+      streak: this.streak,
+      failures: Object.fromEntries(this.failures),
+      recent: [...this.recentLines],
+    };
+    if (this.streakTool !== undefined) snap.streakTool = this.streakTool;
+    return snap;
+  }
+
+  /** Back to the counts of `snap` (taken by {@link snapshot}, here or in another process). */
+  restore(snap: StuckSnapshot): void {
+    this.streakTool = snap.streakTool;
+    this.streak = snap.streak;
+    this.failures.clear();
+    for (const [tool, count] of Object.entries(snap.failures)) this.failures.set(tool, count);
+    this.recentLines.splice(0, this.recentLines.length, ...snap.recent);
   }
 
   /** A new student session after a correction starts with a clean streak, but the run's totals stay. */

@@ -1,11 +1,17 @@
 import type { AssistantMessage, Message } from "@x/llm-types";
-import type { Runner, TaskResult, TaskSpec } from "@x/runner";
+import type { TaskResult, TaskSpec } from "@x/runner";
 import { splitTrailingAdvice, type TeacherAdvice } from "./advice";
 import type { ResolvedTeacherConfig } from "./config";
 import { TAKEOVER_ADVICE_PROMPT, TAKEOVER_PROMPT } from "./prompts";
 import type { EscalationRecord } from "./result";
 import { describeFailure, describeTrigger, type FailureReport, type SideCallSpec } from "./side-calls";
 import { strategiesProvenance } from "./strategy-memory";
+
+/**
+ * How a takeover's run is started: `runner.runTask`, or, in a queued teacher task, the queue's
+ * checkpointed run (so a worker that dies mid-takeover is continued, not started again).
+ */
+export type TaskRun = (spec: TaskSpec) => Promise<TaskResult>;
 
 /**
  * The teacher's own run of the task: the host's history, tools and (strategy-enriched) objective.
@@ -16,7 +22,7 @@ import { strategiesProvenance } from "./strategy-memory";
  * teacher sees the task as a plain call on it would. The student's model, session and run ids stay behind.
  */
 function teacherRun(
-  runner: Runner,
+  run: TaskRun,
   spec: TaskSpec,
   target: SideCallSpec,
   objective: string,
@@ -28,7 +34,7 @@ function teacherRun(
   if (adviceBlock) parts.push(TAKEOVER_ADVICE_PROMPT);
   parts.push(brief);
   const systemPrompt = parts.filter((n) => n !== undefined).join("\n\n");
-  return runner.runTask({
+  return run({
     ...rest,
     ...target,
     ...(systemPrompt !== "" ? { systemPrompt } : {}),
@@ -46,7 +52,7 @@ function briefFor(config: ResolvedTeacherConfig, failure: FailureReport, learned
 
 /** A takeover the teacher asked for in its advice: that advice, and the earlier ones, go with it. */
 export function runTakeover(
-  runner: Runner,
+  run: TaskRun,
   spec: TaskSpec,
   config: ResolvedTeacherConfig,
   target: SideCallSpec,
@@ -56,7 +62,7 @@ export function runTakeover(
 ): Promise<TaskResult> {
   const notes = escalations.map((e) => `- (${e.trigger}) ${describeAdvice(e.teacher)}`).join("\n");
   const brief = briefFor(config, { ...failure, earlier: [] }, `What the teacher's review found:\n${notes}`);
-  return teacherRun(runner, spec, target, objective, brief, false);
+  return teacherRun(run, spec, target, objective, brief, false);
 }
 
 function describeAdvice(advice: TeacherAdvice): string {
@@ -83,7 +89,7 @@ export function canTakeOverInOneCall(spec: TaskSpec): boolean {
  * unanswered advice request, that leaves the student's result standing.
  */
 export async function takeOverAtOnce(
-  runner: Runner,
+  run: TaskRun,
   spec: TaskSpec,
   config: ResolvedTeacherConfig,
   target: SideCallSpec,
@@ -91,7 +97,7 @@ export async function takeOverAtOnce(
   failure: FailureReport,
   adviceBlock: boolean,
 ): Promise<{ result: TaskResult; advice: TeacherAdvice; reached: boolean }> {
-  const result = await teacherRun(runner, spec, target, objective, briefFor(config, failure), adviceBlock);
+  const result = await teacherRun(run, spec, target, objective, briefFor(config, failure), adviceBlock);
   if (result.status === "failed" && result.stats.turns === 0)
     return { result, advice: { takeover: false, confidence: 0, raw: "" }, reached: false };
   if (!adviceBlock) return { result, advice: { takeover: true, confidence: 0 }, reached: true };
