@@ -43,6 +43,8 @@ export interface CallOptions {
   signal: AbortSignal;
   onProgress: (update: ToolProgress) => void;
   call?: ElicitationCall;
+  /** The calling run's way to ask its person (`ctx.elicit`), used when the host gave no `elicit`. */
+  elicit?: Elicitor;
 }
 
 /**
@@ -58,7 +60,7 @@ export class McpConnection {
   private closed = false;
   private everConnected = false;
   private readonly listeners = new Set<(tools: readonly McpTool[]) => void>();
-  private readonly running = new Map<symbol, ElicitationCall | undefined>();
+  private readonly running = new Map<symbol, Pick<CallOptions, "call" | "elicit">>();
   private readonly lifetime = new AbortController();
   /** Every secret this server's OAuth has seen: scrubbed from every message that leaves. */
   readonly secrets = new SecretSet();
@@ -98,7 +100,10 @@ export class McpConnection {
 
   async call(tool: string, args: unknown, options: CallOptions): Promise<CallToolResult> {
     const id = Symbol(tool);
-    this.running.set(id, options.call);
+    this.running.set(id, {
+      ...(options.call ? { call: options.call } : {}),
+      ...(options.elicit ? { elicit: options.elicit } : {}),
+    });
     try {
       return await this.callOnce(tool, args, options);
     } finally {
@@ -254,12 +259,13 @@ export class McpConnection {
       void this.relist(client).catch(() => undefined);
     });
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+      // A question is tied to a call only when exactly one is running: with two, it is not known whose it is.
       const calls = [...this.running.values()];
-      const call = calls.length === 1 ? calls[0] : undefined;
-      return answerElicitation(this.options.elicit, request.params, {
+      const running = calls.length === 1 ? calls[0] : undefined;
+      return answerElicitation(this.options.elicit ?? running?.elicit, request.params, {
         server: this.name,
         signal: extra.signal,
-        ...(call ? { call } : {}),
+        ...(running?.call ? { call: running.call } : {}),
       });
     });
     return client;

@@ -38,10 +38,14 @@ describe("elicitation from a real server (server-everything over stdio) during a
     expect(text).toContain("It was a dark and stormy night.");
   });
 
-  it("with no person to ask, the server is told the user declined — the model never answers for the user", async () => {
-    const { text, brain } = await elicitOnce();
-    expect(text.toLowerCase()).toContain("decline");
-    expect(brain.calls).toHaveLength(2);
+  it("no host `elicit`: it goes to the run, no approver ⇒ the run parks on it, the model never answers", async () => {
+    toolset = await connectMcp([everythingServer({ policy: { tools: { "trigger-elicitation-request": "allow" } } })]);
+    const { runner, brain } = autoRunner([fauxToolCall(TOOL, {}), fauxText("done")]);
+    const result = await runner.runTask({ objective: "ask me", tools: toolset.tools() });
+    expect(result.status).toBe("parked");
+    expect(result.parked!.pending).toMatchObject({ toolName: TOOL, kind: "elicitation" });
+    expect(result.parked!.pending.elicitation!.message).toBe("Please provide inputs for the following fields:");
+    expect(brain.calls).toHaveLength(1);
   });
 
   it("nobody available now, or an answer off the server's schema, is a decline too", async () => {

@@ -1,4 +1,5 @@
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitationError, type ElicitationForm, type ToolContext } from "@x/runner";
 import { Ajv } from "ajv";
 import { addFormats } from "./json-schema";
 
@@ -32,6 +33,23 @@ export type ElicitationAnswer =
  * nobody can answer now: the server is told the user declined. The model never answers for the user.
  */
 export type Elicitor = (request: ElicitationRequest) => Promise<ElicitationAnswer | "unavailable">;
+
+/**
+ * The run's own way to ask: the calling tool's `ctx.elicit` — its live approver, or a park. The
+ * runner checks the server's form (a schema outside the form subset is declined); a park withdraws
+ * the question (`cancel`): the call is stopped, and re-run with the person's answer on resume.
+ */
+export function runElicitor(elicit: ToolContext["elicit"]): Elicitor {
+  return async (request) => {
+    try {
+      // Outside data: `ctx.elicit` checks it against the form subset before anyone is asked.
+      const result = await elicit({ message: request.message, schema: request.schema as ElicitationForm });
+      return result.action === "accept" ? { action: "accept", content: result.content } : { action: "decline" };
+    } catch (error) {
+      return error instanceof ElicitationError && error.code === "parked" ? { action: "cancel" } : "unavailable";
+    }
+  };
+}
 
 const DECLINE: ElicitResult = { action: "decline" };
 // Defaults are filled in before the check, so a form a person left blank keeps the server's defaults.

@@ -19,7 +19,14 @@ const names = (set: McpToolset) => set.tools().map((tool) => tool.name);
 
 describe("an MCP server over streamable HTTP (the SDK's own server classes, on loopback)", () => {
   it("lists every page of tools, each namespaced by the server", () => {
-    expect(names(toolset)).toEqual(["loop__echo", "loop__slow", "loop__wipe", "loop__add_tool", "loop__listing"]);
+    expect(names(toolset)).toEqual([
+      "loop__echo",
+      "loop__slow",
+      "loop__wipe",
+      "loop__add_tool",
+      "loop__listing",
+      "loop__book_seat",
+    ]);
     const echo = toolset.tools()[0]!;
     expect(echo.spec.parameters).toEqual({
       type: "object",

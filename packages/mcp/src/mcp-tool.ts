@@ -3,6 +3,7 @@ import type { Tool, ToolContext, ToolOutput } from "@x/runner";
 import type { McpConnection } from "./connection";
 import { McpCallError } from "./errors";
 import type { SchemaCompiler } from "./json-schema";
+import { runElicitor } from "./elicitation";
 import { clearTool } from "./permission-policy";
 import { mcpToolName } from "./tool-name";
 import { toToolOutput } from "./tool-result";
@@ -51,6 +52,7 @@ export function toRunnerTool(connection: McpConnection, tool: McpTool, compiler:
           signal: ctx.signal,
           onProgress: ctx.progress,
           call: { runId: ctx.runId, toolCallId: ctx.toolCallId, toolName: name },
+          elicit: runElicitor(ctx.elicit),
         });
         return toToolOutput(result, origin);
       } catch (error) {

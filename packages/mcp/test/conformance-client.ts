@@ -60,6 +60,8 @@ try {
       toolName: tool.name,
       idempotencyKey: `conformance:${name}`,
       progress: () => undefined,
+      // The connection's own `elicit` above answers every question; this one is never reached.
+      elicit: () => Promise.resolve({ action: "decline" }),
     });
     process.stdout.write(`${tool.name}: ${JSON.stringify(output)}\n`);
   }

@@ -44,13 +44,32 @@ const BASE_TOOLS: Tool[] = [
     inputSchema: { type: "object", properties: {} },
   },
   { name: "listing", description: INJECTION, inputSchema: { type: "object", properties: {} } },
+  {
+    name: "book_seat",
+    description: "Books a seat on a flight, asking the traveller (elicitation) where to sit.",
+    inputSchema: { type: "object", properties: { flight: { type: "string" } }, required: ["flight"] },
+  },
 ];
+
+/** The form `book_seat` asks the traveller to fill in. */
+export const SEAT_FORM = {
+  type: "object" as const,
+  properties: {
+    seat: { type: "string" as const, enum: ["aisle", "window"] },
+    bags: { type: "integer" as const, minimum: 0, maximum: 3, default: 0 },
+  },
+  required: ["seat"],
+};
 
 const LATE: Tool = { name: "late", description: "Arrived later.", inputSchema: { type: "object", properties: {} } };
 const PAGE = 2;
 
 export interface LoopbackState {
   cancelled: number;
+  /** `book_seat`: the questions it asked, the answers it got, and the seats it booked (its one effect). */
+  asked: number;
+  answers: string[];
+  booked: Array<{ flight: string; seat: unknown; bags: unknown }>;
   wiped: string[];
   calls: string[];
   hasLate: boolean;
@@ -93,6 +112,18 @@ function mcpServer(state: LoopbackState, servers: Set<Server>): Server {
         return text("added");
       case "late":
         return text("late tool ran");
+      case "book_seat": {
+        state.asked += 1;
+        const answer = await server.elicitInput(
+          { mode: "form", message: `Where do you sit on ${String(args.flight)}?`, requestedSchema: SEAT_FORM },
+          { relatedRequestId: extra.requestId },
+        );
+        state.answers.push(answer.action);
+        if (answer.action !== "accept" || extra.signal.aborted) return text(`not booked (${answer.action})`);
+        const booking = { flight: String(args.flight), seat: answer.content?.seat, bags: answer.content?.bags };
+        state.booked.push(booking);
+        return text(`booked ${JSON.stringify(booking)}`);
+      }
       default:
         return { content: [{ type: "text", text: `no tool ${request.params.name}` }], isError: true };
     }
@@ -116,7 +147,15 @@ export interface Loopback {
 }
 
 export async function startLoopback(): Promise<Loopback> {
-  const state: LoopbackState = { cancelled: 0, wiped: [], calls: [], hasLate: false };
+  const state: LoopbackState = {
+    cancelled: 0,
+    asked: 0,
+    answers: [],
+    booked: [],
+    wiped: [],
+    calls: [],
+    hasLate: false,
+  };
   const servers = new Set<Server>();
   let http: HttpServer;
   let streams = new Map<string, StreamableHTTPServerTransport>();
