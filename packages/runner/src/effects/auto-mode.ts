@@ -1,4 +1,12 @@
-import { attributedUserText, type Message, type Model, type RouteJudgement, type ToolCall } from "@x/llm-types";
+import {
+  attributedUserText,
+  emptyUsage,
+  type AssistantMessage,
+  type Message,
+  type Model,
+  type RouteJudgement,
+  type ToolCall,
+} from "@x/llm-types";
 import {
   CLASSIFIER_ARMING_NOTICES,
   classifierSeatModel,
@@ -17,6 +25,8 @@ import { ruleAllowance } from "../decisions/auto-mode-rules";
 import { canonicalJson, sha256Hex } from "../vocabulary/canonical-json";
 import type { AutoModeRuling } from "../vocabulary/auto-mode-ruling";
 import type { VerdictInfo } from "../vocabulary/events";
+import { createEarlyRulings } from "./early-rulings";
+import { addClassifierUsage } from "../state/stats";
 
 /**
  * The route pre-flight's judge: the brain that would carry the call judges its own route (a missing
@@ -68,6 +78,21 @@ function keep(key: string, verdict: "allow" | "block", info: VerdictInfo): AutoM
   };
 }
 
+/** The turn still streaming as the classifier's transcript shows it: the calls whose arguments are whole. */
+function streamedSoFar(ctx: RunContext, before: readonly ToolCall[]): AssistantMessage {
+  const model = ctx.taskModel.model;
+  return {
+    role: "assistant",
+    content: [...before],
+    api: model.api,
+    provider: model.provider,
+    model: model.id,
+    usage: emptyUsage(),
+    stopReason: "toolUse",
+    timestamp: ctx.deps.clock.now(),
+  };
+}
+
 /** Notices the decider mints once per run when it is armed; a resumed run does not repeat them. */
 const ARMING_NOTICES = new Set(CLASSIFIER_ARMING_NOTICES);
 
@@ -89,6 +114,9 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
       holder: ctx.state,
     }));
   let decider: AutoModeDecider | undefined;
+  const early = createEarlyRulings(ctx.signal);
+  /** Ruling keys classified early in the turn now streaming. */
+  const prejudged = new Set<string>();
   const arm = (): AutoModeDecider => {
     if (decider) return decider;
     const main = ctx.taskModel.model;
@@ -130,6 +158,29 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
     personDecided() {
       limit().personDecided();
     },
+    prejudge(call, before) {
+      // Only a call the gate will hand to this run's classifier: no kept ruling, no allow rule, and
+      // the denial limit still lets the classifier judge. A bad auto-mode knob (arming throws) is
+      // left to the gate, which arms in order and ends the run typed.
+      let active: AutoModeDecider;
+      try {
+        if (limit().route(ctx.deps.approver !== undefined) !== "classify") return;
+        if (ruleAllowance(ctx.spec.autoModeRules, call)) return;
+        const key = rulingKey(ctx, call);
+        // The same call twice in one turn is classified once: the gate reuses the first ruling.
+        if (prejudged.has(key) || ctx.state.autoModeRulings?.some((ruling) => ruling.key === key)) return;
+        prejudged.add(key);
+        active = arm();
+      } catch {
+        return;
+      }
+      const transcript = [...ctx.history, ...ctx.messages, streamedSoFar(ctx, before)];
+      early.start(call, (signal) => active.decide({ toolCall: call, transcript, tools: ctx.toolSpecs, signal }));
+    },
+    dropPrejudged: () => {
+      prejudged.clear();
+      return early.drop((outcome) => addClassifierUsage(ctx.state.stats, outcome.usage, outcome.calls));
+    },
     upheld() {
       limit().record({ verdict: "block" });
     },
@@ -169,12 +220,8 @@ export function createAutoModeGate(ctx: RunContext): AutoModeGate {
     } else {
       const active = arm();
       const report = openClassification(ctx, call, active.model.id, { station: "leg" });
-      const classified = await active.decide({
-        toolCall: call,
-        transcript: [...ctx.history, ...ctx.messages],
-        tools: ctx.toolSpecs,
-        signal,
-      });
+      const classified = await (early.take(call) ??
+        active.decide({ toolCall: call, transcript: [...ctx.history, ...ctx.messages], tools: ctx.toolSpecs, signal }));
       info = report(classified);
       outcome = classified;
       // A classification cut by the spent budget or an abort is not handed to anyone: the gate ends

@@ -18,6 +18,7 @@ import { backoffMs, failureAction, isFailedCall } from "../decisions/retry";
 import { noListener, type RunContext } from "../state/run-context";
 import { addModelCall } from "../state/stats";
 import { SPAN_NAMES } from "./tracer";
+import { streamJudge } from "./stream-judging";
 import type { Terminal } from "../vocabulary/types";
 
 export type TurnOutcome = { message: AssistantMessage; model: Model } | { terminal: Terminal };
@@ -74,14 +75,16 @@ async function callOnce(ctx: RunContext, brain: Brain, model: Model, attempt: nu
   let message: AssistantMessage;
   try {
     const stream = brain.stream(model, context, request);
-    // The events are read only to pass deltas on. With no listener, `result()` alone is enough
-    // (the Brain contract: iterate for events, or await the final turn) and saves an async
-    // iteration step per event.
-    if (ctx.emit !== noListener) {
+    // The events are read to pass deltas on, and to hand each gated call to the classifier as soon
+    // as its arguments are whole. With neither, `result()` alone is enough (the Brain contract:
+    // iterate for events, or await the final turn) and saves an async iteration step per event.
+    const judge = streamJudge(ctx, model, context, request.maxTokens ?? model.maxTokens);
+    if (ctx.emit !== noListener || judge) {
       for await (const event of stream) {
         if (event.type === "text_delta") ctx.emit({ type: "text_delta", turn, delta: event.delta });
         else if (event.type === "thinking_delta") ctx.emit({ type: "thinking_delta", turn, delta: event.delta });
         else if (event.type === "toolcall_delta") ctx.emit({ type: "toolcall_delta", turn, delta: event.delta });
+        else if (event.type === "toolcall_end") judge?.(event.toolCall);
       }
     }
     const returned: unknown = await stream.result();
@@ -168,6 +171,8 @@ export async function modelTurn(ctx: RunContext): Promise<TurnOutcome> {
       const message = await callOnce(ctx, brain, model, attempt);
       addModelCall(ctx.state.stats, message);
       if (!isFailedCall(message)) return { message, model };
+      // What arrived is not a turn: the calls it started classifying will not run.
+      await ctx.autoMode?.dropPrejudged();
       last = message;
       const action = failureAction(message);
       if (action === "aborted")

@@ -77,6 +77,8 @@ export async function runTurns(ctx: RunContext): Promise<LoopEnd> {
     ctx.turnSpan = ctx.tracer.start(SPAN_NAMES.turn, { turn: turnNumber }, ctx.runSpan);
     ctx.emit({ type: "turn_start", turn: turnNumber, model: modelChain(ctx)[ctx.chainIndex]!.id });
     const outcome = await modelTurn(ctx);
+    // A turn set aside (a nudge, a recovery) leaves nothing classifying for calls that will not run.
+    if ("terminal" in outcome || outcome.message.stopReason !== "toolUse") await ctx.autoMode?.dropPrejudged();
     if ("terminal" in outcome) {
       ctx.tracer.end(ctx.turnSpan, SPAN_NAMES.turn, { turn: turnNumber, terminal: outcome.terminal.code }, ctx.runSpan);
       // Too long for the provider although the estimate said it fit: compact once and ask again.
@@ -161,9 +163,21 @@ async function settleTurn(
     // crash runs this turn's unanswered calls under the same ids (and idempotency keys) instead
     // of asking the model again — a real provider would name its calls anew.
     await checkpointIfDue(ctx);
-    return callsEnd(await handleCalls(ctx, message, 0));
+    return callsEnd(await handledCalls(ctx, message, 0));
   }
   return finalAnswer(ctx, message);
+}
+
+/**
+ * A turn's calls, then the end of any classification started for them while the turn streamed
+ * that no gate took (the run parked or stopped before reaching its call): cancelled, and counted.
+ */
+async function handledCalls(ctx: RunContext, turn: AssistantMessage, start: number): Promise<CallsOutcome> {
+  try {
+    return await handleCalls(ctx, turn, start);
+  } finally {
+    await ctx.autoMode?.dropPrejudged();
+  }
 }
 
 /** How a turn's calls end the run, if they do: parked on one, or stopped. Undefined ⇒ go on. */
@@ -194,7 +208,7 @@ export async function continueTurns(ctx: RunContext): Promise<LoopEnd> {
   const turn = pendingTurn(ctx.messages);
   const answered = turn ? ctx.messages.length - 1 - ctx.messages.lastIndexOf(turn) : 0;
   if (turn && answered < assistantToolCalls(turn).length) {
-    const end = callsEnd(await handleCalls(ctx, turn, answered));
+    const end = callsEnd(await handledCalls(ctx, turn, answered));
     if (end) return end;
   }
   return runTurns(ctx);

@@ -64,6 +64,14 @@ export interface AutoModeGate {
   /** Before classifying, and after a block: the denial limit's word. */
   route(): AutoModeRoute;
   decide(call: ToolCall, signal: AbortSignal): Promise<AutoModeVerdict>;
+  /**
+   * Starts the run's classifier on a call of the turn the model is still streaming, once its
+   * arguments are whole; `decide` for that call then takes this classification instead of asking
+   * anew. `before`: the calls that ended earlier in the same stream (the agent's latest actions).
+   */
+  prejudge(call: ToolCall, before: readonly ToolCall[]): void;
+  /** Cancels the classifications no gate took (a failed or abandoned turn), counting what they used. */
+  dropPrejudged(): Promise<void>;
   /** A person decided a call the limit handed over: the streaks restart. */
   personDecided(): void;
   /** A person upheld a block on appeal: only now does the denial limit count it. */
