@@ -272,7 +272,9 @@ export function humanSink(options: HumanOptions): EventSink {
                 `turns, ${formatTokens(child.tokens, child.tokensEstimated)} ` +
                 `tokens, ${formatUsd(child.costMicroUsd)} ${paint("dim", "(included above)")}`,
             );
-          if (event.output.trim() !== "" && !streamed)
+          // The answer goes where the model's text goes (stdout, when progress has stderr), whole.
+          if (event.output.trim() !== "" && !streamed && options.text) options.text(`${event.output.trimEnd()}\n`);
+          else if (event.output.trim() !== "" && !streamed)
             print(`   ${" ".repeat(7)} ${paint("dim", "answer:")} ${oneLine(event.output, 300)}`);
           else if (!ok && s.status !== "parked") print(`   ${" ".repeat(7)} ${oneLine(event.terminal.message, 300)}`);
           return;
