@@ -61,9 +61,12 @@ export async function cli(argv: readonly string[], rawHost: CliEnvironment): Pro
     return 0;
   }
   // `run` keeps stdout for the model's answer, streamed as it arrives (`x-agent run … > answer.txt`);
-  // its progress goes to stderr, and so does a `resume` that decides and runs on. The demo, and a
-  // `resume` that only shows the parked call, show everything on stdout.
-  const split = command.name === "run" || (command.name === "resume" && command.decision !== undefined);
+  // its progress goes to stderr, and so does a `resume` that decides and runs on, and `enqueue`'s (its
+  // stdout is the task's id). The demo, and a `resume` that only shows the parked call, use stdout.
+  const split =
+    command.name === "run" ||
+    command.name === "enqueue" ||
+    (command.name === "resume" && command.decision !== undefined);
   const progressTTY = split ? host.errIsTTY === true : host.isTTY;
   const columns = split ? host.errColumns : host.columns;
   const sink = command.json

@@ -27,6 +27,7 @@ export async function enqueueCommand(command: Extract<Command, { name: "enqueue"
       { owner: command.owner, ...(command.scope !== undefined ? { scope: command.scope } : {}) },
     );
     io.emit({ type: "note", text: `queued task ${taskId} (owner ${command.owner})` });
+    io.emit({ type: "queued", id: taskId, owner: command.owner });
     return command.wait ? await reportTask(io, await settled(queue, taskId, command.owner)) : 0;
   } finally {
     await queue.stop();

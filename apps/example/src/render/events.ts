@@ -67,6 +67,8 @@ export type AppEvent =
     }
   | { type: "strategy_stored"; scope: string; id: string; strategy: string; confidence: number }
   | { type: "notice"; code: string; audience: string; message: string }
+  /** `x-agent enqueue` queued a task: its id (alone on stdout for a person, so `$(x-agent enqueue …)` is the id). */
+  | { type: "queued"; id: string; owner: string }
   /** A model call failed and the library tries it again after `delayMs`: retry `attempt` of `of`. */
   | { type: "retry"; model: string; attempt: number; of: number; delayMs: number; errorKind?: string }
   /**

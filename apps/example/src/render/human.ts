@@ -199,6 +199,10 @@ export function humanSink(options: HumanOptions): EventSink {
               `confidence ${event.confidence}/3): ${oneLine(event.strategy, 200)}`,
           );
           return;
+        case "queued":
+          if (options.text) options.text(`${event.id}\n`);
+          else print(event.id);
+          return;
         case "retry": {
           const seconds = event.delayMs >= 1000 ? `${Math.round(event.delayMs / 100) / 10} s` : `${event.delayMs} ms`;
           const why = event.errorKind ? `${event.errorKind.replace(/_/g, " ")} — ` : "";
