@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { STUDIO_OPTIONS, studioCommand, type StudioCommand } from "./studio-args";
 import { EVAL_OPTIONS, evalCommand, type EvalCommand } from "./eval-args";
+import { MCP_OPTIONS, mcpCommand, type McpLoginCommand } from "./mcp-args";
 
 /** A command line the CLI refuses; printed with a pointer to `--help`, exit code 2. */
 export class UsageError extends Error {
@@ -20,6 +21,7 @@ export const COMMANDS = [
   "task",
   "studio",
   "eval",
+  "mcp",
   "scenarios",
   "help",
 ] as const;
@@ -97,6 +99,7 @@ const OPTIONS = {
   },
   studio: STUDIO_OPTIONS,
   eval: EVAL_OPTIONS,
+  mcp: MCP_OPTIONS,
   scenarios: { ...COMMON },
   help: { ...COMMON },
 } as const satisfies Record<CommandName, ParseArgsConfig["options"]>;
@@ -126,6 +129,7 @@ export type Command =
   | { name: "help"; topic?: CommandName; json: boolean }
   | StudioCommand
   | EvalCommand
+  | McpLoginCommand
   | { name: "scenarios"; json: boolean }
   | ({ name: "demo"; scenario?: string; json: boolean; parkOnly: boolean } & StoreArgs)
   | ({
@@ -225,6 +229,8 @@ export function parseCommandLine(argv: readonly string[]): Command {
       return studioCommand(values, positionals, (message) => new UsageError(message));
     case "eval":
       return evalCommand(values, positionals, (message) => new UsageError(message));
+    case "mcp":
+      return mcpCommand(values, positionals, (message) => new UsageError(message));
     case "demo": {
       noExtra(positionals.slice(1), name);
       const scenario = positionals[0];

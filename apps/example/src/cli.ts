@@ -111,6 +111,8 @@ export async function cli(argv: readonly string[], rawHost: CliEnvironment): Pro
         return await (await import("./commands/studio")).studioCommandRun(command, io);
       case "eval":
         return await (await import("./commands/eval")).evalCommandRun(command, io);
+      case "mcp":
+        return await (await import("./commands/mcp")).mcpCommandRun(command, io);
     }
   } catch (error) {
     sink.close();

@@ -64,6 +64,16 @@ Options:
   --concurrency <n>       cases judged at once (default 4)
   --record <file>         write every classifier reply to this file
   --replay <file>         judge the replies recorded in this file instead of calling a model`,
+  mcp: `x-agent mcp login <url> [--tokens <file>] [--port <n>]
+
+Signs in to a remote MCP server behind OAuth (discovery, client registration and PKCE by the official
+SDK): prints the sign-in address to open in your browser, waits for the redirect on a callback on
+127.0.0.1, and stores the tokens in the token file (mode 0600; never printed). A later sign-in is needed
+only when the stored refresh token stops working.
+
+Options:
+  --tokens <file>         the token file (default: X_AGENT_MCP_TOKENS, else ~/.config/x-agent/mcp-tokens.json)
+  --port <n>              the callback's port on 127.0.0.1 (default 53682; 0: any free one)`,
   main: `x-agent — the @x agent core, end to end: tools on a sandbox folder, auto mode, teacher mode,
 strategy memory and parked approvals.
 
@@ -77,6 +87,7 @@ Usage:
   x-agent task <id> --store postgres://… [--approve|--deny]   show a queued task, or decide its approval
   x-agent studio                        a local web page: runs, the approval inbox, strategies, costs
   x-agent eval auto-mode --model <id>   measure auto mode on your endpoint: FPR/FNR, cost, latency
+  x-agent mcp login <url>               sign in to a remote MCP server behind OAuth (tokens to a file)
   x-agent scenarios                     list the embedded scenarios
   x-agent help [command]
 
