@@ -32,6 +32,8 @@ export interface QueuedTask {
   scope: string | null;
   status: TaskState;
   spec: QueuedSpec;
+  /** The task's kind (`EnqueueOptions.kind`), or `null` for one runner run. */
+  kind: string | null;
   /** Set once the task ended (completed, failed, or parked: the parked run is in `result.parked`). */
   result: TaskResult | null;
   /** Why a task is `failed`, `dead_letter` or `unknown_outcome`, in a sentence. */

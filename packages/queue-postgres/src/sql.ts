@@ -72,6 +72,10 @@ CREATE TABLE IF NOT EXISTS ${s}.park_calls (
   done_at timestamptz,
   settled_at timestamptz
 );
+-- A task's kind (null: one runner run) and the kind's own state (WorkerOptions.kinds): the state
+-- outlives a park and a dead worker, so it is kept apart from the checkpoint chain.
+ALTER TABLE ${s}.tasks ADD COLUMN IF NOT EXISTS kind text;
+ALTER TABLE ${s}.tasks ADD COLUMN IF NOT EXISTS driver_state json;
 -- Tables made before the ledger could settle a park gain the column (PostgreSQL 9.6+).
 ALTER TABLE ${s}.park_calls ADD COLUMN IF NOT EXISTS settled_at timestamptz;`;
 }

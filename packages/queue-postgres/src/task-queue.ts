@@ -49,6 +49,11 @@ export interface EnqueueOptions {
   owner: string;
   /** Strategy scope the worker hands the task (teacher mode, stores); `scopeAllowed` must allow it. */
   scope?: string;
+  /**
+   * A kind of task a worker runs with its `kinds` (teacher mode, say): omitted, the task is one runner
+   * run. A worker without the kind fails the task (`kind_unavailable`) before anything runs.
+   */
+  kind?: string;
   /** Default: a random UUID. Enqueuing the same id twice is refused by the database. */
   taskId?: string;
 }
@@ -198,16 +203,20 @@ export function createTaskQueue(options: TaskQueueOptions): TaskQueue {
         // The same words whether the scope belongs to another tenant or to nobody.
         throw new QueueError("scope_refused", `owner ${owner} may not run tasks in scope ${JSON.stringify(scope)}`);
       }
+      if (enqueueOptions.kind !== undefined && !/^[a-z][a-z0-9_-]{0,62}$/.test(enqueueOptions.kind)) {
+        throw new QueueError(
+          "invalid_spec",
+          `task kind must be a lower-case name (got ${JSON.stringify(enqueueOptions.kind)})`,
+        );
+      }
       const taskId = enqueueOptions.taskId ?? randomUUID();
       // The row and its job in one transaction: a task is never queued without a job, nor a job
       // sent for a task that does not exist.
       await inTransaction(async (client) => {
-        await client.query(`INSERT INTO ${tasks} (id, owner, scope, status, spec) VALUES ($1, $2, $3, 'queued', $4)`, [
-          taskId,
-          owner,
-          scope ?? null,
-          JSON.stringify(parsed.data),
-        ]);
+        await client.query(
+          `INSERT INTO ${tasks} (id, owner, scope, status, spec, kind) VALUES ($1, $2, $3, 'queued', $4, $5)`,
+          [taskId, owner, scope ?? null, JSON.stringify(parsed.data), enqueueOptions.kind ?? null],
+        );
         await send(taskId, client);
       });
       return taskId;

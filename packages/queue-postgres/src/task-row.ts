@@ -8,6 +8,8 @@ export interface TaskRow {
   scope: string | null;
   status: TaskState;
   spec: QueuedSpec;
+  kind: string | null;
+  driver_state: unknown;
   checkpoint: unknown;
   parked: unknown;
   park_id: string | null;
@@ -28,6 +30,7 @@ export function rowToTask(row: TaskRow): QueuedTask {
     scope: row.scope,
     status: row.status,
     spec: row.spec,
+    kind: row.kind,
     result: row.result,
     error: row.error,
     attempts: row.attempts,

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { isCodedError } from "@x/llm-types";
+import { CodedError, isCodedError } from "@x/llm-types";
 import {
   createRunner,
   PARKED_RUN_ERROR_CODES,
@@ -13,8 +13,10 @@ import {
 } from "@x/runner";
 import type { RunCheckpoint, RunCheckpointSegment } from "@x/runner/backend";
 import type PgBoss from "pg-boss";
+import { kindTake } from "./kind-take";
 import { createPostgresParkLedger } from "./pg-park-ledger";
 import type { QueuedSpec } from "./queued-task";
+import type { TaskKind } from "./task-kind";
 import type { TaskJob, TaskQueue } from "./task-queue";
 import type { TaskRow } from "./task-row";
 import { taskTurns } from "./task-turns";
@@ -33,6 +35,12 @@ export interface WorkerOptions {
    * (`tool_unavailable`, or `unknown_tool` for a parked or checkpointed one), with nothing run.
    */
   tools: readonly Tool[] | ((task: TaskToolsRequest) => readonly Tool[]);
+  /**
+   * The kinds of task this worker runs beside plain runner runs, by the name `enqueue` gives
+   * (`kind`): e.g. `{ teacher: teacherTask({ … }) }` from `@x/teacher`. A task of a kind missing here
+   * fails `kind_unavailable` before anything runs.
+   */
+  kinds?: Readonly<Record<string, TaskKind>>;
   /** Tasks run at once in this process. Default 8. */
   concurrency?: number;
   /** How long a task (and a call it executes) is held without renewal. Default 15 000 ms. */
@@ -137,28 +145,50 @@ export function createWorker(options: WorkerOptions): Worker {
       )
       .then(() => undefined);
 
+  /**
+   * The fenced sink for a run's checkpoint links, going on from `chain` (or a legacy checkpoint). A turn
+   * is checkpointed when the model's answer is accepted and again as its results come in; the `turn`
+   * event is told once per turn, at its acceptance.
+   */
+  const checkpointSink = (taskId: string, chain: RunCheckpointSegment[], legacy: RunCheckpoint | null) => {
+    let toldTurns = chain.at(-1)?.state.stats.turns ?? legacy?.state.stats.turns ?? 0;
+    return async (link: RunCheckpointSegment) => {
+      if (!(await turns.append(taskId, workerId, link))) {
+        throw new Error(`task ${taskId}: this worker lost its lease; another one continues the task`);
+      }
+      const turn = link.state.stats.turns;
+      if (turn > toldTurns) await event(taskId, { type: "turn", turns: turn });
+      toldTurns = Math.max(toldTurns, turn);
+    };
+  };
+
   const run = async (row: TaskRow, signal: AbortSignal): Promise<TaskResult> => {
     const tools =
       typeof options.tools === "function"
         ? options.tools({ taskId: row.id, owner: row.owner, scope: row.scope, toolNames: row.spec.toolNames })
         : options.tools;
-    const chain = await turns.read(row.id);
-    // A task in flight across an upgrade may still hold a whole checkpoint instead of a chain.
-    const legacy = row.checkpoint as RunCheckpoint | null;
-    // A turn is checkpointed when the model's answer is accepted and again as its results come in;
-    // the `turn` event is told once per turn, at its acceptance.
-    let toldTurns = chain.at(-1)?.state.stats.turns ?? legacy?.state.stats.turns ?? 0;
-    const onCheckpointSegment = async (link: RunCheckpointSegment) => {
-      if (!(await turns.append(row.id, workerId, link))) {
-        throw new Error(`task ${row.id}: this worker lost its lease; another one continues the task`);
-      }
-      const turn = link.state.stats.turns;
-      if (turn > toldTurns) await event(row.id, { type: "turn", turns: turn });
-      toldTurns = Math.max(toldTurns, turn);
-    };
     const onToolResult = async (info: ToolResultInfo) => {
       await event(row.id, { type: "tool_result", toolName: info.toolCall.name, isError: info.result.isError });
     };
+    if (row.kind !== null) {
+      const kind = options.kinds?.[row.kind];
+      if (!kind) throw new KindUnavailableError(`this worker runs no task of kind ${JSON.stringify(row.kind)}`);
+      const take = kindTake({
+        row,
+        runner,
+        tools,
+        signal,
+        turns,
+        checkpointSink: (chain) => checkpointSink(row.id, chain, null),
+        observe: onToolResult,
+        writeState: (json) => fenced(row.id, `driver_state = $3, attempts = 1`, [json]),
+      });
+      return kind.run(take);
+    }
+    const chain = await turns.read(row.id);
+    // A task in flight across an upgrade may still hold a whole checkpoint instead of a chain.
+    const legacy = row.checkpoint as RunCheckpoint | null;
+    const onCheckpointSegment = checkpointSink(row.id, chain, legacy);
     const common = { tools, signal, onCheckpointSegment, onToolResult };
     const checkpointed = chain.length > 0 ? chain : legacy;
     const checkpointedMessages =
@@ -247,6 +277,17 @@ export function createWorker(options: WorkerOptions): Worker {
         );
         return;
       }
+      if (error instanceof KindUnavailableError || (row.kind !== null && isKindRefusal(error))) {
+        // A kind's own refusal (a state that fails its check, say) is final: no retake would pass it.
+        const end = { type: "end", status: "failed", code: error.code };
+        await fenced(
+          row.id,
+          `status = 'failed', error = $3, lease_until = NULL`,
+          [`${error.code}: ${error.message}`],
+          end,
+        );
+        return;
+      }
       if (!isCodedError(error, PARKED_RUN_ERROR_CODES)) throw error;
       if (error.code === "in_progress") {
         await queue.send(row.id, undefined, Math.ceil(leaseMs / 1000));
@@ -320,4 +361,17 @@ export function createWorker(options: WorkerOptions): Worker {
       ledger.close();
     },
   };
+}
+
+/** A task of a kind this worker was not given (`WorkerOptions.kinds`). */
+class KindUnavailableError extends CodedError<"kind_unavailable"> {
+  override readonly name = "KindUnavailableError";
+  constructor(message: string) {
+    super("kind_unavailable", message);
+  }
+}
+
+/** A coded refusal from a task kind's own code, other than the runner's park errors (handled apart). */
+function isKindRefusal(error: unknown): error is CodedError<string> {
+  return isCodedError(error) && !isCodedError(error, PARKED_RUN_ERROR_CODES);
 }

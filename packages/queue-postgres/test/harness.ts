@@ -21,8 +21,14 @@ export interface Harness {
   effects(taskId: string): Promise<string[]>;
   /** The task once it is in one of `states`. */
   settled(taskId: string, owner?: string, states?: readonly TaskState[]): Promise<QueuedTask>;
-  /** A worker in a child process that hangs at a tool call; `hanging` resolves once it hangs there. */
-  childWorker(settings: Omit<ChildSettings, "url" | "schema">): { child: ChildProcess; hanging: Promise<void> };
+  /**
+   * A worker in a child process (`script`, default `worker-child.ts`) that hangs at a tool call;
+   * `hanging` resolves once it hangs there.
+   */
+  childWorker(
+    settings: Omit<ChildSettings, "url" | "schema">,
+    script?: string,
+  ): { child: ChildProcess; hanging: Promise<void> };
 }
 
 export const SETTLED: readonly TaskState[] = ["completed", "failed", "parked", "dead_letter", "unknown_outcome"];
@@ -76,14 +82,14 @@ export function useHarness(name: string): Harness {
         const task = await queue!.getTask(taskId, owner);
         return states.includes(task.status) ? task : undefined;
       }),
-    childWorker(settings) {
+    childWorker(settings, script = "worker-child.ts") {
       const child = spawn(
         process.execPath,
         [
           "--conditions=@x/source",
           "--import",
           "tsx",
-          join(here, "worker-child.ts"),
+          join(here, script),
           JSON.stringify({ ...settings, url: PG_URL, schema }),
         ],
         { cwd: join(here, ".."), stdio: ["ignore", "pipe", "inherit"] },
