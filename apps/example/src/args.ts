@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { closest } from "./suggest";
 import { STUDIO_OPTIONS, studioCommand, type StudioCommand } from "./studio-args";
 import { EVAL_OPTIONS, evalCommand, type EvalCommand } from "./eval-args";
 import { MCP_OPTIONS, mcpCommand, type McpLoginCommand } from "./mcp-args";
@@ -64,6 +65,7 @@ const OPTIONS = {
     "mcp-url": { type: "string", multiple: true },
     mode: { type: "string" },
     file: { type: "string", multiple: true },
+    timeout: { type: "string" },
   },
   resume: {
     ...COMMON,
@@ -139,6 +141,8 @@ export type Command =
       teacher: boolean;
       ask?: boolean;
       maxTurns?: number;
+      /** `--timeout <seconds>`: the deadline of each model call (a stalled or slow server is cut, then retried). */
+      timeoutMs?: number;
       /** `--mcp` command lines (stdio servers) and `--mcp-url` endpoints (streamable HTTP), in order. */
       mcp: string[];
       mcpUrls: string[];
@@ -248,10 +252,12 @@ export function parseCommandLine(argv: readonly string[]): Command {
       const maxTurns =
         values["max-turns"] === undefined ? undefined : positiveInt(values["max-turns"] as string, "--max-turns");
       const mode = runMode(values);
+      const timeout = values.timeout === undefined ? undefined : positiveInt(values.timeout as string, "--timeout");
       return {
         name,
         objective,
         json,
+        ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
         ...(mode !== undefined ? { mode } : {}),
         files: (values.file as string[] | undefined) ?? [],
         teacher: values.teacher !== false,
@@ -347,7 +353,12 @@ function parse(name: CommandName, args: readonly string[]) {
   } catch (error) {
     // node:util's messages already name the flag; drop its advice about `--` which does not apply here.
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, "");
-    throw new UsageError(`${message} (for "${name}")`);
+    const unknown = /^Unknown option '(--[^'=]+)'/.exec(message)?.[1];
+    const flags = Object.entries(OPTIONS[name]).flatMap(([flag, option]) =>
+      option.type === "boolean" ? [`--${flag}`, `--no-${flag}`] : [`--${flag}`],
+    );
+    const meant = unknown === undefined ? undefined : closest(unknown, flags);
+    throw new UsageError(`${message} (for "${name}")${meant ? `; did you mean ${meant}?` : ""}`);
   }
 }
 

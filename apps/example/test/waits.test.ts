@@ -1,6 +1,7 @@
 // Waits as a user sees them: the CLI spawned as printed against an OpenAI-compatible server on loopback
-// that answers 429 with `retry-after: 2` before it answers. Each retry the library makes is one line
-// ("retrying in 2 s (1/2)"), in --json one `retry` event, and the run then completes.
+// that answers 429 with `retry-after: 2` before it answers, or never answers at all. Each retry the
+// library makes is one line ("retrying in 2 s (1/2)"), in --json one `retry` event; `--timeout` cuts a
+// call to a silent server after that many seconds; a mistyped flag is refused with the one it meant.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { startOpenAIMockServer, type OpenAIMockReply } from "@x/brain-openai/testing";
@@ -47,5 +48,26 @@ describe("x-agent run while the server asks it to wait", { timeout: 120_000 }, (
       { type: "retry", model: "m", attempt: 2, of: 2, delayMs: 2000, errorKind: "rate_limited" },
     ]);
     expect(ofType(events, "result")[0]).toMatchObject({ output: "done" });
+  });
+
+  it("--timeout 1: a call to a silent server is cut after a second and retried, then the run fails", async () => {
+    const { run, requests } = await runAgainst(
+      [{ kind: "hang" }, { kind: "hang" }, { kind: "hang" }],
+      ["--timeout", "1"],
+    );
+    expect(run.code).toBe(1);
+    const lines = run.stderr.split("\n").filter((line) => line.includes("retrying"));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/m: timeout — retrying in (\d+ ms|[\d.]+ s) \(1\/2\)/);
+    expect(lines[1]).toMatch(/\(2\/2\)$/);
+    expect(requests).toBe(3);
+  });
+
+  it("a mistyped flag is refused with the flag it meant", async () => {
+    const cwd = await tempDir("x-agent-test-flag-");
+    const run = await runCli(["run", "Say done.", "--tiemout", "5"], { cwd });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("Unknown option '--tiemout'");
+    expect(run.stderr).toContain("did you mean --timeout?");
   });
 });

@@ -115,6 +115,7 @@ async function runWith(
     tools: withMcp(agentTools({ root: sandbox, shellTimeoutMs: command.shellTimeoutMs }), mcp),
     permissions: SANDBOX_PERMISSIONS,
     maxTurns: command.maxTurns ?? 20,
+    ...(command.timeoutMs !== undefined ? { modelTimeoutMs: command.timeoutMs } : {}),
   };
   const teacher = command.teacher
     ? { storeTarget: command.store ?? join(state, "strategies.db"), scope: command.scope ?? "default" }
