@@ -5,7 +5,10 @@ import { defineTool, type ToolContext } from "../vocabulary/define-tool";
 import { ElicitationError, type ElicitationForm, type ElicitationResult } from "../vocabulary/elicitation";
 import { PARKED_RUN_VERSION, ParkedRunSchema, type ParkedRun } from "../vocabulary/park-schema";
 import type { ApprovalRequest, ResumeDecision } from "../vocabulary/types";
+import { createMemoryParkLedger } from "../effects/park-ledgers";
 import { setup, texts } from "../../test/harness";
+import { delegate, treeSetup } from "../../test/sub-run-harness";
+import { pendingApproval } from "../loop/sub-run-park";
 import v1 from "../../test/fixtures/parked-run-v1.json" with { type: "json" };
 
 const KEY = "a-test-key-of-enough-length-000";
@@ -243,5 +246,28 @@ describe("ctx.elicit with nobody to ask: the run parks, and resume answers", () 
     expect(error).toMatchObject({ code: "decision_mismatch" });
     expect(PARKED_RUN_VERSION).toBe(1);
     expect(ParkedRunSchema.safeParse(v1).success).toBe(true);
+  });
+});
+
+describe("ctx.elicit inside a sub-run", () => {
+  it("the question parks the whole tree as one signed value; resume answers it down where it waits", async () => {
+    const { tool, seen } = bookingTool();
+    const boss = [fauxToolCall("delegate", { task: "book XA12" }), fauxText("all booked")];
+    const kid = [fauxToolCall("book", { flight: "XA12" }), fauxText("kid booked it")];
+    const { runner } = treeSetup({ boss, kid }, { parkKey: KEY, parkLedger: createMemoryParkLedger() });
+    const tools = [delegate([tool])];
+    const parked = await runner.runTask({ objective: "book via a helper", tools });
+    expect(parked.status).toBe("parked");
+    const waiting = pendingApproval(parked.parked!);
+    expect(waiting).toMatchObject({
+      toolCall: { name: "book" },
+      kind: "elicitation",
+      elicitation: { message: "Where do you sit on XA12?" },
+      path: [{ toolName: "delegate" }],
+    });
+    const done = await runner.resume(parked.parked!, { decision: "answer", answer: { seat: "window" } }, { tools });
+    expect(done.status).toBe("completed");
+    expect(done.output).toBe("all booked");
+    expect(seen.booked).toEqual([[{ seat: "window", bags: 0 }]]);
   });
 });
