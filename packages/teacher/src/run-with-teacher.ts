@@ -163,6 +163,22 @@ export async function teacherLoop(
     );
   };
 
+  const unfinished = (result: TaskResult) =>
+    journal.durable && (result.status === "parked" || result.status === "aborted");
+  // Parked (or aborted) inside a queued task: the task parks, and its resume goes on from this run
+  // with the escalation state as recorded — nothing is settled or learned yet.
+  const paused = (result: TaskResult, messages: Message[], stats: RunStats, teacherSpent: RunStats) => ({
+    ...result,
+    messages,
+    stats,
+    escalations,
+    teacherStats: toTeacherStats(teacherSpent),
+    strategies: {
+      recalled: recalled.map(({ record, score }) => ({ id: record.id, score, strategy: record.strategy })),
+    },
+    verdicts,
+  });
+
   // A student run: recorded once it ends (its tracker counts with it), so a retake replays it; one in
   // flight when a worker died goes on from its checkpoint, the tracker fed the tool results it holds.
   const studentStep = async (run: number, spec: TaskSpec): Promise<StudentStep> => {
@@ -180,8 +196,9 @@ export async function teacherLoop(
     const studentRun = durableRun(`student-${run}`, { onRestore });
     const out = await runStudent(runner, studentRun, spec, config, helper, tracker, task, monitor);
     const step = { ...out, tracker: tracker.snapshot() };
-    // A parked run is not over: its resume goes on from the park, not from a record.
-    if (journal.durable && out.result.status === "parked") return step;
+    // A parked run is not over: its resume goes on from the park, not from a record. Nor is one the
+    // worker aborted (stopping, or its lease lost): the next take goes on from its checkpoint.
+    if (unfinished(out.result)) return step;
     return journal.record(`student:${run}`, step);
   };
 
@@ -195,20 +212,9 @@ export async function teacherLoop(
       budget: remaining(studentSpec.budget, studentStats),
     };
     const student = await studentStep(run, spec);
-    if (journal.durable && student.result.status === "parked") {
-      // Parked inside a queued task: the task parks, and its resume goes on from this run with the
-      // escalation state as recorded — nothing is settled or learned yet.
-      return {
-        ...student.result,
-        messages: [...session, ...student.result.messages],
-        stats: sumRunStats(studentStats, sumRunStats(student.result.stats, student.helperStats)),
-        escalations,
-        teacherStats: toTeacherStats(teacherRunStats),
-        strategies: {
-          recalled: recalled.map(({ record, score }) => ({ id: record.id, score, strategy: record.strategy })),
-        },
-        verdicts,
-      };
+    if (unfinished(student.result)) {
+      const stats = sumRunStats(studentStats, sumRunStats(student.result.stats, student.helperStats));
+      return paused(student.result, [...session, ...student.result.messages], stats, teacherRunStats);
     }
     ownStats = sumRunStats(ownStats, student.result.stats);
     studentStats = sumRunStats(studentStats, sumRunStats(student.result.stats, student.helperStats));
@@ -267,18 +273,26 @@ export async function teacherLoop(
     const decided = escalations.length >= config.takeoverAfter;
     if (decided && (!config.takeoverAdvice || canTakeOverInOneCall(studentSpec))) {
       const read = reader<TakeoverAtOnce>(TakeoverStepSchema, "a takeover");
-      const step = await journal.step(`takeover:${run}`, read, () =>
-        takeOverAtOnce(
-          durableRun("takeover"),
-          takeoverSpec,
-          config,
-          teacherAt,
-          firstObjective,
-          failure,
-          config.takeoverAdvice,
-        ),
+      const step = await journal.step(
+        `takeover:${run}`,
+        read,
+        () =>
+          takeOverAtOnce(
+            durableRun("takeover"),
+            takeoverSpec,
+            config,
+            teacherAt,
+            firstObjective,
+            failure,
+            config.takeoverAdvice,
+          ),
+        (value) => !unfinished(value.result),
       );
       const takeover = step.value;
+      if (unfinished(takeover.result)) {
+        const spent = sumRunStats(teacherRunStats, takeover.result.stats);
+        return paused(takeover.result, [...session, ...takeover.result.messages], studentStats, spent);
+      }
       teacherRunStats = sumRunStats(teacherRunStats, takeover.result.stats);
       record(takeover.advice, takeover.reached, step.replayed);
       if (!takeover.reached) return finish(student.result, session, false);
@@ -303,18 +317,27 @@ export async function teacherLoop(
     if (tookOver) {
       const spec = { ...studentSpec, budget: tighter(remaining(studentSpec.budget, studentStats), allowanceLeft) };
       const read = reader<{ result: TaskResult }>(z.strictObject({ result: TaskResultSchema }), "a takeover");
-      const { value } = await journal.step(`takeover:${run}`, read, async () => ({
-        result: await runTakeover(
-          durableRun("takeover"),
-          spec,
-          config,
-          teacherAt,
-          firstObjective,
-          failure,
-          escalations,
-        ),
-      }));
+      const { value } = await journal.step(
+        `takeover:${run}`,
+        read,
+        async () => ({
+          result: await runTakeover(
+            durableRun("takeover"),
+            spec,
+            config,
+            teacherAt,
+            firstObjective,
+            failure,
+            escalations,
+          ),
+        }),
+        (taken) => !unfinished(taken.result),
+      );
       const takeover = value.result;
+      if (unfinished(takeover)) {
+        const spent = sumRunStats(teacherRunStats, takeover.stats);
+        return paused(takeover, [...session, ...takeover.messages], studentStats, spent);
+      }
       teacherRunStats = sumRunStats(teacherRunStats, takeover.stats);
       return settle(takeover, run);
     }

@@ -151,11 +151,20 @@ export class TeacherJournal {
     return json as T;
   }
 
-  /** The step's recorded value, else `run`'s, recorded. `replayed` says which. */
-  async step<T>(key: string, read: StepReader<T>, run: () => Promise<T>): Promise<{ value: T; replayed: boolean }> {
+  /**
+   * The step's recorded value, else `run`'s, recorded — unless `keep` says the step is not over (a run
+   * that parked): then it is done again by the next take. `replayed` says which.
+   */
+  async step<T>(
+    key: string,
+    read: StepReader<T>,
+    run: () => Promise<T>,
+    keep: (value: T) => boolean = () => true,
+  ): Promise<{ value: T; replayed: boolean }> {
     const recorded = this.replay(key, read);
     if (recorded !== undefined) return { value: recorded, replayed: true };
-    return { value: await this.record(key, await run()), replayed: false };
+    const value = await run();
+    return { value: keep(value) ? await this.record(key, value) : value, replayed: false };
   }
 
   /** What the student run `run` has spent on monitor calls so far, as last stored. */

@@ -98,6 +98,22 @@ describe("teacherTask: teacher mode as a queued task", () => {
     });
   }
 
+  it("a student run the worker aborted (stopping, lease lost) is not recorded: the next take runs it on", async () => {
+    const { runner, calls, memory, task } = world();
+    const first: unknown[] = [];
+    const stopping = {
+      ...take(runner, null, first),
+      runStep: (spec: Parameters<Runner["runTask"]>[0]) =>
+        runner.runTask(spec, { signal: AbortSignal.abort(new Error("worker stopping")) }),
+    };
+    const cut = await task.run(stopping);
+    expect([cut.status, cut.escalations.length, cut.strategies.stored]).toEqual(["aborted", 0, undefined]);
+    expect(Object.keys((first.at(-1) as { steps: object }).steps)).toEqual(["recall"]);
+    const result = await task.run(take(runner, first.at(-1), []));
+    expect([result.status, result.output, result.escalations.length]).toEqual(["completed", "41", 1]);
+    expect([calls("teacher").length, memory.puts()]).toEqual([1, 1]);
+  });
+
   it("a stored state altered, from another task, newer or malformed is refused, typed, nothing run", async () => {
     const { runner, calls, task } = world();
     const saved: unknown[] = [];
