@@ -41,6 +41,7 @@ function reviewerRows(result: CouncilResult, reviewers: readonly CouncilReviewer
       name: report.name,
       ...(lens !== undefined ? { lens } : {}),
       status: report.status,
+      code: report.code,
       findings: report.findings,
       runs: report.runs,
       tokens: report.tokens,

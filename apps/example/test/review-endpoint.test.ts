@@ -114,10 +114,11 @@ describe("x-agent run --mode council against an OpenAI-compatible server", { tim
 
       const council = ofType(events, "council")[0]!;
       expect(council).toMatchObject({ label: "review", status: "completed", rounds: 1, stoppedBecause: "round_cap" });
-      expect(council.reviewers.map((r) => [r.name, r.status, r.findings])).toEqual([
-        ["security", "completed", 1],
-        ["correctness", "completed", 2],
-        ["tests", "failed", 0],
+      // A failed reviewer says why: its run's terminal code (the server answered 400), in --json and on screen.
+      expect(council.reviewers.map((r) => [r.name, r.status, r.code, r.findings])).toEqual([
+        ["security", "completed", "completed", 1],
+        ["correctness", "completed", "completed", 2],
+        ["tests", "failed", "model_error", 0],
       ]);
       expect(council.findings.map((f) => [f.location, f.reported, f.score])).toEqual([
         ["src/uploads.js:9", true, 96],
@@ -173,7 +174,7 @@ describe("x-agent run --mode council against an OpenAI-compatible server", { tim
     expect(run.stderr).toMatch(
       /│ F\d │ src\/uploads\.js:16 │ page is NaN without \?page= +│ correctness │ — +│ security +│ +33 │ dropped +│/,
     );
-    expect(run.stderr).toMatch(/tests \(lens: tests and performance\): failed — 0 findings of its own/);
+    expect(run.stderr).toMatch(/tests \(lens: tests and performance\): failed \(model error\) — 0 findings of its own/);
     expect(run.stderr).toMatch(/│ review │ completed │\s+4 │\s+4400 │ \$0\.004800 │/);
   });
 

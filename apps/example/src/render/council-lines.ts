@@ -52,7 +52,8 @@ export function councilLines(
   const reviewers = event.reviewers.map((r) => {
     const who = `${oneLine(r.name, 40)}${r.lens ? ` (lens: ${oneLine(r.lens, 40)})` : ""}`;
     const did = `${plural(r.findings, "finding")} of its own, ${plural(r.runs, "run")}`;
-    return `${who}: ${r.status} — ${did}, ${spend(r.tokens, r.costMicroUsd)}`;
+    const why = r.code !== undefined && r.code !== r.status ? ` (${r.code.replace(/_/g, " ")})` : "";
+    return `${who}: ${r.status}${why} — ${did}, ${spend(r.tokens, r.costMicroUsd)}`;
   });
   const reported = event.findings.filter((f) => f.reported).length;
   const s = event.summary;

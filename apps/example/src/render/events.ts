@@ -123,6 +123,8 @@ export interface ReviewerRow {
   lens?: string;
   /** `completed`, or why its review gave no findings (`timeout`, `failed`, …). */
   status: string;
+  /** Its run's terminal code, the reason behind a `failed` (`rate_limited`, `auth`, `bad_request`, …). */
+  code?: string;
   /** Findings in its own review. */
   findings: number;
   /** Review and critique runs it made. */
