@@ -112,6 +112,23 @@ describe.runIf(PG_URL)("a queued teacher task", () => {
     });
   });
 
+  it("SIGKILLed while a stuck student runs: the retake's tracker counts what its checkpoint holds", async () => {
+    const { child, hanging } = h.childWorker({ hangAt: "probe 2" }, "teacher-child.ts");
+    const scope = "acme/cut-stuck";
+    const spec = { objective: `${OBJECTIVE} Use probe.`, toolNames: ["step", "probe"] };
+    const id = await h.queue.enqueue(spec, { owner: "acme", kind: "teacher", scope });
+    await hanging;
+    child.kill("SIGKILL");
+    await withWorker(async () => {
+      const task = await h.settled(id);
+      expect(shape(task)).toEqual({ ...UNCUT, escalations: [[1, "stuck", ADVICE.strategy, false]] });
+      // Probe 1 failed before the crash and is in the checkpoint: with probe 2 run again (same key), the
+      // third failure in a row is probe 3 — a tracker that forgot probe 1 would have let probe 4 run.
+      expect(await h.effects(id)).toEqual(["probe 1", "probe 2", "probe 2", "probe 3", "step 1", "step 2"]);
+      expect(await stored(scope)).toEqual([[ADVICE.strategy, 0]]);
+    });
+  });
+
   it("a student run that parks parks the task; approved from here, it resumes with its escalation state", async () => {
     await withWorker(async (calls) => {
       const scope = "acme/parked";

@@ -5,6 +5,8 @@
 import { createFauxBrain, fauxModel, fauxText, fauxToolCall, type FauxRequestContext } from "@x/brain-faux";
 import { PostgresStrategyStore } from "@x/strategy-store-postgres";
 import { teacherTask, TEACHER_PROMPT } from "@x/teacher";
+import { defineTool, type Tool } from "@x/runner";
+import { z } from "zod";
 import type { TaskQueue, WorkerOptions } from "../src/index";
 import { LEASE_MS, PARK_KEY, tools, type ToolHooks } from "./fixture";
 
@@ -24,10 +26,19 @@ export function teacherBrain(calls: string[] = [], hold?: () => Promise<void>) {
     }
     calls.push("student");
     const messages = ctx.context.messages;
-    if (!JSON.stringify(messages).includes(ADVICE.correction)) return fauxText("42");
     const objective = messages.find((m) => m.role === "user");
-    const deploys = typeof objective?.content === "string" && objective.content.includes("deploy") ? 1 : 0;
-    const results = messages.filter((m) => m.role === "toolResult").length;
+    const said = typeof objective?.content === "string" ? objective.content : "";
+    if (!JSON.stringify(messages).includes(ADVICE.correction)) {
+      // A stuck student keeps probing (new arguments each time, so only teacher mode's tracker sees it).
+      const probes = messages.filter((m) => m.role === "toolResult").length;
+      return said.includes("probe")
+        ? fauxToolCall("probe", { n: probes + 1 }, { id: `probe-${probes + 1}` })
+        : fauxText("42");
+    }
+    const deploys = said.includes("deploy") ? 1 : 0;
+    // Only this run's results count: the probes before the advice are history.
+    const advised = messages.findIndex((m) => m.role === "user" && JSON.stringify(m).includes(ADVICE.correction));
+    const results = messages.slice(advised).filter((m) => m.role === "toolResult").length;
     if (results < deploys) return fauxToolCall("deploy", { target: "prod" }, { id: "deploy-1" });
     const n = results - deploys + 1;
     return n <= 2 ? fauxToolCall("step", { n }, { id: `step-${n}` }) : fauxText(RIGHT);
@@ -54,10 +65,31 @@ export function teacherWorkerOptions(
       roles: { default: "main", advisor: "teacher" },
       parkKey: PARK_KEY,
     },
-    tools: tools(queue.pool, queue.schema, hooks),
-    kinds: { teacher: teacherTask({ key: PARK_KEY, config: { strategyStore: strategies, verify } }) },
+    tools: [...tools(queue.pool, queue.schema, hooks), probe(queue, hooks)],
+    // No stuck monitor: three failed probes in a row stop the student at once.
+    kinds: {
+      teacher: teacherTask({ key: PARK_KEY, config: { strategyStore: strategies, verify, useStuckMonitor: false } }),
+    },
     leaseMs: LEASE_MS,
     pollMs: 50,
     concurrency: 4,
   };
+}
+
+/** A tool that records its effect, then fails: what a stuck student keeps calling. */
+function probe(queue: TaskQueue, hooks: ToolHooks): Tool {
+  return defineTool({
+    name: "probe",
+    description: "probes the target",
+    input: z.object({ n: z.number() }),
+    execute: async ({ n }, ctx) => {
+      await queue.pool.query(`INSERT INTO ${queue.schema}.effects (idempotency_key, name, pid) VALUES ($1, $2, $3)`, [
+        ctx.idempotencyKey,
+        `probe ${n}`,
+        process.pid,
+      ]);
+      await hooks.after?.("probe", n);
+      throw new Error(`probe ${n}: connection refused`);
+    },
+  });
 }
