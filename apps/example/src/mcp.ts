@@ -1,4 +1,4 @@
-import { connectMcp, type McpServerConfig, type McpToolset } from "@x/mcp";
+import { connectMcp, McpError, type McpAuth, type McpServerConfig, type McpToolset } from "@x/mcp";
 import type { Tool } from "@x/runner";
 import { UsageError } from "./args";
 
@@ -36,9 +36,11 @@ export function splitCommand(line: string): string[] {
 /**
  * The servers named on the command line: `--mcp "<command>"` (stdio) and `--mcp-url <url>`
  * (streamable HTTP), named `mcp`, `mcp2`, … in order, so their tools are `mcp__<tool>`. Every tool
- * goes to auto mode: the CLI does not trust any server's annotations.
+ * goes to auto mode: the CLI does not trust any server's annotations. With `auth`, a URL server
+ * behind OAuth signs in with what `x-agent mcp login` stored (and refreshes it); nobody is asked
+ * mid-run, so a server with no stored sign-in fails `auth_required`.
  */
-export function mcpServers(commands: readonly string[], urls: readonly string[]): McpServerConfig[] {
+export function mcpServers(commands: readonly string[], urls: readonly string[], auth?: McpAuth): McpServerConfig[] {
   const configs: McpServerConfig[] = [];
   const name = () => (configs.length === 0 ? "mcp" : `mcp${configs.length + 1}`);
   for (const line of commands) {
@@ -47,14 +49,25 @@ export function mcpServers(commands: readonly string[], urls: readonly string[])
   }
   for (const url of urls) {
     if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError(`--mcp-url must be an http(s) URL, got "${url}"`);
-    configs.push({ name: name(), transport: { type: "http", url } });
+    configs.push({ name: name(), transport: { type: "http", url, ...(auth ? { auth } : {}) } });
   }
   return configs;
 }
 
-/** Connects to the servers, or returns undefined when there are none. */
+/**
+ * Connects to the servers, or returns undefined when there are none. A server that wants a sign-in
+ * nobody stored is a usage error that says how to sign in.
+ */
 export async function openMcp(configs: readonly McpServerConfig[]): Promise<McpToolset | undefined> {
-  return configs.length === 0 ? undefined : connectMcp(configs);
+  if (configs.length === 0) return undefined;
+  try {
+    return await connectMcp(configs);
+  } catch (error) {
+    if (!(error instanceof McpError) || error.code !== "auth_required") throw error;
+    const config = configs.find((server) => server.name === error.server);
+    const url = config && config.transport.type !== "stdio" ? config.transport.url : "<url>";
+    throw new UsageError(`${error.message}; sign in first: x-agent mcp login ${url}`);
+  }
 }
 
 /** The sandbox tools, then the servers' (a clash of names is refused by the toolset). */

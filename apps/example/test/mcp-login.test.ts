@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { connectMcp, createFileTokenStore } from "@x/mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UsageError } from "../src/args";
+import { storedSignIns } from "../src/commands/mcp";
+import { mcpServers, openMcp } from "../src/mcp";
 import { BIN, cleanEnv, removeTempDirs, runCli, tempDir } from "./cli-helpers";
 import { startOAuthMcpServer, type OAuthMcpServer } from "./oauth-mcp-server";
 
@@ -68,25 +70,23 @@ describe("x-agent mcp login <url>", () => {
     }
     expect(server.log.secrets.filter((secret) => stored.includes(secret)).length).toBeGreaterThan(0);
 
-    // What the login stored is what a later connection signs in with: no person, no new grant.
-    const toolset = await connectMcp([
-      {
-        name: "secure",
-        transport: {
-          type: "http",
-          url: server.url,
-          auth: { store: createFileTokenStore(tokens), redirectUrl: server.log.redirects[0]! },
-        },
-        policy: { default: "allow" },
-      },
-    ]);
+    // What the login stored is what `run --mcp-url` signs in with: no person, no new grant.
+    const toolset = await openMcp(mcpServers([], [server.url], storedSignIns({ X_AGENT_MCP_TOKENS: tokens })));
     try {
-      expect(toolset.tools().map((tool) => tool.name)).toEqual(["secure__whoami"]);
+      expect(toolset!.tools().map((tool) => tool.name)).toEqual(["mcp__whoami"]);
     } finally {
-      await toolset.close();
+      await toolset!.close();
     }
     expect(server.log.codeGrants).toBe(1);
   }, 60_000);
+
+  it("a --mcp-url server nobody signed in to is a usage error that says how to sign in", async () => {
+    const cwd = await tempDir("x-agent-mcp-login-");
+    const configs = mcpServers([], [server.url], storedSignIns({ X_AGENT_MCP_TOKENS: join(cwd, "none.json") }));
+    const error = await openMcp(configs).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain(`x-agent mcp login ${server.url}`);
+  });
 
   it("a command line without a server URL is a usage error (exit 2)", async () => {
     const cwd = await tempDir("x-agent-mcp-login-");

@@ -163,7 +163,8 @@ Options:
                           bin path you installed: e.g. --mcp "npx -y
                           @modelcontextprotocol/server-filesystem@2026.8.31 ." — given a bare
                           bin name, npx runs whatever npm package owns that name)
-  --mcp-url <url>         the same for a server over streamable HTTP (repeatable)
+  --mcp-url <url>         the same for a server over streamable HTTP (repeatable); one behind OAuth signs in
+                          with what x-agent mcp login stored
                           MCP tools are named mcp__<tool> (mcp2__, … for more servers) and every
                           call goes to auto mode: the CLI trusts no server's annotations
   --json                  JSON lines instead of human output

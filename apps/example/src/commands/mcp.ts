@@ -1,13 +1,19 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { connectMcp, createFileTokenStore, McpError } from "@x/mcp";
+import { connectMcp, createFileTokenStore, McpError, type McpAuth } from "@x/mcp";
 import type { CliIo } from "../io";
-import type { McpLoginCommand } from "../mcp-args";
+import { DEFAULT_CALLBACK_PORT, type McpLoginCommand } from "../mcp-args";
 import { startLoginCallback } from "../mcp-login";
 
 /** Where signed-in servers' tokens are kept, unless `--tokens` says otherwise. */
 export function tokenFile(env: Readonly<Record<string, string | undefined>>): string {
   return env.X_AGENT_MCP_TOKENS ?? join(env.HOME ?? homedir(), ".config", "x-agent", "mcp-tokens.json");
+}
+
+/** What `--mcp-url` servers sign in with: the tokens `x-agent mcp login` stored, refreshed as they expire. */
+export function storedSignIns(env: Readonly<Record<string, string | undefined>>): McpAuth {
+  const redirectUrl = `http://127.0.0.1:${DEFAULT_CALLBACK_PORT}/callback`;
+  return { store: createFileTokenStore(tokenFile(env)), redirectUrl };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Approver } from "@x/runner";
 import { lineApprover } from "../approver";
 import { agentPrompt, agentTools } from "../delegate-tool";
 import { mcpServers, openMcp, withMcp } from "../mcp";
+import { storedSignIns } from "./mcp";
 import type { Command } from "../args";
 import { missingPrice, resolveEndpoint, type EndpointConfig } from "../endpoint";
 import { executeTask } from "../execute";
@@ -33,7 +34,7 @@ export async function runCommand(command: Extract<Command, { name: "run" }>, io:
     (command.ask ?? (io.inputIsTTY && io.interactive))
       ? lineApprover(io.input, io.emit, (request) => viewPendingCall(request, sandbox))
       : undefined;
-  const mcp = await openMcp(mcpServers(command.mcp, command.mcpUrls));
+  const mcp = await openMcp(mcpServers(command.mcp, command.mcpUrls, storedSignIns(io.env)));
   const stop = new AbortController();
   // Ctrl-C at an approval prompt parks that call (the run ends parked, resumable); anywhere else it
   // aborts the run, which ends `aborted` with what it spent so far.
