@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dependencyProblems } from "./imports";
-import { metadataProblems, sourceScriptProblems } from "./metadata";
+import { exportProblems, metadataProblems, sourceScriptProblems } from "./metadata";
 import { publishablePackages, readManifest, REPO_ROOT } from "./workspace";
 
 const root = readManifest(REPO_ROOT);
@@ -54,5 +54,25 @@ describe("sourceScriptProblems", () => {
   it("passes tsx run on the source condition, and scripts without tsx", () => {
     expect(sourceScriptProblems(manifest("tsx --conditions=@x/source bench/a.ts"))).toEqual([]);
     expect(sourceScriptProblems(manifest("vitest run"))).toEqual([]);
+  });
+});
+
+describe("exportProblems", () => {
+  const entry = { types: "./dist/index.d.ts", default: "./dist/index.js" };
+  const main = { "@x/source": "./src/index.ts", import: entry, require: entry };
+  const manifest = (extra: Record<string, unknown>) => ({
+    name: "@x/p",
+    version: "0.0.0",
+    exports: { ".": main, ...extra },
+  });
+
+  it("takes a data subpath as a plain path: a pattern or a data file", () => {
+    expect(exportProblems(manifest({ "./datasets/*": "./datasets/*", "./cases.json": "./cases.json" }))).toEqual([]);
+  });
+
+  it("flags a module exported as a bare path, with no types", () => {
+    expect(exportProblems(manifest({ "./extra": "./dist/extra.js" }))).toEqual([
+      'exports["./extra"] is a bare path to a module: give it import/require conditions',
+    ]);
   });
 });

@@ -54,10 +54,17 @@ export function sourceScriptProblems(manifest: Manifest): string[] {
 }
 
 /** Each subpath resolves for ESM (and CJS, unless ESM-only) with its own types, and the workspace's source condition comes first. */
-function exportProblems(manifest: Manifest): string[] {
+export function exportProblems(manifest: Manifest): string[] {
   const problems: string[] = [];
   for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
     if (subpath === "./package.json") continue;
+    // A data subpath (a pattern or a file that is no module, such as a dataset) is a plain path: it has
+    // no types and no source condition to check.
+    if (typeof target === "string") {
+      if (!/\.(json|jsonl|csv|txt)$|\/\*$/.test(target))
+        problems.push(`exports["${subpath}"] is a bare path to a module: give it import/require conditions`);
+      continue;
+    }
     const conditions = target as Record<string, { types?: string; default?: string } | string>;
     if (Object.keys(conditions)[0] !== "@x/source")
       problems.push(`exports["${subpath}"] does not start with "@x/source"`);
