@@ -236,6 +236,26 @@ describe("ctx.elicit with nobody to ask: the run parks, and resume answers", () 
     ]);
   });
 
+  it("an approved call that then asks parks again on its question; the answer finishes it, booked once", async () => {
+    const { tool, seen } = bookingTool();
+    const { runner } = setup(script(), { parkKey: KEY });
+    const asked = await runner.runTask({ objective: "book", tools: [tool], permissions: { book: "ask" } });
+    expect(asked.parked!.pending.kind).toBe("ask");
+    const question = await runner.resume(asked.parked!, { decision: "approve" }, { tools: [tool] });
+    expect(question.status).toBe("parked");
+    expect(question.parked!.pending).toMatchObject({ kind: "elicitation", elicitation: { schema: FORM } });
+    expect(question.messages.filter((m) => m.role === "toolResult")).toEqual([]);
+    const done = await runner.resume(
+      question.parked!,
+      { decision: "answer", answer: { seat: "aisle" } },
+      {
+        tools: [tool],
+      },
+    );
+    expect(done.status).toBe("completed");
+    expect(seen).toMatchObject({ starts: 2, booked: [[{ seat: "aisle", bags: 0 }]] });
+  });
+
   it("an approval park refuses an answer; a v1 park without the new fields still reads", async () => {
     const { tool } = bookingTool();
     const { runner } = setup([fauxToolCall("book", { flight: "X" }), fauxText("ok")], { parkKey: KEY });

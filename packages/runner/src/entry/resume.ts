@@ -16,7 +16,7 @@ import type { ElicitationDecision } from "../vocabulary/elicitation";
 import { addGate, toRunStats } from "../state/stats";
 import { claimOf, type ParkClaim } from "../vocabulary/park-ledger";
 import { settleWhenMovedOn } from "../effects/park-settle";
-import type { ApprovalDecision, ResumeDecision, ResumeOptions, TaskResult } from "../vocabulary/types";
+import type { ResumeDecision, ResumeOptions, TaskResult } from "../vocabulary/types";
 
 /**
  * Continues a parked run: verify (schema, signature, expiry), claim the park id in the ledger, and
@@ -142,27 +142,33 @@ function refusal(parkId: string, reason: keyof typeof REFUSALS): ParkedRunError 
   return new ParkedRunError(reason, `parked run ${parkId} ${REFUSALS[reason]}`, { parkId });
 }
 
+type Decided = { result: Promise<ToolResultMessage> } | { park: Omit<PendingCall, "index"> };
+
 /**
  * Runs (or denies) the decided call between the ledger's `executing` and `executed` marks, so a
- * crash in between is an unknown outcome and a crash after it replays the recorded result.
+ * crash in between is an unknown outcome and a crash after it replays the recorded result. A call
+ * that stops to ask the person a question nobody can answer now parks again: this park is
+ * consumed, and the new one carries the question.
  */
 async function decided(
   ctx: RunContext,
   parkId: string,
   call: ToolCall,
-  decision: ApprovalDecision,
-  denied: () => ToolResultMessage,
-): Promise<ToolResultMessage> {
+  /** Set when the person denied the call: its result, instead of running it. */
+  denied?: () => ToolResultMessage,
+): Promise<Decided> {
   const ledger = ctx.deps.parkLedger;
   let result: ToolResultMessage;
-  if (decision.decision === "approve") {
+  if (!denied) {
     await ledger.executing?.(parkId);
     result = await runCall(ctx, call);
+    const asked = parkedElicitation(ctx, call);
+    if (asked) return { park: asked };
   } else {
     result = denied();
   }
   await ledger.executed?.(parkId, result);
-  return result;
+  return { result: Promise.resolve(result) };
 }
 
 /**
@@ -177,7 +183,7 @@ async function decidePending(
   decision: ResumeDecision,
   options: ResumeOptions,
   now: number,
-): Promise<{ result: Promise<ToolResultMessage> } | { park: Omit<PendingCall, "index"> }> {
+): Promise<Decided> {
   if (claim.status === "recorded") return { result: Promise.resolve(claim.result) };
   if (park.pending.child) return resumeChildOnce(ctx, park, call, decision, options);
   if (decision.decision === "answer" || decision.decision === "decline")
@@ -186,9 +192,8 @@ async function decidePending(
   addGate(ctx.state.stats, { kind: park.pending.kind, waitMs, decision: decision.decision });
   ctx.emit({ type: "approval", toolCall: call, kind: park.pending.kind, decision: decision.decision, waitMs });
   afterPersonDecided(ctx, park.pending.kind, decision.decision);
-  return {
-    result: decided(ctx, park.parkId, call, decision, () => deniedResult(call, decision.reason, ctx.deps.clock.now())),
-  };
+  const denied = () => deniedResult(call, decision.reason, ctx.deps.clock.now());
+  return decided(ctx, park.parkId, call, decision.decision === "approve" ? undefined : denied);
 }
 
 /**
@@ -202,7 +207,7 @@ async function resumeChildOnce(
   call: ToolCall,
   decision: ResumeDecision,
   options: ResumeOptions,
-): Promise<{ result: Promise<ToolResultMessage> } | { park: Omit<PendingCall, "index"> }> {
+): Promise<Decided> {
   const ledger = ctx.deps.parkLedger;
   await ledger.executing?.(park.parkId);
   const child = await resumeChildCall(ctx, call, park.pending.child!, decision, options);
@@ -213,24 +218,11 @@ async function resumeChildOnce(
 
 /**
  * The person answered (or declined) the question the call parked on: the call runs again from its
- * start, between the ledger's marks, and its `ctx.elicit` replays the recorded answers at once. A
- * call that asks a new question nobody can answer now parks again: this park is consumed, and the
- * new one carries the answers so far.
+ * start, and its `ctx.elicit` replays the recorded answers at once (a new question nobody can
+ * answer now parks again, carrying the answers so far).
  */
-async function answered(
-  ctx: RunContext,
-  park: ParkedRun,
-  call: ToolCall,
-  decision: ElicitationDecision,
-  waitMs: number,
-): Promise<{ result: Promise<ToolResultMessage> } | { park: Omit<PendingCall, "index"> }> {
+function answered(ctx: RunContext, park: ParkedRun, call: ToolCall, decision: ElicitationDecision, waitMs: number) {
   addGate(ctx.state.stats, { kind: "elicitation", waitMs, decision: decision.decision });
   replayAnswers(ctx, call, park.pending.elicitation!, decision);
-  const ledger = ctx.deps.parkLedger;
-  await ledger.executing?.(park.parkId);
-  const result = await runCall(ctx, call);
-  const again = parkedElicitation(ctx, call);
-  if (again) return { park: again };
-  await ledger.executed?.(park.parkId, result);
-  return { result: Promise.resolve(result) };
+  return decided(ctx, park.parkId, call);
 }
