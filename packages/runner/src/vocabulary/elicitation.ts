@@ -66,6 +66,7 @@ type Field = z.infer<typeof FieldSchema>;
  */
 export const ElicitationFormSchema = z.strictObject({
   $schema: z.string().optional(),
+  ...annotations,
   type: z.literal("object"),
   properties: z.record(z.string(), FieldSchema),
   required: z.array(z.string()).optional(),
