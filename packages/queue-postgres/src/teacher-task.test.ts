@@ -32,6 +32,15 @@ async function withWorker<T>(body: (calls: string[]) => Promise<T>): Promise<T> 
   }
 }
 
+/** The distinct idempotency keys a task's effect `name` was recorded under. */
+async function keysOf(id: string, name: string): Promise<string[]> {
+  const found = await h.admin.query<{ k: string }>(
+    `SELECT DISTINCT idempotency_key AS k FROM ${h.schema}.effects WHERE name = $1 AND idempotency_key LIKE $2`,
+    [name, `${id}:%`],
+  );
+  return found.rows.map((row) => row.k);
+}
+
 const teacherResult = (task: QueuedTask) => task.result as TeacherRunResult;
 const stored = async (scope: string) => (await strategies.list({ scope })).records.map((r) => [r.strategy, r.uses]);
 
@@ -81,12 +90,7 @@ describe.runIf(PG_URL)("a queued teacher task", () => {
       expect(calls.filter((c) => c === "teacher")).toHaveLength(0);
       expect(await stored(scope)).toEqual([[ADVICE.strategy, 0]]);
       expect(await h.effects(id)).toEqual(["step 1", "step 1", "step 2"]);
-      const keys = await h.admin.query<{ k: string }>(
-        `SELECT DISTINCT idempotency_key AS k FROM ${h.schema}.effects
-         WHERE name = 'step 1' AND idempotency_key LIKE $1`,
-        [`${id}:%`],
-      );
-      expect(keys.rows.map((r) => r.k)).toEqual([`${id}:student-2:step-1`]);
+      expect(await keysOf(id, "step 1")).toEqual([`${id}:student-2:step-1`]);
       // The dead worker's spend is billed: both student runs and the advice, across the two takes.
       expect(teacherResult(task).teacherStats.tasks).toBe(1);
       expect(teacherResult(task).stats.tasks).toBe(2);
@@ -126,6 +130,25 @@ describe.runIf(PG_URL)("a queued teacher task", () => {
       // third failure in a row is probe 3 — a tracker that forgot probe 1 would have let probe 4 run.
       expect(await h.effects(id)).toEqual(["probe 1", "probe 2", "probe 2", "probe 3", "step 1", "step 2"]);
       expect(await stored(scope)).toEqual([[ADVICE.strategy, 0]]);
+    });
+  });
+
+  it("SIGKILLed mid-takeover: the takeover goes on from its checkpoint, the advice not asked again", async () => {
+    const { child, hanging } = h.childWorker({ hangAt: "step 1" }, "teacher-child.ts");
+    const scope = "acme/cut-takeover";
+    const spec = { objective: `${OBJECTIVE} If stuck, hand over.`, toolNames: ["step"] };
+    const id = await h.queue.enqueue(spec, { owner: "acme", kind: "teacher", scope });
+    await hanging;
+    child.kill("SIGKILL");
+    await withWorker(async (calls) => {
+      const task = await h.settled(id);
+      expect(shape(task)).toEqual({ ...UNCUT, escalations: [[1, "verify-fail", ADVICE.strategy, true]] });
+      // The takeover's first turn was accepted before the crash: asked again are only its turns 2 and 3.
+      expect(calls).toEqual(["takeover", "takeover"]);
+      expect(await h.effects(id)).toEqual(["step 1", "step 1", "step 2"]);
+      expect(await keysOf(id, "step 1")).toEqual([`${id}:takeover:step-1`]);
+      expect(await stored(scope)).toEqual([[ADVICE.strategy, 0]]);
+      expect(teacherResult(task).teacherStats.tasks).toBe(2);
     });
   });
 

@@ -19,13 +19,21 @@ export const isTeacherCall = (ctx: FauxRequestContext) => ctx.context.systemProm
 /** The scripted student and teacher; `calls` gets each call's seat, `hold` may keep a teacher call hanging. */
 export function teacherBrain(calls: string[] = [], hold?: () => Promise<void>) {
   return createFauxBrain(async (ctx) => {
+    const messages = ctx.context.messages;
     if (isTeacherCall(ctx)) {
       calls.push("teacher");
       await hold?.();
-      return fauxText(JSON.stringify({ takeover: false, ...ADVICE }));
+      // A task that says "hand over" gets a teacher who takes it over rather than correcting.
+      const takeover = JSON.stringify(messages).includes("hand over");
+      return fauxText(JSON.stringify({ takeover, ...ADVICE }));
+    }
+    if (ctx.model.id === "teacher") {
+      // The takeover: the teacher does the two steps itself, then answers.
+      calls.push("takeover");
+      const n = messages.filter((m) => m.role === "toolResult").length + 1;
+      return n <= 2 ? fauxToolCall("step", { n }, { id: `step-${n}` }) : fauxText(RIGHT);
     }
     calls.push("student");
-    const messages = ctx.context.messages;
     const objective = messages.find((m) => m.role === "user");
     const said = typeof objective?.content === "string" ? objective.content : "";
     if (!JSON.stringify(messages).includes(ADVICE.correction)) {
