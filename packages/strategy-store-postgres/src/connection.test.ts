@@ -19,6 +19,23 @@ const input = (scope: string, problem: string, strategy = "drain the queue befor
   source: "teacher",
 });
 
+describe("a database that cannot be reached", () => {
+  it("says it could not connect (a connection never made is not one lost), typed connection_lost", async () => {
+    // Port 1 on loopback: nothing listens there, so the connect is refused at once.
+    const opened = PostgresStrategyStore.open({ connectionString: "postgres://postgres@127.0.0.1:1/postgres" });
+    const failure = await opened.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({ name: "StrategyStoreError", code: "connection_lost" });
+    expect((failure as Error).message).toBe(
+      "could not connect to the database (ECONNREFUSED): is PostgreSQL running at that address? " +
+        "The operation was not applied",
+    );
+    expect((failure as Error).message).not.toMatch(/lost/);
+  });
+});
+
 describe("connection loss (PGlite closed underneath)", () => {
   const dir = mkdtempSync(join(tmpdir(), "strategy-pglite-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -151,11 +151,32 @@ const CONNECTION_MESSAGES = new RegExp(
   "i",
 );
 
+/**
+ * A connection that was never made: nothing listens there, the host has no address, or the server
+ * refused to start a session (SQLSTATE 08001/08004). Said as such, not as a connection "lost".
+ */
+const UNREACHABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "08001",
+  "08004",
+]);
+
 /** Driver failures become typed errors whose message carries an SQLSTATE at most, never row data. */
 export function toStoreError(error: unknown): StrategyStoreError {
   if (error instanceof StrategyStoreError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
+  if (typeof code === "string" && UNREACHABLE_CODES.has(code)) {
+    return new StrategyStoreError(
+      "connection_lost",
+      `could not connect to the database (${code}): is PostgreSQL running at that address? The operation was not applied`,
+      { cause: error },
+    );
+  }
   if (
     (typeof code === "string" && (CONNECTION_CODES.has(code) || code.startsWith("08"))) ||
     CONNECTION_MESSAGES.test(message)
