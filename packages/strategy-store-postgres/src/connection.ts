@@ -173,7 +173,8 @@ export function toStoreError(error: unknown): StrategyStoreError {
   if (typeof code === "string" && UNREACHABLE_CODES.has(code)) {
     return new StrategyStoreError(
       "connection_lost",
-      `could not connect to the database (${code}): is PostgreSQL running at that address? The operation was not applied`,
+      `could not connect to the database (${code}): is PostgreSQL running at that address? ` +
+        "The operation was not applied",
       { cause: error },
     );
   }
