@@ -59,7 +59,8 @@ describe.runIf(url)("x-agent worker / enqueue / task on one PostgreSQL", () => {
       const call = ofType(parseEvents(queued.stdout), "pending_call")[0]!;
       expect(call).toMatchObject({ type: "pending_call", tool: "write_file", path: [] });
       expect(call.arguments).toMatchObject({ path: "NOTES.md", content: expect.stringMatching(/1\.2\.0/) as string });
-      expect(call.decide).toBe(`x-agent task ${taskId} --approve   (or --deny)`);
+      // The hint names the queue and the owner: pasted as printed, it finds the task.
+      expect(call.decide).toBe(`x-agent task ${taskId} --store ${url!} --owner ${owner} --approve   (or --deny)`);
       const shown = await runCli(["task", taskId!, "--store", url!, "--owner", owner], { cwd });
       expect(shown.code).toBe(0);
       expect(shown.stdout).toContain(`write_file (call ${call.id})`);

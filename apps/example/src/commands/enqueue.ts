@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createTaskQueue, type QueuedTask, type TaskQueue } from "@x/queue-postgres";
 import type { Command } from "../args";
 import { pendingApproval } from "@x/runner";
-import type { CliIo } from "../io";
+import { invocation, type CliIo } from "../io";
 import { viewPendingCall, type PendingCallView } from "../pending-call";
 import { AGENT_SYSTEM_PROMPT } from "../runtime";
 import { SANDBOX_PERMISSIONS } from "../sandbox/tools";
@@ -28,7 +28,8 @@ export async function enqueueCommand(command: Extract<Command, { name: "enqueue"
     );
     io.emit({ type: "note", text: `queued task ${taskId} (owner ${command.owner})` });
     io.emit({ type: "queued", id: taskId, owner: command.owner });
-    return command.wait ? await reportTask(io, await settled(queue, taskId, command.owner)) : 0;
+    const where = { queue: command.queue, owner: command.owner };
+    return command.wait ? await reportTask(io, await settled(queue, taskId, command.owner), where) : 0;
   } finally {
     await queue.stop();
   }
@@ -44,11 +45,23 @@ export async function settled(queue: TaskQueue, taskId: string, owner: string): 
   return task;
 }
 
+/** The queue a task is in and its owner: what the printed `task` command needs to find it again. */
+export interface TaskWhere {
+  queue: string;
+  owner: string;
+}
+
+/** `x-agent task <id> --store <url> [--owner <owner>]`, as this process was launched, to paste back as it is. */
+export function taskCommandLine(io: CliIo, taskId: string, where: TaskWhere): string {
+  const owner = where.owner === "default" ? "" : ` --owner ${where.owner}`;
+  return `${invocation(io.env)} task ${taskId} --store ${where.queue}${owner}`;
+}
+
 /**
  * Prints a task's state, and the whole call a parked one waits for (diffed against `sandbox`, the
  * workers' folder, when given); exit 0 when it completed or waits for a person, else 1.
  */
-export async function reportTask(io: CliIo, task: QueuedTask, sandbox?: string): Promise<number> {
+export async function reportTask(io: CliIo, task: QueuedTask, where: TaskWhere, sandbox?: string): Promise<number> {
   const call = await waitingCall(task, sandbox);
   io.emit({
     type: "note",
@@ -56,7 +69,12 @@ export async function reportTask(io: CliIo, task: QueuedTask, sandbox?: string):
       call ? ` — "${call.tool}" waits for a person` : ""
     }`,
   });
-  if (call) io.emit({ type: "pending_call", ...call, decide: `x-agent task ${task.id} --approve   (or --deny)` });
+  if (call)
+    io.emit({
+      type: "pending_call",
+      ...call,
+      decide: `${taskCommandLine(io, task.id, where)} --approve   (or --deny)`,
+    });
   if (task.result?.output) io.emit({ type: "note", text: task.result.output });
   return task.status === "completed" || task.status === "parked" || OPEN.has(task.status) ? 0 : 1;
 }

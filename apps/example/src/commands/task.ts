@@ -31,7 +31,7 @@ export async function taskCommand(command: Extract<Command, { name: "task" }>, i
     const task = command.wait
       ? await settled(queue, command.taskId, command.owner)
       : await queue.getTask(command.taskId, command.owner);
-    return await reportTask(io, task, sandbox);
+    return await reportTask(io, task, { queue: command.queue, owner: command.owner }, sandbox);
   } finally {
     await queue.stop();
   }
