@@ -38,13 +38,17 @@ export class RunObserver {
   /** The run whose model call the runner opened last: the brain is called right after its span starts. */
   private callingRun: string | undefined;
 
+  /** The longest wait the runner's retry takes (its `maxDelayMs`): a server that asks for more is not retried. */
+  private readonly maxRetryDelayMs: number | undefined;
+
   constructor(
     private readonly emit: (event: AppEvent) => void,
-    options: { teacherMode: boolean; streamText?: boolean },
+    options: { teacherMode: boolean; streamText?: boolean; maxRetryDelayMs?: number },
   ) {
     this.defaultSpeaker = options.teacherMode ? "student" : "agent";
     this.agentSpeaker = this.defaultSpeaker;
     this.streamText = options.streamText ?? false;
+    this.maxRetryDelayMs = options.maxRetryDelayMs;
   }
 
   /**
@@ -142,7 +146,7 @@ export class RunObserver {
         type: "notice",
         code: `model.${message.errorKind ?? message.stopReason}`,
         audience: "user",
-        message: message.errorMessage ?? `${model.id} failed`,
+        message: `${message.errorMessage ?? `${model.id} failed`}${this.givingUp(message)}`,
       });
       return;
     }
@@ -150,6 +154,17 @@ export class RunObserver {
     if (text.trim() !== "") this.emit({ type: "turn", speaker, model: model.id, text });
     for (const call of assistantToolCalls(message))
       this.emit({ type: "tool_call", speaker, id: call.id, name: call.name, arguments: call.arguments });
+  }
+
+  /** Why a call the server asked to retry later is not retried: it asked to wait longer than the runner waits. */
+  private givingUp(message: AssistantMessage): string {
+    const wait = message.retryAfterMs;
+    const max = this.maxRetryDelayMs;
+    if (wait === undefined || max === undefined || wait <= max) return "";
+    return (
+      ` — the server asks to wait ${Math.ceil(wait / 1000)} s before another try, ` +
+      `longer than the ${max / 1000} s this CLI waits, so it does not retry`
+    );
   }
 
   readonly tracer: Tracer = {

@@ -41,6 +41,9 @@ export type RuntimeSource =
  * the roles (`classifier`, `advisor`), and parks signed with the project's key and claimed in a
  * ledger on disk, so a park can be finished by `x-agent resume` in another process exactly once.
  */
+/** Short backoff: a person is watching. A server asking for a longer wait than `maxDelayMs` is not retried. */
+const RETRY = { maxRetries: 2, baseDelayMs: 300, maxDelayMs: 5_000 };
+
 export async function createRuntime(
   source: RuntimeSource,
   options: {
@@ -56,6 +59,7 @@ export async function createRuntime(
   const observer = new RunObserver(options.emit, {
     teacherMode: options.teacherMode,
     streamText: options.streamText ?? false,
+    maxRetryDelayMs: RETRY.maxDelayMs,
   });
   let brains: Brain[];
   let models: ModelCatalog;
@@ -100,8 +104,7 @@ export async function createRuntime(
     ...(options.approver ? { approver: options.approver } : {}),
     parkKey: await parkKey(options.cwd, options.env),
     parkLedger: parkLedger(options.cwd),
-    // Short backoff: a person is watching.
-    retry: { maxRetries: 2, baseDelayMs: 300, maxDelayMs: 5_000 },
+    retry: RETRY,
   };
   return { runner: createRunner(deps), deps, observer, roleModels, models };
 }

@@ -63,6 +63,25 @@ describe("x-agent run while the server asks it to wait", { timeout: 120_000 }, (
     expect(requests).toBe(3);
   });
 
+  it("a retry-after longer than the CLI waits: no retry, and it says why", async () => {
+    const long: OpenAIMockReply = {
+      kind: "error",
+      error: {
+        status: 429,
+        message: "Rate limit reached",
+        type: "rate_limit_error",
+        headers: { "retry-after": "120" },
+      },
+    };
+    const { run, requests } = await runAgainst([long, { text: "never asked" }], []);
+    expect(run.code).toBe(1);
+    expect(requests).toBe(1);
+    expect(run.stderr).not.toContain("retrying");
+    expect(run.stderr).toContain(
+      "the server asks to wait 120 s before another try, longer than the 5 s this CLI waits, so it does not retry",
+    );
+  });
+
   it("a mistyped flag is refused with the flag it meant", async () => {
     const cwd = await tempDir("x-agent-test-flag-");
     const run = await runCli(["run", "Say done.", "--tiemout", "5"], { cwd });
