@@ -4,7 +4,7 @@ import { MemoryStrategyStore } from "@x/strategy-store-memory";
 import { describe, expect, it } from "vitest";
 import { isCodedError } from "@x/llm-types";
 import { teacherTask, TEACHER_STATE_VERSION, type TeacherConfig, type TeacherTaskTake } from "./index";
-import { advice, setup, tools } from "../test/harness";
+import { advice, editCall, setup, stuck, tools } from "../test/harness";
 
 const KEY = "teacher-task-tests-key-0123456789abcdef";
 
@@ -112,6 +112,38 @@ describe("teacherTask: teacher mode as a queued task", () => {
     const result = await task.run(take(runner, first.at(-1), []));
     expect([result.status, result.output, result.escalations.length]).toEqual(["completed", "41", 1]);
     expect([calls("teacher").length, memory.puts()]).toEqual([1, 1]);
+  });
+
+  it("the stuck monitor's spend in a student run cut short is billed by the take that finishes it", async () => {
+    const stuckStudent = (ctx: FauxRequestContext) =>
+      JSON.stringify(ctx.context.messages).includes("count the gaps") ? fauxText("41") : editCall(ctx);
+    const run = async (dieAt?: number) => {
+      const { runner, calls } = setup(
+        {},
+        { fallback: { student: stuckStudent, teacher: teacherSays, monitor: stuck(false) } },
+      );
+      const task = teacherTask({ key: KEY, config: { verify: ({ output }) => output.trim() === "41" } });
+      const stuckTake = (state: unknown, saved: unknown[], die?: number) => ({
+        ...take(runner, state, saved, die),
+        spec: { objective: "How many gaps between 42 posts in a row?", tools: [tools().edit] },
+      });
+      const first: unknown[] = [];
+      if (dieAt === undefined) return { result: await task.run(stuckTake(null, first)), calls };
+      await expect(task.run(stuckTake(null, first, dieAt))).rejects.toThrow("worker died");
+      // Saved: the recall, then the monitor's spend mid-run; the run's own record never happened.
+      expect(first).toHaveLength(2);
+      return { result: await task.run(stuckTake(first[1], [])), calls };
+    };
+    const uncut = await run();
+    const cut = await run(3);
+    expect(uncut.result.escalations.map((e) => e.trigger)).toEqual(["stuck"]);
+    expect(cut.result.escalations.map((e) => e.trigger)).toEqual(["stuck"]);
+    // The student run was done again here (no checkpoint in this take), so its monitor was asked again:
+    // both monitor calls are billed, the dead take's included.
+    expect([uncut.calls("monitor").length, cut.calls("monitor").length]).toEqual([1, 2]);
+    const monitorTokens = cut.result.stats.tokens - uncut.result.stats.tokens;
+    expect(monitorTokens).toBeGreaterThan(0);
+    expect(cut.result.stats.modelCalls - uncut.result.stats.modelCalls).toBe(1);
   });
 
   it("a stored state altered, from another task, newer or malformed is refused, typed, nothing run", async () => {
