@@ -150,6 +150,9 @@ export class RunObserver {
       });
       return;
     }
+    // A cut stream (dropped or stalled, `stop` synthesised) is never a finished turn: the runner retries it
+    // and runs none of its calls, so they are not shown as calls made.
+    if (message.partialFinalized) return;
     const text = assistantText(message);
     if (text.trim() !== "") this.emit({ type: "turn", speaker, model: model.id, text });
     for (const call of assistantToolCalls(message))

@@ -82,6 +82,21 @@ describe("x-agent run while the server asks it to wait", { timeout: 120_000 }, (
     );
   });
 
+  it("a stream cut mid tool call: the calls that never ran are not shown as made", async () => {
+    const cut: OpenAIMockReply = {
+      toolCalls: [{ id: "c1", name: "list_files", arguments: { path: "." } }],
+      cutAfter: 3,
+      ending: "destroy",
+    };
+    const { run, requests } = await runAgainst([cut, cut, cut], ["--json"]);
+    expect(requests).toBe(3);
+    const events = parseEvents(run.stdout);
+    expect(ofType(events, "tool_call")).toEqual([]);
+    expect(ofType(events, "tool_result")).toEqual([]);
+    expect(ofType(events, "retry").map((e) => e.attempt)).toEqual([1, 2]);
+    expect(ofType(events, "result")[0]!.summary.status).toBe("failed");
+  });
+
   it("a mistyped flag is refused with the flag it meant", async () => {
     const cwd = await tempDir("x-agent-test-flag-");
     const run = await runCli(["run", "Say done.", "--tiemout", "5"], { cwd });
