@@ -97,7 +97,7 @@ export function useHarness(name: string): Harness {
       children.add(child);
       child.on("exit", () => children.delete(child));
       const hanging = new Promise<void>((resolve, reject) => {
-        child.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("hanging") && resolve());
+        child.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("hanging") && resolve());
         child.on("exit", (code) => reject(new Error(`child exited (${code}) before it hung`)));
       });
       return { child, hanging };
