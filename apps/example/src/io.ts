@@ -19,7 +19,20 @@ export interface CliIo {
 
 /** How the user started this CLI, so printed commands can be pasted back as they are. */
 export function invocation(env: Readonly<Record<string, string | undefined>>): string {
-  return launchedByPnpmExample(env) ? "pnpm example" : "x-agent";
+  if (launchedByPnpmExample(env)) return "pnpm example";
+  return launchedByPnpmBin(env) ? "pnpm x-agent" : "x-agent";
+}
+
+/**
+ * `pnpm x-agent` (or `pnpm exec x-agent`) in the workspace: pnpm runs the bin with its user agent and
+ * the workspace's package name set, and no script event (a script would set `npm_lifecycle_event`).
+ */
+function launchedByPnpmBin(env: Readonly<Record<string, string | undefined>>): boolean {
+  return (
+    (env.npm_config_user_agent ?? "").startsWith("pnpm/") &&
+    env.PNPM_PACKAGE_NAME !== undefined &&
+    env.npm_lifecycle_event === undefined
+  );
 }
 
 /** `pnpm example` at the root (or the app's own `start` script) started this process. */
