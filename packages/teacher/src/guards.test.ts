@@ -186,7 +186,11 @@ describe("cost guards on a tool run", () => {
     expect(calls("teacher")).toHaveLength(1);
     expect(result.escalations).toHaveLength(1);
     expect(result.output).toBe("a2");
-    expect(result.status).toBe("completed");
+    // The verifier rejected a2 and the guard kept the teacher away: unresolved, never `completed`.
+    expect(result.status).toBe("failed");
+    expect(result.terminal).toMatchObject({ code: "output_invalid", cause: "output" });
+    expect(result.terminal.message).toMatch(/failed the host's verify .*not consulted \(max_escalations\)/);
+    expect(result.strategies.stored).toBeUndefined();
   });
 
   it("teacherSpendRatioCap stops escalating once teacher tokens pass the cap × student tokens", async () => {

@@ -226,6 +226,9 @@ export async function teacherLoop(
     studentStats = fired.helperStats.reduce(sumRunStats, studentStats);
     verdicts.push(...fired.verdicts);
     if (!fired.trigger) return finish(student.result, session, student.result.status === "completed");
+    // No help came (a guard, the policy, an unreachable teacher): a student answer the host's verify
+    // rejected is still no success — it ends unresolved, never `completed`.
+    const unhelped = (why: string) => finish(unverified(student.result, fired.trigger!, why), session, false);
 
     const attempt = escalations.length + 1;
     const refused = checkGuards(
@@ -238,7 +241,7 @@ export async function teacherLoop(
       },
       config,
     );
-    if (refused) return finish(student.result, session, false);
+    if (refused) return unhelped(`the teacher was not consulted (${refused})`);
     const recent = [
       ...tracker.recent(),
       ...(student.result.output.trim() ? [`final answer: ${clip(student.result.output, 500)}`] : []),
@@ -248,7 +251,7 @@ export async function teacherLoop(
     const policy = await journal.step(`policy:${run}`, reader<boolean>(z.boolean(), "a policy answer"), () =>
       policyAllows(config, info),
     );
-    if (!policy.value) return finish(student.result, session, false);
+    if (!policy.value) return unhelped("the escalation policy declined to consult the teacher");
 
     const failure = {
       ...fired.trigger,
@@ -295,7 +298,7 @@ export async function teacherLoop(
       }
       teacherRunStats = sumRunStats(teacherRunStats, takeover.result.stats);
       record(takeover.advice, takeover.reached, step.replayed);
-      if (!takeover.reached) return finish(student.result, session, false);
+      if (!takeover.reached) return unhelped("the teacher could not be reached to take over");
       return settle(takeover.result, run);
     }
 
@@ -312,7 +315,10 @@ export async function teacherLoop(
     const tookOver = asked.answered && wantsTakeover && allowanceLeft !== 0;
     record(asked.advice, tookOver, askedStep.replayed);
     // A teacher that could not be reached has nothing to pass on: the student's result stands.
-    if (!asked.answered || (wantsTakeover && !tookOver)) return finish(student.result, session, false);
+    if (!asked.answered || (wantsTakeover && !tookOver))
+      return unhelped(
+        asked.answered ? "the teacher's allowance was spent before a takeover" : "the teacher could not be reached",
+      );
 
     if (tookOver) {
       const spec = { ...studentSpec, budget: tighter(remaining(studentSpec.budget, studentStats), allowanceLeft) };
@@ -357,4 +363,15 @@ async function policyAllows(config: ResolvedTeacherConfig, info: EscalationPolic
     // Fail open: a broken policy must not strand a student that needs help.
     return true;
   }
+}
+
+/**
+ * The student's result as the run ends with no help: unchanged, unless the host's verify rejected a
+ * completed answer — then `failed` / `output_invalid`, the verify's reason and why no help came.
+ */
+function unverified(result: TaskResult, trigger: NonNullable<Fired["trigger"]>, why: string): TaskResult {
+  if (trigger.trigger !== "verify-fail" || result.status !== "completed") return result;
+  const reason = trigger.verifyReason ?? "the host's check rejected the answer";
+  const message = `the student's answer failed the host's verify (${reason}) and ${why}`;
+  return { ...result, status: "failed", terminal: { code: "output_invalid", cause: "output", message } };
 }
