@@ -1,6 +1,6 @@
 import { fauxText, fauxToolCall } from "@x/brain-faux";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectMcp, type ElicitationRequest, type Elicitor, type McpToolset } from "./index";
+import { connectMcp, type McpElicitationRequest, type Elicitor, type McpToolset } from "./index";
 import { autoRunner, resultText, toolResults } from "../test/harness";
 import { everythingServer } from "../test/servers";
 
@@ -23,7 +23,7 @@ async function elicitOnce(elicit?: Elicitor) {
 
 describe("elicitation from a real server (server-everything over stdio) during a run", () => {
   it("goes to the host's person with its call; their answer, defaults filled in, reaches the server", async () => {
-    const asked: ElicitationRequest[] = [];
+    const asked: McpElicitationRequest[] = [];
     const { text } = await elicitOnce((request) => {
       asked.push(request);
       return Promise.resolve({ action: "accept", content: { name: "Ada Lovelace", email: "ada@example.com" } });

@@ -12,7 +12,7 @@ export interface ElicitationCall {
 }
 
 /** A server's question for the user, as the host's person sees it. */
-export interface ElicitationRequest {
+export interface McpElicitationRequest {
   server: string;
   /** The server's words: untrusted text, shown as the server's, never as the user's. */
   message: string;
@@ -32,7 +32,7 @@ export type ElicitationAnswer =
  * Asks a person (the run's live approver, or whoever the host routes it to). `unavailable` when
  * nobody can answer now: the server is told the user declined. The model never answers for the user.
  */
-export type Elicitor = (request: ElicitationRequest) => Promise<ElicitationAnswer | "unavailable">;
+export type Elicitor = (request: McpElicitationRequest) => Promise<ElicitationAnswer | "unavailable">;
 
 /**
  * The run's own way to ask: the calling tool's `ctx.elicit` — its live approver, or a park. The

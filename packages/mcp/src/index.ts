@@ -3,7 +3,7 @@ export { OAUTH_GRANTS, TOKEN_ENDPOINT_AUTH_METHODS, type McpAuth, type McpAuthor
 export { createMemoryTokenStore, type McpTokenStore, type McpAuthRecord } from "./token-store";
 export { createFileTokenStore } from "./file-token-store";
 export { createPostgresTokenStore, type PostgresQueryable } from "./postgres-token-store";
-export type { Elicitor, ElicitationRequest, ElicitationAnswer, ElicitationCall } from "./elicitation";
+export type { Elicitor, McpElicitationRequest, ElicitationAnswer, ElicitationCall } from "./elicitation";
 export { ANNOTATION_TRUST, type McpServerConfig, type McpPolicy } from "./server-config";
 export { clearTool, type ToolClearance, type ToolHints } from "./permission-policy";
 export { TOOL_NAME_SEPARATOR } from "./tool-name";
