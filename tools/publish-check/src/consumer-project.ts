@@ -76,9 +76,10 @@ export interface EntryPoint {
   cjs: boolean;
 }
 
+/** Module entries only: `./package.json` and data subpaths (a plain path, such as a dataset pattern) load no module. */
 export function entryPoints(pkg: PublishablePackage): EntryPoint[] {
   return Object.entries(pkg.manifest.exports ?? {})
-    .filter(([subpath]) => subpath !== "./package.json")
+    .filter(([subpath, target]) => subpath !== "./package.json" && typeof target !== "string")
     .map(([subpath, conditions]) => ({
       specifier: subpath === "." ? pkg.manifest.name : `${pkg.manifest.name}/${subpath.slice(2)}`,
       cjs: typeof conditions === "object" && conditions !== null && "require" in conditions,
