@@ -87,7 +87,8 @@ export async function cli(argv: readonly string[], rawHost: CliEnvironment): Pro
     interactive: progressTTY && !command.json,
     input: host.input,
     inputIsTTY: host.inputIsTTY,
-    streamText: split && !command.json,
+    // `--json` carries the deltas too (`text_delta` lines); the `turn` line with the whole text still follows.
+    streamText: split,
     ...(host.onInterrupt ? { onInterrupt: host.onInterrupt } : {}),
   };
   try {

@@ -123,7 +123,13 @@ describe(
         });
         const run = await runCli(["run", "Say hello", "--no-teacher", "--json"], { cwd, env });
         expect(run.code).toBe(0);
-        expect(ofType(parseEvents(run.stdout), "result")[0]!.output).toBe("Nothing to do.");
+        const events = parseEvents(run.stdout);
+        expect(ofType(events, "result")[0]!.output).toBe("Nothing to do.");
+        // --json carries the answer as it streams, delta by delta, then the whole turn.
+        const deltas = ofType(events, "text_delta");
+        expect(deltas.length).toBeGreaterThan(0);
+        expect(deltas.map((d) => d.delta).join("")).toBe("Nothing to do.");
+        expect(ofType(events, "turn").at(-1)!.text).toBe("Nothing to do.");
         expect(server.bodies()[0]!.model).toBe("env-model");
         expect(server.requests[0]!.headers.authorization).toBe("Bearer from-env");
       } finally {

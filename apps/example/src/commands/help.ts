@@ -158,6 +158,8 @@ Options:
   --create-sandbox        make the --sandbox folder if it does not exist
   --shell-timeout <s>     shell command timeout in seconds (default: 10)
   --max-turns <n>         turn limit per run (default: 20; a council's: per reviewer pass, default 6)
+  --timeout <s>           each model call's deadline in seconds: a stalled or slow server is cut,
+                          then retried
   --mcp "<command>"       also give the agent the tools of this MCP server, started over stdio
                           (repeatable; name the server's exact package and version, or a
                           bin path you installed: e.g. --mcp "npx -y
