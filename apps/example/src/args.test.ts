@@ -92,8 +92,22 @@ describe("parseCommandLine", () => {
       reason: "no",
     });
     expect(parseCommandLine(["resume", "p.json"])).toEqual({ name: "resume", file: "p.json", json: false, prices: {} });
-    expect(usage(["resume", "p.json", "--approve", "--deny"])).toContain("--approve or --deny, not both");
-    expect(usage(["resume", "p.json", "--reason", "no"])).toContain("--reason goes with --approve or --deny");
+    expect(usage(["resume", "p.json", "--approve", "--deny"])).toContain(
+      "one of --approve, --deny, --answer or --decline, not approve and deny",
+    );
+    expect(usage(["resume", "p.json", "--reason", "no"])).toContain(
+      "--reason goes with --approve, --deny or --decline",
+    );
+    expect(parseCommandLine(["resume", "p.json", "--answer", '{"seat":"12A","bags":2}'])).toMatchObject({
+      decision: "answer",
+      answer: { seat: "12A", bags: 2 },
+    });
+    expect(parseCommandLine(["resume", "p.json", "--decline"])).toMatchObject({ decision: "decline" });
+    expect(usage(["resume", "p.json", "--answer", "12A"])).toContain(
+      "--answer takes the form's fields as a JSON object",
+    );
+    expect(usage(["resume", "p.json", "--answer", "[1]"])).toContain("--answer takes a JSON object");
+    expect(usage(["resume", "p.json", "--answer", "{}", "--decline"])).toContain("not answer and decline");
     expect(usage(["resume", "--approve"])).toContain("needs the parked file");
   });
 

@@ -72,6 +72,8 @@ const OPTIONS = {
     ...ENDPOINT,
     approve: { type: "boolean" },
     deny: { type: "boolean" },
+    answer: { type: "string" },
+    decline: { type: "boolean" },
     reason: { type: "string" },
   },
   worker: {
@@ -156,8 +158,13 @@ export type Command =
       name: "resume";
       file: string;
       json: boolean;
-      /** Absent: the pending call is only shown, nothing is decided. */
-      decision?: "approve" | "deny";
+      /**
+       * Absent: the pending call is only shown, nothing is decided. `answer` / `decline` answer a
+       * tool's question (a park of kind `elicitation`); `approve` / `deny` any other park.
+       */
+      decision?: "approve" | "deny" | "answer" | "decline";
+      /** With `answer`: the form filled in, as a JSON object (`--answer '{"seat":"12A"}'`). */
+      answer?: Record<string, string | number | boolean | string[]>;
       reason?: string;
     } & EndpointArgs)
   | ({ name: "worker"; json: boolean; queue: string; scripted: boolean; concurrency: number } & StoreArgs &
@@ -321,19 +328,26 @@ export function parseCommandLine(argv: readonly string[]): Command {
     case "resume": {
       const file = positionals[0];
       if (file === undefined)
-        throw new UsageError("resume needs the parked file: x-agent resume <file> [--approve|--deny]");
+        throw new UsageError(
+          "resume needs the parked file: x-agent resume <file> [--approve|--deny|--answer <json>|--decline]",
+        );
       noExtra(positionals.slice(1), name);
-      if (values.approve === true && values.deny === true)
-        throw new UsageError("resume takes --approve or --deny, not both");
-      const decision = values.approve === true ? "approve" : values.deny === true ? "deny" : undefined;
+      const given = (["approve", "deny", "answer", "decline"] as const).filter((flag) => values[flag] !== undefined);
+      if (given.length > 1)
+        throw new UsageError(
+          `resume takes one of --approve, --deny, --answer or --decline, not ${given.join(" and ")}`,
+        );
+      const decision = given[0];
       const reason = values.reason as string | undefined;
       if (reason !== undefined && decision === undefined)
-        throw new UsageError("--reason goes with --approve or --deny");
+        throw new UsageError("--reason goes with --approve, --deny or --decline");
+      const answer = decision === "answer" ? formAnswer(values.answer as string) : undefined;
       return {
         name,
         file,
         json,
         ...(decision ? { decision } : {}),
+        ...(answer ? { answer } : {}),
         ...(reason !== undefined ? { reason } : {}),
         ...endpointArgs(values),
       };
@@ -461,4 +475,19 @@ function endpointArgs(values: Record<string, unknown>): EndpointArgs {
     out.prices[match[1]!] = { input: Number(match[2]), output: Number(match[3]) };
   }
   return out;
+}
+
+/** `--answer`'s JSON: an object of the form's fields. The runner checks it against the question's form. */
+function formAnswer(text: string): Record<string, string | number | boolean | string[]> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new UsageError(
+      `--answer takes the form's fields as a JSON object, e.g. --answer '{"seat":"12A"}' (got ${text})`,
+    );
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new UsageError(`--answer takes a JSON object of the form's fields (got ${text})`);
+  return value as Record<string, string | number | boolean | string[]>;
 }

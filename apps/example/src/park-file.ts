@@ -68,6 +68,12 @@ export const ParkFileSchema = z.object({
   sandbox: z.string().min(1),
   shellTimeoutMs: z.number().int().positive(),
   run: ModeSchema,
+  /**
+   * The MCP servers the run had (`--mcp` command lines, `--mcp-url` endpoints): a call parked on one
+   * of their tools is resumed with them connected again. Signed with the rest: an edited command line
+   * is refused before anything is started.
+   */
+  mcp: z.object({ commands: z.array(z.string()), urls: z.array(z.string()) }).optional(),
   /** Validated (and its signature checked) by the runner on resume. */
   parked: z.unknown(),
   /**

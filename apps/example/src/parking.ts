@@ -31,7 +31,9 @@ export async function saveParked(
     type: "parked",
     file,
     show: command,
-    resume: `${command} --approve   (or --deny)`,
+    resume: result.parked.pending.elicitation
+      ? `${command} --answer '{…}'   (or --decline)`
+      : `${command} --approve   (or --deny)`,
     // The call the tree waits on, wherever it is in it: never the delegating call above a sub-run's.
     ...(await viewPendingCall(pendingApproval(result.parked), meta.sandbox)),
   });

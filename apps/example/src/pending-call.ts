@@ -24,6 +24,8 @@ export interface PendingCallView {
   path: TaskPathEntry[];
   /** For a write onto an existing file of the sandbox: what the write changes, as a unified diff. */
   diff?: string;
+  /** On kind `elicitation`: the running tool's question (its words, not the user's) and the form to fill in. */
+  question?: { message: string; schema: Record<string, unknown> };
 }
 
 /** What the runner hands a live approver, and what `pendingApproval(parked)` reads out of a park. */
@@ -32,6 +34,7 @@ export interface PendingCallSource {
   kind: ApprovalKind;
   reason?: string;
   path?: readonly TaskPathEntry[];
+  elicitation?: { message: string; schema: Record<string, unknown> };
 }
 
 /**
@@ -48,6 +51,8 @@ export async function viewPendingCall(source: PendingCallSource, sandbox?: strin
     path: [...(source.path ?? [])],
   };
   if (source.reason !== undefined) view.reason = source.reason;
+  if (source.elicitation !== undefined)
+    view.question = { message: source.elicitation.message, schema: source.elicitation.schema };
   const diff = sandbox === undefined ? undefined : await writeDiff(sandbox, toolCall.name, toolCall.arguments);
   if (diff !== undefined) view.diff = diff;
   return view;

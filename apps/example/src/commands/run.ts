@@ -130,6 +130,9 @@ async function runWith(
     sandbox,
     shellTimeoutMs: command.shellTimeoutMs,
     run: { mode: "endpoint", endpoint: config },
+    ...(command.mcp.length + command.mcpUrls.length > 0
+      ? { mcp: { commands: command.mcp, urls: command.mcpUrls } }
+      : {}),
   });
   io.emit({ type: "summary", rows: [done.summary] });
   if (result.status === "aborted") return ABORTED_EXIT;

@@ -86,7 +86,7 @@ export type AppEvent =
    * The call a parked run or a queued task waits on, shown whole by `x-agent resume` and `x-agent task`:
    * before the decision it is about to apply, or alone with `decide`, the command that decides it.
    */
-  | ({ type: "pending_call"; decision?: "approve" | "deny"; decide?: string } & PendingCallView)
+  | ({ type: "pending_call"; decision?: "approve" | "deny" | "answer" | "decline"; decide?: string } & PendingCallView)
   | { type: "result"; label: string; summary: RunSummary; output: string; terminal: { code: string; message: string } }
   /** Which mode a task goes to (`routeTask` of @x/council), and why. */
   | { type: "route"; mode: "teacher" | "council"; reason: string }

@@ -29,6 +29,7 @@ export function briefCallLines(view: PendingCallView, more: string): string[] {
   const lines: string[] = [];
   const path = callPath(view);
   if (path) lines.push(`in a sub-run: ${path}`);
+  lines.push(...questionLines(view));
   const json = JSON.stringify(view.arguments);
   const flat = oneLine(json, Number.MAX_SAFE_INTEGER);
   if (flat.length <= SHOWN_ARGUMENT_CHARS) lines.push(flat);
@@ -53,6 +54,7 @@ export function fullCallLines(view: PendingCallView): string[] {
   const lines = [`${oneLine(view.tool, 80)} (call ${oneLine(view.id, 80)})`];
   const path = callPath(view);
   if (path) lines.push(`in a sub-run: ${path}`);
+  lines.push(...questionLines(view));
   const chars = JSON.stringify(view.arguments).length;
   lines.push(`arguments (${count(chars)} characters as JSON):`);
   for (const [name, value] of Object.entries(view.arguments)) lines.push(...argumentLines(name, value));
@@ -76,4 +78,28 @@ function argumentLines(name: string, value: unknown): string[] {
   const json = JSON.stringify(value, null, 2) ?? String(value);
   const body = json.split("\n");
   return body.length === 1 ? [`${label} ${visible(json)}`] : [label, ...body.map((line) => `    ${visible(line)}`)];
+}
+
+/**
+ * A tool's question, marked as the tool's words (a server wrote them, not the user), and each field of
+ * its form: name, type, whether it is required, and what it says about itself.
+ */
+export function questionLines(view: PendingCallView): string[] {
+  if (!view.question) return [];
+  const form = view.question.schema as {
+    properties?: Record<string, { type?: unknown; description?: unknown; enum?: unknown }>;
+    required?: unknown;
+  };
+  const required = new Set(Array.isArray(form.required) ? form.required.map(String) : []);
+  const lines = [`the tool asks (its words): ${oneLine(visible(view.question.message), 200)}`];
+  for (const [name, field] of Object.entries(form.properties ?? {})) {
+    const kind = Array.isArray(field.enum)
+      ? `one of ${field.enum.map(String).join(", ")}`
+      : typeof field.type === "string"
+        ? field.type
+        : "value";
+    const about = typeof field.description === "string" ? ` — ${oneLine(visible(field.description), 120)}` : "";
+    lines.push(`  ${visible(name)}: ${kind}${required.has(name) ? ", required" : ""}${about}`);
+  }
+  return lines;
 }
