@@ -11,7 +11,7 @@ import {
 import { ParkedRunError } from "../vocabulary/parked-run-error";
 import { refuseNewerVersion } from "../decisions/stored-version";
 import type { RunContext } from "../state/run-context";
-import { mac, outsideJson } from "./park";
+import { mac } from "./park";
 
 /** What a run continues from, however it was stored: one checkpoint, or a chain of links joined. */
 export type CheckpointContents = Pick<RunCheckpoint, "spec" | "history" | "messages" | "state">;
@@ -43,14 +43,14 @@ export async function appendCheckpointSegment(ctx: RunContext, from: number): Pr
 }
 
 /**
- * Reads the links a host hands back, in order: each link's schema and signature, then the chain
+ * Reads the links a host hands back (screened already, by `readCheckpoint`), in order: each link's
+ * schema and signature, then the chain
  * (`seq` 0, 1, 2 … with each `prev` the link before's signature, one run, the base on link 0 only).
  * A link missing, reordered, changed or from another run is refused before anything runs.
  * Throws {@link ParkedRunError} (`invalid_schema`, `bad_signature`, `version_unsupported`).
  */
-export function joinCheckpointSegments(raw: unknown, key: Uint8Array | string): CheckpointContents {
-  const value = outsideJson(raw, "run checkpoint chain");
-  if (!Array.isArray(value) || value.length === 0)
+export function joinCheckpointSegments(value: readonly unknown[], key: Uint8Array | string): CheckpointContents {
+  if (value.length === 0)
     throw new ParkedRunError("invalid_schema", "a run checkpoint chain is a non-empty array of its links, in order");
   const links = value.map((link, i) => verifiedLink(link, i, key));
   const base = links[0]!.base;

@@ -16,7 +16,7 @@ import {
 } from "../vocabulary/elicitation";
 import type { ParkedRun, PendingCall } from "../vocabulary/park-schema";
 import { ApprovalDecisionSchema } from "../vocabulary/schemas";
-import type { ResumeDecision } from "../vocabulary/types";
+import type { ResumeDecision } from "../vocabulary/runner-api";
 
 /** A question the call asked and the person's answer to it. */
 type Answered = ElicitationRequest & { result: ElicitationResult };

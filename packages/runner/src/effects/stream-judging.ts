@@ -30,11 +30,19 @@ export function streamJudge(
     // The turn's own bill is not in the stats yet: only a budget the whole turn cannot spend (its
     // prompt, a quarter over the estimate, and a full answer) is risked on a classifier call early;
     // otherwise the gate asks after the turn, as the budget then allows.
-    affordable ??= !runBudgetExceeded(
-      ctx,
-      usageFor(model, { input: Math.ceil(estimateContextTokens(request) * 1.25), output: maxTokens }),
-    );
+    affordable ??=
+      !hasBudget(ctx) ||
+      !runBudgetExceeded(
+        ctx,
+        usageFor(model, { input: Math.ceil(estimateContextTokens(request) * 1.25), output: maxTokens }),
+      );
     if (gated && affordable) gate.prejudge(call, streamed);
     streamed.push(call);
   };
+}
+
+/** Whether a budget binds this run or any run above it: without one there is no estimate to make. */
+function hasBudget(ctx: RunContext): boolean {
+  for (let at: RunContext | undefined = ctx; at; at = at.lineage?.parent) if (at.spec.budget) return true;
+  return false;
 }

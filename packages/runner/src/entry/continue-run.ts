@@ -4,7 +4,8 @@ import { historyView } from "../state/history-view";
 import { continueTurns } from "../loop/loop";
 import type { ResolvedDeps } from "../state/run-context";
 import { buildContext, drive, failedBeforeStart } from "../loop/run-lifecycle";
-import type { ContinueOptions, TaskResult } from "../vocabulary/types";
+import type { TaskResult } from "../vocabulary/types";
+import type { ContinueOptions } from "../vocabulary/runner-api";
 import { grantCarried } from "../decisions/tool-grant";
 
 /**

@@ -2,7 +2,7 @@ import { fauxDelay, fauxText, fauxToolCall } from "@x/brain-faux";
 import { describe, expect, it } from "vitest";
 import { runHosted } from "./hosted-run";
 import { runSubTask } from "../loop/sub-run";
-import type { Runner } from "../vocabulary/types";
+import type { Runner } from "../vocabulary/runner-api";
 import { spy, treeSetup } from "../../test/sub-run-harness";
 
 describe("runHosted: host code as the parent of sub-runs", () => {

@@ -11,7 +11,8 @@ import { callElicitor } from "../effects/elicitation";
 import { linkedToolContext } from "../effects/sub-run-link";
 import type { SubRunRecord } from "../vocabulary/sub-run-types";
 import { SPAN_NAMES } from "../effects/tracer";
-import type { Budget, Permission, Runner, RunStats, TaskSpec } from "../vocabulary/types";
+import type { Budget, Permission, RunStats, TaskSpec } from "../vocabulary/types";
+import type { Runner } from "../vocabulary/runner-api";
 import { historyView } from "../state/history-view";
 
 /**

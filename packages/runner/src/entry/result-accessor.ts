@@ -1,4 +1,5 @@
-import type { TaskResult, TaskResultAccessor } from "../vocabulary/types";
+import type { TaskResult } from "../vocabulary/types";
+import type { TaskResultAccessor } from "../vocabulary/runner-api";
 
 /**
  * `stream.result` as a function returning the run's promise (the shape of a brain stream's `result()`)

@@ -16,7 +16,8 @@ import type { ElicitationDecision } from "../vocabulary/elicitation";
 import { addGate, toRunStats } from "../state/stats";
 import { claimOf, type ParkClaim } from "../vocabulary/park-ledger";
 import { settleWhenMovedOn } from "../effects/park-settle";
-import type { ResumeDecision, ResumeOptions, TaskResult } from "../vocabulary/types";
+import type { TaskResult } from "../vocabulary/types";
+import type { ResumeDecision, ResumeOptions } from "../vocabulary/runner-api";
 
 /**
  * Continues a parked run: verify (schema, signature, expiry), claim the park id in the ledger, and

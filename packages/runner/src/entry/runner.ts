@@ -25,15 +25,8 @@ import { TaskSpecSchema } from "../vocabulary/schemas";
 import { grantTools } from "../decisions/tool-grant";
 import type { Tool } from "../vocabulary/define-tool";
 
-import type {
-  AutoModeOptions,
-  Runner,
-  RunnerDeps,
-  RunOptions,
-  TaskResult,
-  TaskSpec,
-  TaskStream,
-} from "../vocabulary/types";
+import type { AutoModeOptions, RunnerDeps, TaskResult, TaskSpec } from "../vocabulary/types";
+import type { Runner, RunOptions, TaskStream } from "../vocabulary/runner-api";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

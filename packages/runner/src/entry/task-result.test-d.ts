@@ -2,7 +2,8 @@
 // the result's `structured` on every path that can end a run.
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod/v4";
-import type { Runner, TaskResult, TaskSpec } from "../vocabulary/types";
+import type { TaskResult, TaskSpec } from "../vocabulary/types";
+import type { Runner } from "../vocabulary/runner-api";
 
 declare const runner: Runner;
 const Answer = z.object({ city: z.string(), population: z.number() });

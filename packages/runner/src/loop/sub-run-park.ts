@@ -12,7 +12,8 @@ import type { SubRunSpec, TaskPathEntry } from "../vocabulary/sub-run-types";
 import { grantCarried } from "../decisions/tool-grant";
 import { findTool } from "../decisions/tool-grant";
 import { SPAN_NAMES } from "../effects/tracer";
-import type { ApprovalKind, ResumeDecision, ResumeOptions } from "../vocabulary/types";
+import type { ApprovalKind } from "../vocabulary/types";
+import type { ResumeDecision, ResumeOptions } from "../vocabulary/runner-api";
 
 /** The call a parked tree waits on, wherever in the tree it is. */
 export interface PendingApproval {

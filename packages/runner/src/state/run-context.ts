@@ -1,14 +1,6 @@
 import type { AncestorFrame, AutoModeGate, LoopGuard, ResolvedRetry, RunTrace } from "./run-parts";
-import type {
-  Approver,
-  AutoModeOptions,
-  Clock,
-  ResumeDecision,
-  ResumeOptions,
-  RunOptions,
-  TaskResult,
-  TaskSpec,
-} from "../vocabulary/types";
+import type { Approver, AutoModeOptions, Clock, TaskResult, TaskSpec } from "../vocabulary/types";
+import type { ResumeDecision, ResumeOptions, RunOptions } from "../vocabulary/runner-api";
 import type { TaskModel } from "../vocabulary/task-model";
 import type { ResolvedCompaction } from "../vocabulary/compaction-options";
 import type { Brain, EngineNotice, Message, ModelRouting, ToolCall, ToolSpec, Tracer } from "@x/llm-types";
