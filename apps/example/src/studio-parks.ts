@@ -9,6 +9,7 @@ import type { CliIo } from "./io";
 import { parkedRunOf, parkKey, readParkFile, stateDir, type ParkFile } from "./park-file";
 import { saveParked } from "./parking";
 import { viewPendingCall } from "./pending-call";
+import { inboxItemOf } from "./studio-inbox-item";
 import { createRuntime, type RuntimeSource } from "./runtime";
 import { reopenSandbox } from "./sandbox/sandbox";
 
@@ -60,26 +61,16 @@ export function parkFolders(io: CliIo, folders: readonly string[]): { inbox: App
   };
 }
 
-async function inboxItem({ path, file, parkId }: Found): Promise<InboxItem> {
+async function inboxItem({ path, file }: Found): Promise<InboxItem> {
   const parked = parkedRunOf(file, path);
   // The diff is against the sandbox as it is now; a sandbox that moved or went away shows the call without one.
   const sandbox = await reopenSandbox(file.sandbox).catch(() => undefined);
   const view = await viewPendingCall(pendingApproval(parked), sandbox);
-  return {
-    id: parkId,
+  return inboxItemOf(parked, view, {
     runId: parked.spec.runId,
     label: file.label,
-    createdAt: new Date(parked.createdAt).toISOString(),
-    expiresAt: new Date(parked.expiresAt).toISOString(),
-    tool: view.tool,
-    toolCallId: view.id,
-    arguments: view.arguments,
-    kind: view.kind,
-    ...(view.reason !== undefined ? { reason: view.reason } : {}),
-    path: view.path,
-    ...(view.diff !== undefined ? { diff: view.diff } : {}),
     costMicroUsd: parked.state.stats.usage.cost.total,
-  };
+  });
 }
 
 function runSummary({ path, file, decided }: Found): RunSummary {

@@ -1,6 +1,7 @@
 import { createTaskQueue, type QueuedTask } from "@x/queue-postgres";
 import type { ApprovalInbox, InboxItem, RunSource, RunSummary } from "@x/studio";
 import { waitingCall } from "./commands/enqueue";
+import { inboxItemOf } from "./studio-inbox-item";
 
 /** How many of an owner's newest tasks the studio lists. */
 const LISTED = 100;
@@ -63,19 +64,9 @@ async function inboxItem(task: QueuedTask, sandbox: string | undefined): Promise
   const parked = task.status === "parked" ? task.result?.parked : undefined;
   const view = await waitingCall(task, sandbox);
   if (!parked || !view) return undefined;
-  return {
-    id: parked.parkId,
+  return inboxItemOf(parked, view, {
     runId: task.id,
     label: `queue task ${task.id}`,
-    createdAt: new Date(parked.createdAt).toISOString(),
-    expiresAt: new Date(parked.expiresAt).toISOString(),
-    tool: view.tool,
-    toolCallId: view.id,
-    arguments: view.arguments,
-    kind: view.kind,
-    ...(view.reason !== undefined ? { reason: view.reason } : {}),
-    path: view.path,
-    ...(view.diff !== undefined ? { diff: view.diff } : {}),
     costMicroUsd: task.result?.stats.costMicroUsd ?? 0,
-  };
+  });
 }
