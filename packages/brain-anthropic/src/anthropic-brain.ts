@@ -5,7 +5,7 @@ import { ClientCache } from "./clients";
 import { classifyAnthropicError } from "./errors";
 import { EventReader } from "./events";
 import { buildAnthropicRequest } from "./request";
-import { sseJson } from "./sse-stream";
+import { readSdkStream } from "./sse-stream";
 import { defaultThinkingStyle, type AnthropicThinkingStyle } from "./thinking";
 
 export interface AnthropicBrainOptions extends HttpBrainOptions {
@@ -60,14 +60,14 @@ export function createAnthropicBrain(options: AnthropicBrainOptions = {}): Brain
     );
     await runStreamedCall(turn, request, options.stallTimeoutMs, {
       build: () => buildAnthropicRequest(model, context, request, thinkingStyleOf(model)),
-      open: async (body, signal) => {
+      open: async (body, signal, sink) => {
         const response = await clients
           .get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch })
           .messages.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 })
           .asResponse();
-        return sseJson<RawMessageStreamEvent>(response, clients.transport);
+        return readSdkStream(response, clients.transport, sink);
       },
-      read: (event) => reader.read(event),
+      read: (event: RawMessageStreamEvent) => reader.read(event),
       // A stop reason means the model finished: a stall or drop before `message_stop` loses nothing.
       finish: () => {
         const stopReason = reader.stopReason;

@@ -5,7 +5,7 @@ import { listRecordedStreams, readRecordedStream } from "@x/brain-kit/testing";
 import Anthropic, { APIError } from "@anthropic-ai/sdk";
 import { Stream } from "@anthropic-ai/sdk/core/streaming";
 import { describe, expect, it } from "vitest";
-import { sseJson } from "./sse-stream";
+import { readSdkStream } from "./sse-stream";
 
 const ROOT = join(import.meta.dirname, "../recordings");
 const recordings = listRecordedStreams(ROOT)
@@ -13,10 +13,10 @@ const recordings = listRecordedStreams(ROOT)
   .filter((r) => r.status === 200);
 
 /** What a reader yields, or the error it ends with (an APIError's type and body too), as comparable data. */
-async function drain(items: AsyncIterable<unknown>): Promise<{ items: unknown[]; error?: unknown }> {
+async function drain(read: (sink: (item: unknown) => boolean) => Promise<void>) {
   const out: unknown[] = [];
   try {
-    for await (const item of items) out.push(item);
+    await read((item) => (out.push(item), true));
     return { items: out };
   } catch (error) {
     const { name, message } = error as Error;
@@ -24,6 +24,10 @@ async function drain(items: AsyncIterable<unknown>): Promise<{ items: unknown[];
     return { items: out, error: { class: (error as Error).constructor.name, name, message, ...api } };
   }
 }
+
+const iterate = (items: AsyncIterable<unknown>) => async (sink: (item: unknown) => boolean) => {
+  for await (const item of items) sink(item);
+};
 
 const pieces = (bytes: Buffer, size: number) =>
   Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
@@ -40,16 +44,25 @@ function webBody(chunks: Buffer[]): ReadableStream<Uint8Array> {
 /** The SDK's own reading of these bytes: `Stream.fromSSEResponse`, as `messages.create({ stream: true })` gives it. */
 const quiet = new Anthropic({ apiKey: "unused", logLevel: "off" });
 const sdkReading = (chunks: Buffer[]) =>
-  drain(Stream.fromSSEResponse(new Response(webBody(chunks)), new AbortController(), quiet));
+  drain(iterate(Stream.fromSSEResponse(new Response(webBody(chunks)), new AbortController(), quiet)));
 
 /** Ours, from a Node stream (the brain's node fetch) and from a web body (a caller's fetch). */
 function ourReadings(chunks: Buffer[]) {
-  const response = new Response(null, { status: 200 });
-  const nodeTransport: NodeFetch = { fetch: globalThis.fetch, body: () => Readable.from(chunks) };
-  const webTransport: NodeFetch = { fetch: globalThis.fetch, body: () => undefined };
+  const transport = (body: () => Readable | undefined): NodeFetch => ({
+    fetch: globalThis.fetch,
+    body,
+    request: () => Promise.reject(new Error("not used")),
+  });
+  const nodeBody = () => Readable.from(chunks, { objectMode: false });
   return Promise.all([
-    drain(sseJson(response, nodeTransport)),
-    drain(sseJson(new Response(webBody(chunks)), webTransport)),
+    drain((sink) => readSdkStream(new Response(null, { status: 200 }), transport(nodeBody), sink)),
+    drain((sink) =>
+      readSdkStream(
+        new Response(webBody(chunks)),
+        transport(() => undefined),
+        sink,
+      ),
+    ),
   ]);
 }
 
@@ -61,7 +74,7 @@ async function expectSameReading(chunks: Buffer[]) {
   return expected;
 }
 
-describe("sseJson reads a stream exactly as the SDK's Stream does", () => {
+describe("readSdkStream reads a stream exactly as the SDK's Stream does", () => {
   it("the corpus has streams to compare", () => expect(recordings.length).toBeGreaterThanOrEqual(25));
 
   it.each(recordings.map((r) => [r.file.slice(ROOT.length + 1), r] as const))(

@@ -1,31 +1,32 @@
-import { SseSplitter, type NodeFetch } from "@x/brain-kit";
+import { readSse, SseSplitter, type ItemSink, type NodeFetch, type SseEventHandler } from "@x/brain-kit";
 import { AnthropicError, APIError } from "@anthropic-ai/sdk";
 import type { ErrorType } from "@anthropic-ai/sdk/resources/shared";
 
 /**
- * The JSON events of a streamed SDK response, read the way the SDK's own `Stream` reads them: a
- * `ping` and an event without an `event:` name are skipped, an `error` event throws the SDK's
- * `APIError` with the error's `type` (a JSON body, else its text), an event with no data is
- * skipped, a malformed one throws its `SyntaxError`, and a byte-order mark that opens a line is
- * dropped. A response from the brain's node fetch is read from its Node stream; one from a
- * caller's `fetch`, from its web body. Typed as the SDK types them: unchecked JSON, as it yields it.
+ * Reads each server-sent event's JSON the way the SDK's own `Stream` reads it and hands it to
+ * `sink`: a `ping` and an event without an `event:` name are skipped, an `error` event throws the
+ * SDK's `APIError` with the error's `type` (a JSON body, else its text), an event with no data is
+ * skipped, a malformed one throws its `SyntaxError`. Typed as the SDK types them: unchecked JSON.
  */
-export async function* sseJson<T>(response: Response, transport: NodeFetch): AsyncGenerator<T> {
-  const node = transport.body(response);
-  node?.setEncoding("utf8");
-  const source: AsyncIterable<string | Uint8Array> | null = node ?? response.body;
-  if (!source) throw new AnthropicError("Attempted to iterate over a response with no body");
-  const splitter = new SseSplitter({ stripLineBom: true });
+export function sseJson<T>(sink: ItemSink<T>, headers: Headers): SseEventHandler {
+  return ({ event, data }) => {
+    if (event === null || event === "ping") return true;
+    if (event === "error") throw streamError(data, headers);
+    return data ? sink(JSON.parse(data) as T) : true;
+  };
+}
+
+/**
+ * The body of a streamed SDK response, its events handed to `sink`: from its Node stream when the
+ * brain's transport carried it, else from its web body (a caller's `fetch`). A byte-order mark that
+ * opens a line is dropped, as the SDK drops it.
+ */
+export function readSdkStream<T>(response: Response, transport: NodeFetch, sink: ItemSink<T>): Promise<void> {
+  const body = transport.body(response) ?? response.body;
+  if (!body) throw new AnthropicError("Attempted to iterate over a response with no body");
   // The SDK keeps a leading mark in the text (and drops it as it opens the first line).
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  for await (const piece of source) {
-    const events = splitter.push(typeof piece === "string" ? piece : decoder.decode(piece, { stream: true }));
-    for (const { event, data } of events) {
-      if (event === null || event === "ping") continue;
-      if (event === "error") throw streamError(data, response.headers);
-      if (data) yield JSON.parse(data) as T;
-    }
-  }
+  return readSse(body, new SseSplitter({ stripLineBom: true }), sseJson(sink, response.headers), decoder);
 }
 
 /** An `error` event as the SDK raises it: its JSON body (else its text) and the body's `error.type`. */

@@ -1,6 +1,6 @@
 import { EventStream, defineModel, type AssistantMessage, customApi } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
-import { CallControl, pumpCall, settleCall, type CallOutcome } from "./call-control";
+import { CallControl, pumpCall, settleCall, type CallOutcome, type ItemSink } from "./call-control";
 import type { ClassifiedError } from "./provider-errors";
 import { TurnBuilder } from "./turn-builder";
 
@@ -169,9 +169,12 @@ describe("settleCall", () => {
 });
 
 describe("pumpCall", () => {
-  async function* items(list: string[], failWith?: Error): AsyncGenerator<string> {
-    for (const item of list) yield item;
-    if (failWith) throw failWith;
+  /** An open that hands `list` to the sink until it says stop, then throws `failWith` if given. */
+  function items(list: string[], failWith?: Error) {
+    return (sink: ItemSink<string>): Promise<void> => {
+      for (const item of list) if (!sink(item)) break;
+      return failWith ? Promise.reject(failWith) : Promise.resolve();
+    };
   }
 
   it("feeds every item, hands the open the control's signal, and disposes the control", async () => {
@@ -179,9 +182,9 @@ describe("pumpCall", () => {
     const control = new CallControl(caller.signal, undefined, 0);
     const seen: string[] = [];
     let signal: AbortSignal | undefined;
-    const outcome = await pumpCall(
+    const outcome = await pumpCall<string>(
       control,
-      (s) => ((signal = s), Promise.resolve(items(["a", "b"]))),
+      (s, sink) => ((signal = s), items(["a", "b"])(sink)),
       (item) => (seen.push(item), "ok"),
     );
     expect(outcome).toEqual({});
@@ -194,9 +197,9 @@ describe("pumpCall", () => {
   it("stops and cuts the request when the guard cut the turn", async () => {
     const control = new CallControl(undefined, undefined, 0);
     const seen: string[] = [];
-    await pumpCall(
+    await pumpCall<string>(
       control,
-      () => Promise.resolve(items(["a", "loop", "never"])),
+      (_signal, sink) => items(["a", "loop", "never"])(sink),
       (item) => (seen.push(item), item === "loop" ? "cut" : "ok"),
     );
     expect(seen).toEqual(["a", "loop"]);
@@ -207,9 +210,7 @@ describe("pumpCall", () => {
   it("runs the stall timer while waiting for the provider to answer at all", async () => {
     const control = new CallControl(undefined, undefined, 10);
     const never = (signal: AbortSignal) =>
-      new Promise<AsyncIterable<string>>((_resolve, reject) =>
-        signal.addEventListener("abort", () => reject(new Error("aborted"))),
-      );
+      new Promise<void>((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted"))));
     const outcome = await pumpCall(control, never, () => "ok");
     expect(control.reason).toBe("stall");
     expect(outcome.error).toBeInstanceOf(Error);
@@ -227,7 +228,7 @@ describe("pumpCall", () => {
     expect(
       await pumpCall(
         new CallControl(undefined, undefined, 0),
-        () => Promise.resolve(items(["a"], boom)),
+        (_signal, sink) => items(["a"], boom)(sink),
         () => "ok",
       ),
     ).toEqual({ error: boom });

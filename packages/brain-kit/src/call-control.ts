@@ -62,30 +62,40 @@ export class CallControl {
 }
 
 /**
- * Runs one streamed call under `control`: opens the provider stream with the control's signal,
- * runs the stall timer from the moment the request goes out (a server that never answers is a
- * stall too, deadline or not) and restarts it on every item, feeds each item to `read`, and stops
- * (cutting the request) when `read` says the repetition guard ended the turn. Resolves with what
- * the call threw, if it threw; never rejects. Disposes the control.
+ * Hands one streamed item to the brain's reader: `true` to go on, `false` once the call wants no
+ * more (the repetition guard ended the turn and the request is being cut).
+ */
+export type ItemSink<T> = (item: T) => boolean;
+
+/**
+ * Runs one streamed call under `control`: opens the provider stream with the control's signal and
+ * a sink that takes each item as it arrives, runs the stall timer from the moment the request goes
+ * out (a server that never answers is a stall too, deadline or not) and restarts it on every item,
+ * feeds each item to `read`, and stops (cutting the request) when `read` says the repetition guard
+ * ended the turn. Resolves with what the call threw, if it threw before any cut; never rejects.
+ * Disposes the control.
  */
 export async function pumpCall<T>(
   control: CallControl,
-  open: (signal: AbortSignal) => Promise<AsyncIterable<T>>,
+  open: (signal: AbortSignal, sink: ItemSink<T>) => Promise<void>,
   read: (item: T) => FeedResult,
 ): Promise<{ error?: unknown }> {
+  let cut = false;
+  const sink = (item: T): boolean => {
+    if (cut) return false;
+    control.heartbeat();
+    if (read(item) !== "cut") return true;
+    cut = true;
+    control.cut("guard");
+    return false;
+  };
   try {
     control.heartbeat();
-    const items = await open(control.controller.signal);
-    for await (const item of items) {
-      control.heartbeat();
-      if (read(item) === "cut") {
-        control.cut("guard");
-        break;
-      }
-    }
+    await open(control.controller.signal, sink);
     return {};
   } catch (error) {
-    return { error };
+    // A body the guard's cut destroyed rejects with that abort: the turn already ended.
+    return cut ? {} : { error };
   } finally {
     control.dispose();
   }

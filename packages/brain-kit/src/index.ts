@@ -8,9 +8,11 @@ export {
 export { isBuiltTurn } from "./built-turn";
 export { vouchMessages } from "./vouched-messages";
 export { sdkTurnOptions, startTurn, type HttpBrainOptions, type StartTurnOptions } from "./start-turn";
-export { DEFAULT_STALL_TIMEOUT_MS } from "./call-control";
+export { DEFAULT_STALL_TIMEOUT_MS, type ItemSink } from "./call-control";
 export { runStreamedCall, type StreamedCall } from "./streamed-call";
-export { createNodeFetch, type NodeFetch } from "./node-fetch";
+export { createNodeFetch, readText, type NodeFetch, type NodeRequestInit, type NodeResponse } from "./node-fetch";
+export { readSse, type ByteDecoder, type SseEventHandler } from "./sse-reader";
+export { DirectRoutes, type DirectResponse, type RequestBuilder, type SdkErrors } from "./direct-route";
 export { SseSplitter, type SseEvent, type SseSplitterOptions } from "./sse-splitter";
 export {
   isContextOverflowText,

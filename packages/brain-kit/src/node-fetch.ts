@@ -50,6 +50,29 @@ export interface NodeFetch {
   fetch: typeof globalThis.fetch;
   /** The Node stream of a 2xx response this fetch returned (undefined for any other response). */
   body(response: Response): Readable | undefined;
+  /**
+   * The same transport without the web `Response`: redirects followed as `fetch` follows them, the
+   * body's `content-encoding` undone, the caller's signal ending the body too. For a brain that
+   * sends a request its SDK built once (see {@link DirectRoute}); rejects as `fetch` does.
+   */
+  request(url: string, init: NodeRequestInit): Promise<NodeResponse>;
+}
+
+/** What {@link NodeFetch.request} sends: header names in any case, a body already encoded. */
+export interface NodeRequestInit {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+  signal?: AbortSignal;
+}
+
+/** What {@link NodeFetch.request} answers: the status line, the raw header list and the decoded body. */
+export interface NodeResponse {
+  status: number;
+  statusText: string;
+  /** Names and values in turn, as they came (`IncomingMessage.rawHeaders`). */
+  rawHeaders: string[];
+  body: Readable;
 }
 
 export function createNodeFetch(): NodeFetch {
@@ -58,11 +81,35 @@ export function createNodeFetch(): NodeFetch {
 
   async function fetchOnNode(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
     if (input instanceof Request) throw new TypeError("node fetch: pass a URL and init, not a Request");
-    let url = new URL(input);
-    const headers = headerRecord(init.headers);
-    const body = requestBody(init.body);
+    const signal = init.signal ?? undefined;
+    const res = await follow(
+      new URL(input),
+      init.method ?? "GET",
+      headerRecord(init.headers),
+      requestBody(init.body),
+      signal,
+    );
+    return respond(res, signal);
+  }
+
+  async function requestOnNode(url: string, init: NodeRequestInit): Promise<NodeResponse> {
+    const headers: Record<string, string> = {};
+    for (const name in init.headers) headers[name.toLowerCase()] = init.headers[name]!;
+    const res = await follow(new URL(url), init.method, headers, init.body, init.signal);
+    const status = res.statusCode ?? 0;
+    return { status, statusText: res.statusMessage ?? "", rawHeaders: res.rawHeaders, body: bodyOf(res, init.signal) };
+  }
+
+  /** Sends and follows 307/308 redirects; `headers` names are lower case. */
+  async function follow(
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    body: string | Uint8Array | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<IncomingMessage> {
     for (let hop = 0; ; hop++) {
-      const res = await send(url, init.method ?? "GET", headers, body, init.signal ?? undefined);
+      const res = await send(url, method, headers, body, signal);
       const location = res.headers.location;
       if ((res.statusCode === 307 || res.statusCode === 308) && location && hop < MAX_REDIRECTS) {
         res.resume();
@@ -72,7 +119,7 @@ export function createNodeFetch(): NodeFetch {
         url = next;
         continue;
       }
-      return respond(res, init.signal ?? undefined);
+      return res;
     }
   }
 
@@ -124,27 +171,19 @@ export function createNodeFetch(): NodeFetch {
     const headers = new Headers();
     const raw = res.rawHeaders;
     for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-    const stream = decoded(res);
+    const stream = bodyOf(res, signal);
     if (status >= 200 && status < 300) {
       const response = new Response(null, { status, statusText: res.statusMessage, headers });
-      // The caller's signal also ends a body already being read, as with `fetch`.
-      if (signal) {
-        const onAbort = () => stream.destroy(abortReason(signal));
-        signal.addEventListener("abort", onAbort, { once: true });
-        stream.once("close", () => signal.removeEventListener("abort", onAbort));
-      }
       bodies.set(response, stream);
       return response;
     }
     // Anything else is read whole, for the SDK to turn into its typed error.
-    stream.setEncoding("utf8");
-    let text = "";
-    for await (const piece of stream) text += String(piece);
+    const text = await readText(stream);
     const empty = status === 204 || status === 205 || status === 304;
     return new Response(empty ? null : text, { status, statusText: res.statusMessage, headers });
   }
 
-  return { fetch: fetchOnNode, body: (response) => bodies.get(response) };
+  return { fetch: fetchOnNode, body: (response) => bodies.get(response), request: requestOnNode };
 }
 
 /**
@@ -155,6 +194,25 @@ export function wroteNothing(reused: boolean, socket: Socket | null): boolean {
   if (!reused || !socket) return false;
   const before = writtenWhenFreed.get(socket);
   return before !== undefined && socket.bytesWritten === before;
+}
+
+/** The decoded body of `res`; the caller's signal also ends a body already being read, as with `fetch`. */
+function bodyOf(res: IncomingMessage, signal: AbortSignal | undefined): Readable {
+  const stream = decoded(res);
+  if (signal) {
+    const onAbort = () => stream.destroy(abortReason(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    stream.once("close", () => signal.removeEventListener("abort", onAbort));
+  }
+  return stream;
+}
+
+/** The whole of a body, as text. */
+export async function readText(stream: Readable): Promise<string> {
+  stream.setEncoding("utf8");
+  let text = "";
+  for await (const piece of stream) text += String(piece);
+  return text;
 }
 
 /** The response stream with a `content-encoding` undone (servers compress only when asked; some do anyway). */

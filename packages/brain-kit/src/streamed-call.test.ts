@@ -12,18 +12,15 @@ const model = defineModel({
   maxTokens: 100,
 });
 
-async function* items(...texts: string[]): AsyncGenerator<string> {
-  for (const text of texts) yield text;
-}
-
 /** A call over `texts` that says it finished when it saw "<stop>". */
 function textCall(turn: TurnBuilder, texts: string[], opened: string[] = []): StreamedCall<string, string> {
   let stopped = false;
   return {
     build: () => "body",
-    open: (body) => {
+    open: (body, _signal, sink) => {
       opened.push(body);
-      return Promise.resolve(items(...texts));
+      for (const text of texts) if (!sink(text)) break;
+      return Promise.resolve();
     },
     read: (item) => {
       if (item === "<stop>") {

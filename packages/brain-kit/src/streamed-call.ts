@@ -1,6 +1,6 @@
 import { describeError } from "@x/llm-types";
 import type { BrainRequest } from "@x/llm-types";
-import { CallControl, DEFAULT_STALL_TIMEOUT_MS, pumpCall, settleCall } from "./call-control";
+import { CallControl, DEFAULT_STALL_TIMEOUT_MS, pumpCall, settleCall, type ItemSink } from "./call-control";
 import type { ClassifiedError } from "./provider-errors";
 import type { FeedResult, TurnBuilder } from "./turn-builder";
 
@@ -13,8 +13,11 @@ import type { FeedResult, TurnBuilder } from "./turn-builder";
 export interface StreamedCall<Body, Item> {
   /** Builds the provider's request body; a throw ends the turn `bad_request` before any bytes go out. */
   build(): Body;
-  /** Opens the provider's stream for `body` under `signal` (the SDK call, its own retries off). */
-  open(body: Body, signal: AbortSignal): Promise<AsyncIterable<Item>>;
+  /**
+   * Sends `body` under `signal` and hands each streamed item to `sink` as it arrives, until the
+   * sink says stop or the stream ends; settles when the stream is over (rejects with what cut it).
+   */
+  open(body: Body, signal: AbortSignal, sink: ItemSink<Item>): Promise<void>;
   /** Feeds one streamed item to the brain's reader; `"cut"` when the repetition guard ended the turn. */
   read(item: Item): FeedResult;
   /** Read after the stream: ends the turn the way the provider finished it, or undefined when it never said. */
@@ -45,9 +48,9 @@ export async function runStreamedCall<Body, Item>(
     request.timeoutMs,
     request.stallTimeoutMs ?? brainStallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
   );
-  const outcome = await pumpCall(
+  const outcome = await pumpCall<Item>(
     control,
-    (signal) => call.open(body, signal),
+    (signal, sink) => call.open(body, signal, sink),
     (item) => call.read(item),
   );
   settleCall(turn, control, { ...outcome, finish: call.finish(), classify: (error) => call.classify(error) });

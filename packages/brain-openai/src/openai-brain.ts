@@ -2,7 +2,7 @@ import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { Brain, BrainRequest, Context, Model, RouteJudgement } from "@x/llm-types";
 import { runStreamedCall, sdkTurnOptions, startTurn, type HttpBrainOptions, type TurnBuilder } from "@x/brain-kit";
 import { ChunkReader } from "./chunks";
-import { ClientCache } from "./clients";
+import { callHeaders, ClientCache, type ClientSettings } from "./clients";
 import { resolveCompat, type OpenAICompatOption } from "./compat";
 import { classifyOpenAIError } from "./errors";
 import { buildOpenAIRequest } from "./request";
@@ -43,22 +43,29 @@ export function createOpenAIBrain(options: OpenAIBrainOptions = {}): Brain {
     judgeRoute: (model) => judgeOpenAIRoute(apiKey, openAIEndpoint(model, options.baseUrl)),
   };
 
+  function settingsFor(baseUrl: string): ClientSettings {
+    return { baseUrl, apiKey, headers: options.headers, fetch: options.fetch };
+  }
+
   async function run(model: Model, context: Context, request: BrainRequest, turn: TurnBuilder): Promise<void> {
     const baseUrl = openAIEndpoint(model, options.baseUrl);
     const reader = new ChunkReader(turn);
     await runStreamedCall(turn, request, options.stallTimeoutMs, {
       build: () => buildOpenAIRequest(model, context, request, resolveCompat(model, baseUrl, options.compat)),
-      open: async (body, signal) => {
-        const response = await clients
-          .get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch })
-          .chat.completions.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 })
-          .asResponse();
-        return sseJson<ChatCompletionChunk>(response, clients.transport, {
-          onDone: () => (reader.sawDone = true),
-          beforeError: (chunk) => reader.readUsage(chunk),
-        });
-      },
-      read: (chunk) => reader.read(chunk),
+      open: (body, signal, sink) =>
+        clients.stream(
+          settingsFor(baseUrl),
+          "/chat/completions",
+          body,
+          callHeaders(model, request),
+          signal,
+          (headers) =>
+            sseJson<ChatCompletionChunk>(sink, headers, {
+              onDone: () => (reader.sawDone = true),
+              beforeError: (chunk) => reader.readUsage(chunk),
+            }),
+        ),
+      read: (chunk: ChatCompletionChunk) => reader.read(chunk),
       // A finish reason means the provider finished: a stall or drop before the usage chunk loses
       // nothing. So does `[DONE]` without one (Snowflake's hosts send none): the stream ended where
       // the provider ended it. Without either the stream was cut, and what arrived is kept as such.

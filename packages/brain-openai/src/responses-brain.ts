@@ -1,7 +1,7 @@
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import type { Brain, BrainRequest, Context, Model } from "@x/llm-types";
 import { runStreamedCall, sdkTurnOptions, startTurn, type TurnBuilder } from "@x/brain-kit";
-import { ClientCache } from "./clients";
+import { callHeaders, ClientCache } from "./clients";
 import { knownHost } from "./compat";
 import { classifyOpenAIError, streamErrorKind } from "./errors";
 import { judgeOpenAIRoute, openAIEndpoint, type OpenAIBrainOptions } from "./openai-brain";
@@ -42,14 +42,16 @@ export function createOpenAIResponsesBrain(options: OpenAIResponsesBrainOptions 
           reasoningSummary: options.reasoningSummary ?? "auto",
           promptCacheKey: knownHost(baseUrl)?.name === "openai",
         }),
-      open: async (body, signal) => {
-        const response = await clients
-          .get({ baseUrl, apiKey, headers: options.headers, fetch: options.fetch })
-          .responses.create(body, { signal, headers: { ...model.headers, ...request.headers }, maxRetries: 0 })
-          .asResponse();
-        return sseJson<ResponseStreamEvent>(response, clients.transport);
-      },
-      read: (event) => reader.read(event),
+      open: (body, signal, sink) =>
+        clients.stream(
+          { baseUrl, apiKey, headers: options.headers, fetch: options.fetch },
+          "/responses",
+          body,
+          callHeaders(model, request),
+          signal,
+          (headers) => sseJson<ResponseStreamEvent>(sink, headers),
+        ),
+      read: (event: ResponseStreamEvent) => reader.read(event),
       finish: () => {
         const ending = reader.ending;
         return ending ? () => finish(turn, ending, reader.refusal) : undefined;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import type { NodeFetch } from "@x/brain-kit";
+import { readSse, SseSplitter } from "@x/brain-kit";
 import { listRecordedStreams, readRecordedStream } from "@x/brain-kit/testing";
 import OpenAI from "openai";
 import { Stream } from "openai/streaming";
@@ -40,18 +40,27 @@ const quiet = new OpenAI({ apiKey: "unused", logLevel: "off" });
 const sdkReading = (chunks: Buffer[]) =>
   drain(Stream.fromSSEResponse(new Response(webBody(chunks)), new AbortController(), quiet));
 
-/** Ours, from a Node stream (the brain's node fetch) and from a web body (a caller's fetch). */
-function ourReadings(chunks: Buffer[]) {
-  const response = new Response(null, { status: 200 });
-  const nodeTransport: NodeFetch = { fetch: globalThis.fetch, body: () => Readable.from(chunks) };
-  const webTransport: NodeFetch = { fetch: globalThis.fetch, body: () => undefined };
-  return Promise.all([
-    drain(sseJson(response, nodeTransport)),
-    drain(sseJson(new Response(webBody(chunks)), webTransport)),
-  ]);
+/** Ours, as the brains read it: from a Node stream (the brain's transport) and from a web body (a caller's fetch). */
+async function ourReading(body: Readable | ReadableStream<Uint8Array>): Promise<{ items: unknown[]; error?: string }> {
+  const items: unknown[] = [];
+  const sink = (item: unknown) => (items.push(item), true);
+  try {
+    await readSse(
+      body,
+      new SseSplitter(),
+      sseJson(sink, () => new Headers()),
+    );
+    return { items };
+  } catch (error) {
+    return { items, error: `${(error as Error).constructor.name}: ${(error as Error).message}` };
+  }
 }
 
-describe("sseJson reads a stream exactly as the SDK's Stream does", () => {
+function ourReadings(chunks: Buffer[]) {
+  return Promise.all([ourReading(Readable.from(chunks, { objectMode: false })), ourReading(webBody(chunks))]);
+}
+
+describe("readSse with sseJson reads a stream exactly as the SDK's Stream does", () => {
   it("the corpus has streams to compare", () => expect(recordings.length).toBeGreaterThan(60));
 
   it.each(recordings.map((r) => [r.file.slice(ROOT.length + 1), r] as const))(
