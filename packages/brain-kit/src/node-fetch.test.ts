@@ -164,3 +164,41 @@ describe("createNodeFetch", () => {
     });
   });
 });
+
+describe("NodeFetch.request", () => {
+  it("sends what the caller gave with the host header node would send, the body's own length, and a query", async () => {
+    const seen: { url?: string; headers: string[]; body: string }[] = [];
+    const origin = await serve((req, body, res) => {
+      seen.push({ url: req.url, headers: req.rawHeaders, body });
+      res.writeHead(201, { "x-id": "1" }).end("data: ok\n\n");
+    });
+    const transport = createNodeFetch();
+    const response = await transport.request(`${origin}/v1/x?a=1`, {
+      method: "POST",
+      headers: { Authorization: "Bearer k", "Content-Length": "999" },
+      body: "{}",
+    });
+    expect(response.status).toBe(201);
+    expect(response.rawHeaders).toContain("x-id");
+    expect(await text(response.body)).toBe("data: ok\n\n");
+    const [request] = seen;
+    expect(request!.url).toBe("/v1/x?a=1");
+    expect(request!.body).toBe("{}");
+    const pairs = Object.fromEntries(
+      Array.from({ length: request!.headers.length / 2 }, (_, i) => [
+        request!.headers[2 * i],
+        request!.headers[2 * i + 1],
+      ]),
+    );
+    expect(pairs).toMatchObject({ host: new URL(origin).host, authorization: "Bearer k", "content-length": "2" });
+    expect(request!.headers.filter((name) => name.toLowerCase() === "content-length")).toHaveLength(1);
+  });
+
+  it("refuses a URL with credentials, as fetch does, and a protocol it cannot carry", async () => {
+    const transport = createNodeFetch();
+    await expect(transport.request("http://user:pw@127.0.0.1:1/", { method: "GET", headers: {} })).rejects.toThrow(
+      /credentials/,
+    );
+    await expect(transport.request("ftp://127.0.0.1/", { method: "GET", headers: {} })).rejects.toThrow(/protocol/);
+  });
+});

@@ -11,6 +11,43 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 const IDLE_SOCKET_MS = 4_000;
 /** Redirects followed for one call, as `fetch` does. */
 const MAX_REDIRECTS = 20;
+/** URLs whose {@link Target} a transport keeps; a process talks to a handful, the bound guards against misuse. */
+const MAX_TARGETS = 256;
+
+/** A request's URL read into what `node:http` takes, so it is parsed once, not per request. */
+interface Target {
+  url: URL;
+  https: boolean;
+  options: { hostname: string; port: string | undefined; path: string };
+  /** The `host` header `node:http` would send (the port only when it is not the scheme's default). */
+  host: string;
+}
+
+function toTarget(url: URL): Target {
+  const https = url.protocol === "https:";
+  if (!https && url.protocol !== "http:") throw new TypeError(`node fetch: unsupported protocol ${url.protocol}`);
+  // As `fetch` refuses them: credentials belong in headers, where the redirect rule can drop them.
+  if (url.username || url.password) throw new TypeError("node fetch: a URL with credentials is refused");
+  const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+  return {
+    url,
+    https,
+    options: { hostname, port: url.port || undefined, path: url.pathname + url.search },
+    host: url.host,
+  };
+}
+
+/**
+ * The request's headers as the flat name/value list `node:http` takes without re-reading each one
+ * through `setHeader` (and so without its own `host`: that goes first, as node would write it).
+ */
+function headerList(target: Target, headers: Record<string, string>, body: string | Uint8Array | undefined): string[] {
+  const list: string[] = headers.host === undefined ? ["host", target.host] : [];
+  // The body's own length is counted here; one a caller set could disagree with it.
+  for (const name in headers) if (name !== "content-length") list.push(name, headers[name]!);
+  if (body !== undefined) list.push("content-length", String(byteLength(body)));
+  return list;
+}
 
 /**
  * Bytes each kept-alive socket had taken when it went back to the pool: a request on a reused
@@ -79,11 +116,14 @@ export function createNodeFetch(): NodeFetch {
   const agents = { http: keepAlive(HttpAgent), https: keepAlive(HttpsAgent) };
   const bodies = new WeakMap<Response, Readable>();
 
+  const targets = new Map<string, Target>();
+
   async function fetchOnNode(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
     if (input instanceof Request) throw new TypeError("node fetch: pass a URL and init, not a Request");
     const signal = init.signal ?? undefined;
+    const url = typeof input === "string" ? input : input.href;
     const res = await follow(
-      new URL(input),
+      targetOf(url),
       init.method ?? "GET",
       headerRecord(init.headers),
       requestBody(init.body),
@@ -95,28 +135,39 @@ export function createNodeFetch(): NodeFetch {
   async function requestOnNode(url: string, init: NodeRequestInit): Promise<NodeResponse> {
     const headers: Record<string, string> = {};
     for (const name in init.headers) headers[name.toLowerCase()] = init.headers[name]!;
-    const res = await follow(new URL(url), init.method, headers, init.body, init.signal);
+    const res = await follow(targetOf(url), init.method, headers, init.body, init.signal);
     const status = res.statusCode ?? 0;
     return { status, statusText: res.statusMessage ?? "", rawHeaders: res.rawHeaders, body: bodyOf(res, init.signal) };
   }
 
+  /** Where `url` goes, read once: a brain sends to a handful of URLs, again and again. */
+  function targetOf(url: string): Target {
+    let target = targets.get(url);
+    if (!target) {
+      target = toTarget(new URL(url));
+      if (targets.size >= MAX_TARGETS) targets.clear();
+      targets.set(url, target);
+    }
+    return target;
+  }
+
   /** Sends and follows 307/308 redirects; `headers` names are lower case. */
   async function follow(
-    url: URL,
+    target: Target,
     method: string,
     headers: Record<string, string>,
     body: string | Uint8Array | undefined,
     signal: AbortSignal | undefined,
   ): Promise<IncomingMessage> {
     for (let hop = 0; ; hop++) {
-      const res = await send(url, method, headers, body, signal);
+      const res = await send(target, method, headers, body, signal);
       const location = res.headers.location;
       if ((res.statusCode === 307 || res.statusCode === 308) && location && hop < MAX_REDIRECTS) {
         res.resume();
-        const next = new URL(location, url);
+        const next = toTarget(new URL(location, target.url));
         // A redirect to another origin must not carry the credentials meant for this one.
-        if (next.origin !== url.origin) delete headers.authorization;
-        url = next;
+        if (next.url.origin !== target.url.origin) delete headers.authorization;
+        target = next;
         continue;
       }
       return res;
@@ -124,7 +175,7 @@ export function createNodeFetch(): NodeFetch {
   }
 
   function send(
-    url: URL,
+    target: Target,
     method: string,
     headers: Record<string, string>,
     body: string | Uint8Array | undefined,
@@ -133,14 +184,13 @@ export function createNodeFetch(): NodeFetch {
   ): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       signal?.throwIfAborted();
-      const https = url.protocol === "https:";
-      if (!https && url.protocol !== "http:") throw new TypeError(`node fetch: unsupported protocol ${url.protocol}`);
       const options: RequestOptions = {
+        ...target.options,
         method,
-        headers: body === undefined ? headers : { ...headers, "content-length": String(byteLength(body)) },
-        agent: https ? agents.https : agents.http,
+        headers: headerList(target, headers, body),
+        agent: target.https ? agents.https : agents.http,
       };
-      const req = (https ? httpsRequest : httpRequest)(url, options);
+      const req = (target.https ? httpsRequest : httpRequest)(options);
       const onAbort = () => req.destroy(abortReason(signal!));
       signal?.addEventListener("abort", onAbort, { once: true });
       req.once("response", (res) => {
@@ -157,7 +207,7 @@ export function createNodeFetch(): NodeFetch {
         // only when not one byte of this request was written to it: a request that went out may
         // have reached the server (and be billed), so it is reported, never resent unseen.
         if (!retried && error.code === "ECONNRESET" && wroteNothing(req.reusedSocket, req.socket)) {
-          send(url, method, headers, body, signal, true).then(resolve, reject);
+          send(target, method, headers, body, signal, true).then(resolve, reject);
           return;
         }
         reject(new TypeError("fetch failed", { cause: error }));

@@ -71,15 +71,24 @@ export const KNOWN_HOSTS: readonly KnownHost[] = [
   { name: "openrouter", host: /^openrouter\.ai$/, compat: { ...GATEWAY, thinkingSwitch: "reasoning_object" } },
 ];
 
+/** Base URLs already looked up; a process talks to a handful, so the bound only guards against misuse. */
+const hostsByUrl = new Map<string, KnownHost | undefined>();
+const MAX_REMEMBERED_URLS = 256;
+
 /** The known host a base URL points at, if any. */
 export function knownHost(baseUrl: string): KnownHost | undefined {
-  let host: string;
+  // Asked on every call with one of a few base URLs: parsing one costs more than the rest of the lookup.
+  if (hostsByUrl.has(baseUrl)) return hostsByUrl.get(baseUrl);
+  let known: KnownHost | undefined;
   try {
-    host = new URL(baseUrl).hostname.toLowerCase();
+    const host = new URL(baseUrl).hostname.toLowerCase();
+    known = KNOWN_HOSTS.find((candidate) => candidate.host.test(host));
   } catch {
-    return undefined;
+    known = undefined;
   }
-  return KNOWN_HOSTS.find((known) => known.host.test(host));
+  if (hostsByUrl.size >= MAX_REMEMBERED_URLS) hostsByUrl.clear();
+  hostsByUrl.set(baseUrl, known);
+  return known;
 }
 
 /** The compat flavour used for a model: defaults from its base URL, then the brain's overrides. */
