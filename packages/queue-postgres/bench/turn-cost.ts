@@ -1,9 +1,10 @@
 // What making a turn durable costs, by run length: a run of N turns (each a tool call with a 4 KB
 // result) in this process on the scripted brain, three ways — the runner alone; with the whole
-// checkpoint written after every turn, as workers did before checkpoint chains (one UPDATE of the
-// task row with every message so far, signed over all of it); and with one chain link per turn, as
-// workers do now (`onCheckpointSegment` into `task_turns`, fenced by the lease). CPU is this
-// process's plus the PostgreSQL backend's that took the writes; bytes are what was sent to it.
+// checkpoint written at every checkpoint, as workers did before checkpoint chains (one UPDATE of the
+// task row with every message so far, signed over all of it, and each `turn` and `tool_result` event
+// in a statement of its own); and with one chain link per checkpoint, as workers do now
+// (`onCheckpointSegment` into `task_turns`, fenced by the lease, the events in the link's statement).
+// CPU is this process's plus the PostgreSQL backend's that took the writes; bytes are what was sent.
 import { createFauxBrain, fauxModel, fauxText, fauxToolCall } from "@x/brain-faux";
 import { createMemoryParkLedger, createRunner, defineTool } from "@x/runner";
 import type { RunCheckpoint, RunCheckpointSegment } from "@x/runner/backend";
@@ -34,14 +35,18 @@ export interface TurnCostRow {
   chain: Cost;
 }
 
-const brain = createFauxBrain(({ context }) => {
-  const results = context.messages.filter((m) => m.role === "toolResult").length;
-  const objective = context.messages.find((m) => m.role === "user")?.content;
-  const length = Number((typeof objective === "string" ? objective : "").split(" ")[1]);
-  return results < length - 1
-    ? fauxToolCall("read", { n: results + 1 }, { id: `read-${results + 1}` })
-    : fauxText("done");
-});
+// The fake keeps no copy of each call's context: the runner row is the runner's own CPU, not its bookkeeping.
+const brain = createFauxBrain(
+  ({ context }) => {
+    const results = context.messages.filter((m) => m.role === "toolResult").length;
+    const objective = context.messages.find((m) => m.role === "user")?.content;
+    const length = Number((typeof objective === "string" ? objective : "").split(" ")[1]);
+    return results < length - 1
+      ? fauxToolCall("read", { n: results + 1 }, { id: `read-${results + 1}` })
+      : fauxText("done");
+  },
+  { recordCalls: false },
+);
 const read = defineTool({
   name: "read",
   description: "reads one page",
@@ -65,6 +70,19 @@ async function writer(pool: pg.Pool, schema: string, mode: Mode, taskId: string)
   );
   let bytes = 0;
   const turns = taskTurns(pool, schema);
+  // The events a worker tells: a `turn` at each accepted answer, a `tool_result` per result.
+  let toldTurns = 0;
+  const unsaid: Record<string, unknown>[] = [];
+  const turnEvent = (turn: number) => (turn > toldTurns ? ((toldTurns = turn), [{ type: "turn", turns: turn }]) : []);
+  const event = async (value: Record<string, unknown>) => {
+    const json = JSON.stringify(value);
+    bytes += json.length;
+    await pool.query(
+      `INSERT INTO ${schema}.task_events (task_id, event)
+       SELECT id, $2 FROM ${schema}.tasks WHERE id = $1 AND lease_owner = $3 FOR SHARE`,
+      [taskId, json, OWNER],
+    );
+  };
   const onCheckpoint = async (checkpoint: RunCheckpoint) => {
     const json = JSON.stringify(checkpoint);
     bytes += json.length;
@@ -72,13 +90,17 @@ async function writer(pool: pg.Pool, schema: string, mode: Mode, taskId: string)
       `UPDATE ${schema}.tasks SET checkpoint = $3, attempts = 1, updated_at = now() WHERE id = $1 AND lease_owner = $2`,
       [taskId, OWNER, json],
     );
+    for (const told of turnEvent(checkpoint.state.stats.turns)) await event(told);
   };
   const onCheckpointSegment = async (link: RunCheckpointSegment) => {
-    bytes += JSON.stringify(link).length;
-    await turns.append(taskId, OWNER, link);
+    const events = [...unsaid.splice(0), ...turnEvent(link.state.stats.turns)];
+    bytes += JSON.stringify(link).length + JSON.stringify(events).length;
+    await turns.append(taskId, OWNER, link, events);
   };
+  const result = { type: "tool_result", toolName: "read", isError: false };
+  const onToolResult = mode === "whole" ? () => event(result) : () => (unsaid.push(result), Promise.resolve());
   const options = mode === "whole" ? { onCheckpoint } : mode === "chain" ? { onCheckpointSegment } : {};
-  return { options, bytes: () => bytes };
+  return { options, onToolResult: mode === "runner" ? undefined : onToolResult, bytes: () => bytes };
 }
 
 async function measure(pool: pg.Pool, backend: number, schema: string, mode: Mode, length: number, runs: number) {
@@ -89,8 +111,9 @@ async function measure(pool: pg.Pool, backend: number, schema: string, mode: Mod
   for (let i = 0; i < runs; i++) {
     const taskId = `${mode}-${length}-${i}-${Date.now()}`;
     const w = await writer(pool, schema, mode, taskId);
+    const hook = w.onToolResult ? { onToolResult: w.onToolResult } : {};
     const result = await runner.runTask(
-      { objective: `read ${length} pages`, runId: taskId, maxTurns: length + 1 },
+      { objective: `read ${length} pages`, runId: taskId, maxTurns: length + 1, ...hook },
       w.options,
     );
     if (result.status !== "completed") throw new Error(`turn-cost bench: a run ended ${result.status}`);

@@ -50,6 +50,49 @@ describe.runIf(PG_URL)("a task's checkpoint chain", () => {
     expect(await chainOf(taskId)).toEqual([]);
   });
 
+  it("a turn's events are written with the link that makes it durable: one statement a link, none beside", async () => {
+    let seen: string[] = [];
+    let taskId = "";
+    const hooked = tools(h.queue.pool, h.schema, {
+      before: async (_name, n) => {
+        if (n !== 4) return;
+        const found = await h.admin.query<{ event: { type: string; turns?: number } }>(
+          `SELECT event FROM ${h.schema}.task_events WHERE task_id = $1 ORDER BY seq`,
+          [taskId],
+        );
+        seen = found.rows.map(({ event }) => `${event.type}${event.turns ?? ""}`);
+      },
+    });
+    const statements: string[] = [];
+    const pool = h.queue.pool;
+    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+    const spy = (...args: unknown[]) => {
+      const first = args[0] as string | { text: string };
+      statements.push(typeof first === "string" ? first : first.text);
+      return query(...args);
+    };
+    pool.query = spy as typeof pool.query;
+    try {
+      const worker = createWorker(workerOptions(h.queue, hooked));
+      await worker.start();
+      taskId = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
+      expect((await h.settled(taskId)).status).toBe("completed");
+      await worker.stop();
+    } finally {
+      pool.query = query as typeof pool.query;
+    }
+    // Before step 4 runs, steps 1–3's results are in the chain (links 1, 3, 5): so are their events, no more.
+    expect(seen).toEqual(["take", "turn1", "tool_result", "turn2", "tool_result", "turn3", "tool_result", "turn4"]);
+    const touching = (table: string) => statements.filter((sql) => sql.includes(`${h.schema}.${table}`));
+    const links = touching("task_turns").filter((sql) => /INSERT INTO \S+task_turns/.test(sql));
+    // Four answers with a tool call and their results: eight links. The final answer ends the task instead.
+    expect(links).toHaveLength(8);
+    // Events go only with a link, or with the take and the end.
+    const eventsAlone = touching("task_events").filter((sql) => !sql.includes("task_turns"));
+    expect(eventsAlone).toHaveLength(1);
+    expect(eventsAlone[0]).toMatch(/INSERT INTO \S+task_events \(task_id, event\)\s+SELECT id, \$2/);
+  });
+
   it("a link changed in the table is refused on the retake: the task fails, no step runs again", async () => {
     const { child, hanging } = h.childWorker({ hangAt: "step 3" });
     const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });

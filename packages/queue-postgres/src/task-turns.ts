@@ -8,11 +8,17 @@ import type { Pool } from "pg";
  */
 export interface TaskTurns {
   /**
-   * Appends a link while `workerId` holds the task. Link 0 replaces the chain before it and marks
-   * the task as having made progress (its take count back to 1). False when the lease is gone:
-   * nothing was written.
+   * Appends a link while `workerId` holds the task, and `events` (in order) to its `task_events` in
+   * the same statement: what a turn tells is written exactly when the turn is, in one round trip.
+   * Link 0 replaces the chain before it and marks the task as having made progress (its take count
+   * back to 1). False when the lease is gone: nothing was written.
    */
-  append(taskId: string, workerId: string, link: RunCheckpointSegment): Promise<boolean>;
+  append(
+    taskId: string,
+    workerId: string,
+    link: RunCheckpointSegment,
+    events?: readonly Record<string, unknown>[],
+  ): Promise<boolean>;
   /** The task's chain in order; empty when it has none. */
   read(taskId: string): Promise<RunCheckpointSegment[]>;
 }
@@ -20,6 +26,9 @@ export interface TaskTurns {
 export function taskTurns(pool: Pool, schema: string): TaskTurns {
   const tasks = `${schema}.tasks`;
   const turns = `${schema}.task_turns`;
+  const told = (events: string) =>
+    `told AS (INSERT INTO ${schema}.task_events (task_id, event)
+      SELECT held.id, e.event FROM held, unnest(${events}::json[]) WITH ORDINALITY AS e (event, n) ORDER BY e.n)`;
   // Link 0 is the first a take writes (a continued run starts its own chain): it marks the take as
   // having made progress and replaces the chain before. Upserted, with the old chain's later links
   // deleted — rows apart from the one inserted, so one statement does both.
@@ -27,7 +36,8 @@ export function taskTurns(pool: Pool, schema: string): TaskTurns {
     name: `x-queue-turn-start:${schema}`,
     text: `WITH held AS (
         UPDATE ${tasks} SET attempts = 1, updated_at = now() WHERE id = $1 AND lease_owner = $2 RETURNING id),
-      gone AS (DELETE FROM ${turns} WHERE task_id IN (SELECT id FROM held) AND seq > 0)
+      gone AS (DELETE FROM ${turns} WHERE task_id IN (SELECT id FROM held) AND seq > 0),
+      ${told("$4")}
       INSERT INTO ${turns} (task_id, seq, link) SELECT id, 0, $3 FROM held
       ON CONFLICT (task_id, seq) DO UPDATE SET link = EXCLUDED.link`,
   };
@@ -35,16 +45,18 @@ export function taskTurns(pool: Pool, schema: string): TaskTurns {
   // leaves the task row as it is (no new row version per turn). Prepared once per connection.
   const next = {
     name: `x-queue-turn-next:${schema}`,
-    text: `INSERT INTO ${turns} (task_id, seq, link)
-      SELECT id, $3, $4 FROM ${tasks} WHERE id = $1 AND lease_owner = $2 FOR SHARE`,
+    text: `WITH held AS (SELECT id FROM ${tasks} WHERE id = $1 AND lease_owner = $2 FOR SHARE),
+      ${told("$5")}
+      INSERT INTO ${turns} (task_id, seq, link) SELECT id, $3, $4 FROM held`,
   };
   return {
-    async append(taskId, workerId, link) {
+    async append(taskId, workerId, link, events = []) {
       const json = JSON.stringify(link);
+      const said = events.map((event) => JSON.stringify(event));
       const written =
         link.seq === 0
-          ? await pool.query({ ...start, values: [taskId, workerId, json] })
-          : await pool.query({ ...next, values: [taskId, workerId, link.seq, json] });
+          ? await pool.query({ ...start, values: [taskId, workerId, json, said] })
+          : await pool.query({ ...next, values: [taskId, workerId, link.seq, json, said] });
       return written.rowCount === 1;
     },
     async read(taskId) {

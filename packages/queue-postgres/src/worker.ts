@@ -111,24 +111,27 @@ export function createWorker(options: WorkerOptions): Worker {
 
   /**
    * Writes only while this worker still holds the task: a worker that lost its lease writes nothing.
-   * With `end`, the same statement appends that event, so a task's end is told exactly when it is
-   * written — even by a write that gives the lease up.
+   * With `told`, the same statement appends those events (the task's end last), so a task's end is
+   * told exactly when it is written — even by a write that gives the lease up.
    */
   const fenced = async (
     taskId: string,
     set: string,
     values: unknown[],
-    end?: Record<string, unknown>,
+    told?: readonly Record<string, unknown>[],
   ): Promise<boolean> => {
     const update = `UPDATE ${tasks} SET ${set}, updated_at = now() WHERE id = $1 AND lease_owner = $2 RETURNING id`;
     // A task that ends or parks has no more use for its checkpoint chain: dropped in the same statement.
-    const sql = end
+    const sql = told
       ? `WITH moved AS (${update}),
            dropped AS (DELETE FROM ${queue.schema}.task_turns WHERE task_id IN (SELECT id FROM moved))
-         INSERT INTO ${queue.schema}.task_events (task_id, event) SELECT id, $${values.length + 3} FROM moved`
+         INSERT INTO ${queue.schema}.task_events (task_id, event)
+         SELECT moved.id, e.event FROM moved, unnest($${values.length + 3}::json[]) WITH ORDINALITY AS e (event, n)
+         ORDER BY e.n`
       : update;
-    const written = await queue.pool.query(sql, [taskId, workerId, ...values, ...(end ? [JSON.stringify(end)] : [])]);
-    return written.rowCount === 1;
+    const said = told ? [told.map((event) => JSON.stringify(event))] : [];
+    const written = await queue.pool.query(sql, [taskId, workerId, ...values, ...said]);
+    return told ? written.rowCount === told.length : written.rowCount === 1;
   };
 
   /**
@@ -148,27 +151,42 @@ export function createWorker(options: WorkerOptions): Worker {
   /**
    * The fenced sink for a run's checkpoint links, going on from `chain` (or a legacy checkpoint). A turn
    * is checkpointed when the model's answer is accepted and again as its results come in; the `turn`
-   * event is told once per turn, at its acceptance.
+   * event is told once per turn, at its acceptance. Each link carries the events `unsaid` holds (its
+   * tool results) and the `turn` event in its own statement: the events say what the chain holds, no
+   * more, and a turn costs the database one round trip per link.
    */
-  const checkpointSink = (taskId: string, chain: RunCheckpointSegment[], legacy: RunCheckpoint | null) => {
+  const checkpointSink = (
+    taskId: string,
+    chain: RunCheckpointSegment[],
+    legacy: RunCheckpoint | null,
+    unsaid: Record<string, unknown>[],
+  ) => {
     let toldTurns = chain.at(-1)?.state.stats.turns ?? legacy?.state.stats.turns ?? 0;
     return async (link: RunCheckpointSegment) => {
-      if (!(await turns.append(taskId, workerId, link))) {
+      const turn = link.state.stats.turns;
+      // Results that come in while this link is written wait for the next one.
+      const said = unsaid.length;
+      const events = turn > toldTurns ? [...unsaid, { type: "turn", turns: turn }] : [...unsaid];
+      if (!(await turns.append(taskId, workerId, link, events))) {
         throw new Error(`task ${taskId}: this worker lost its lease; another one continues the task`);
       }
-      const turn = link.state.stats.turns;
-      if (turn > toldTurns) await event(taskId, { type: "turn", turns: turn });
+      unsaid.splice(0, said);
       toldTurns = Math.max(toldTurns, turn);
     };
   };
 
-  const run = async (row: TaskRow, signal: AbortSignal): Promise<TaskResult> => {
+  /**
+   * Runs a taken task. Its `tool_result` events wait in `unsaid` for the link that makes those
+   * results durable (or the write that ends the task), and are written with it.
+   */
+  const run = async (row: TaskRow, signal: AbortSignal, unsaid: Record<string, unknown>[]): Promise<TaskResult> => {
     const tools =
       typeof options.tools === "function"
         ? options.tools({ taskId: row.id, owner: row.owner, scope: row.scope, toolNames: row.spec.toolNames })
         : options.tools;
-    const onToolResult = async (info: ToolResultInfo) => {
-      await event(row.id, { type: "tool_result", toolName: info.toolCall.name, isError: info.result.isError });
+    const onToolResult = (info: ToolResultInfo) => {
+      unsaid.push({ type: "tool_result", toolName: info.toolCall.name, isError: info.result.isError });
+      return Promise.resolve();
     };
     if (row.kind !== null) {
       const kind = options.kinds?.[row.kind];
@@ -179,7 +197,7 @@ export function createWorker(options: WorkerOptions): Worker {
         tools,
         signal,
         turns,
-        checkpointSink: (chain) => checkpointSink(row.id, chain, null),
+        checkpointSink: (chain) => checkpointSink(row.id, chain, null, unsaid),
         observe: onToolResult,
         writeState: (json) => fenced(row.id, `driver_state = $3, attempts = 1`, [json]),
       });
@@ -188,7 +206,7 @@ export function createWorker(options: WorkerOptions): Worker {
     const chain = await turns.read(row.id);
     // A task in flight across an upgrade may still hold a whole checkpoint instead of a chain.
     const legacy = row.checkpoint as RunCheckpoint | null;
-    const onCheckpointSegment = checkpointSink(row.id, chain, legacy);
+    const onCheckpointSegment = checkpointSink(row.id, chain, legacy, unsaid);
     const common = { tools, signal, onCheckpointSegment, onToolResult };
     const checkpointed = chain.length > 0 ? chain : legacy;
     const checkpointedMessages =
@@ -208,8 +226,8 @@ export function createWorker(options: WorkerOptions): Worker {
   };
 
   /** The end is told only by the worker that still holds the task (one that lost it ends nothing). */
-  const settle = async (row: TaskRow, result: TaskResult): Promise<boolean> => {
-    const end = { type: "end", status: result.status, code: result.terminal.code };
+  const settle = async (row: TaskRow, result: TaskResult, unsaid: readonly Record<string, unknown>[]) => {
+    const end = [...unsaid, { type: "end", status: result.status, code: result.terminal.code }];
     if (result.status === "parked" && result.parked) {
       return fenced(
         row.id,
@@ -254,6 +272,7 @@ export function createWorker(options: WorkerOptions): Worker {
     }
     // Who took the task, and which take since its last progress: a retake after a crash shows here.
     await event(row.id, { type: "take", workerId, attempt: row.attempts });
+    const unsaid: Record<string, unknown>[] = [];
     const renew = setInterval(() => {
       fenced(row.id, `lease_until = now() + $3 * interval '1 millisecond'`, [leaseMs]).then(
         (held) => held || abort.abort(new Error("lease lost")),
@@ -262,13 +281,13 @@ export function createWorker(options: WorkerOptions): Worker {
     }, leaseMs / 3);
     renew.unref();
     try {
-      const result = await run(row, abort.signal);
+      const result = await run(row, abort.signal, unsaid);
       // Stopped by this worker's shutdown: leave the lease to lapse so another worker continues.
       if (result.status === "aborted" && stopping) return;
-      await settle(row, result);
+      await settle(row, result, unsaid);
     } catch (error) {
       if (error instanceof ToolGrantError) {
-        const end = { type: "end", status: "failed", code: error.code };
+        const end = [{ type: "end", status: "failed", code: error.code }];
         await fenced(
           row.id,
           `status = 'failed', error = $3, lease_until = NULL`,
@@ -279,7 +298,7 @@ export function createWorker(options: WorkerOptions): Worker {
       }
       if (error instanceof KindUnavailableError || (row.kind !== null && isKindRefusal(error))) {
         // A kind's own refusal (a state that fails its check, say) is final: no retake would pass it.
-        const end = { type: "end", status: "failed", code: error.code };
+        const end = [{ type: "end", status: "failed", code: error.code }];
         await fenced(
           row.id,
           `status = 'failed', error = $3, lease_until = NULL`,
