@@ -166,7 +166,7 @@ describe("createNodeFetch", () => {
 });
 
 describe("NodeFetch.request", () => {
-  it("sends what the caller gave with the host header node would send, the body's own length, and a query", async () => {
+  it("sends what the caller gave, the host header node would send, the body's own length, a query", async () => {
     const seen: { url?: string; headers: string[]; body: string }[] = [];
     const origin = await serve((req, body, res) => {
       seen.push({ url: req.url, headers: req.rawHeaders, body });

@@ -39,14 +39,25 @@ function toTarget(url: URL): Target {
 
 /**
  * The request's headers as the flat name/value list `node:http` takes without re-reading each one
- * through `setHeader` (and so without its own `host`: that goes first, as node would write it).
+ * through `setHeader`: names in lower case, the `host` header first (node's own unless the caller set
+ * one), and the body's own length (a `content-length` a caller set could disagree with it).
  */
 function headerList(target: Target, headers: Record<string, string>, body: string | Uint8Array | undefined): string[] {
-  const list: string[] = headers.host === undefined ? ["host", target.host] : [];
-  // The body's own length is counted here; one a caller set could disagree with it.
-  for (const name in headers) if (name !== "content-length") list.push(name, headers[name]!);
+  const list: string[] = ["host", target.host];
+  for (const name in headers) {
+    const lower = name.toLowerCase();
+    if (lower === "host") list[1] = headers[name]!;
+    else if (lower !== "content-length") list.push(lower, headers[name]!);
+  }
   if (body !== undefined) list.push("content-length", String(byteLength(body)));
   return list;
+}
+
+/** `headers` without the credentials a redirect to another origin must not carry. */
+function withoutAuthorization(headers: Record<string, string>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name in headers) if (name.toLowerCase() !== "authorization") kept[name] = headers[name]!;
+  return kept;
 }
 
 /**
@@ -133,9 +144,7 @@ export function createNodeFetch(): NodeFetch {
   }
 
   async function requestOnNode(url: string, init: NodeRequestInit): Promise<NodeResponse> {
-    const headers: Record<string, string> = {};
-    for (const name in init.headers) headers[name.toLowerCase()] = init.headers[name]!;
-    const res = await follow(targetOf(url), init.method, headers, init.body, init.signal);
+    const res = await follow(targetOf(url), init.method, init.headers, init.body, init.signal);
     const status = res.statusCode ?? 0;
     return { status, statusText: res.statusMessage ?? "", rawHeaders: res.rawHeaders, body: bodyOf(res, init.signal) };
   }
@@ -151,7 +160,7 @@ export function createNodeFetch(): NodeFetch {
     return target;
   }
 
-  /** Sends and follows 307/308 redirects; `headers` names are lower case. */
+  /** Sends and follows 307/308 redirects; `headers` names in any case. */
   async function follow(
     target: Target,
     method: string,
@@ -166,7 +175,7 @@ export function createNodeFetch(): NodeFetch {
         res.resume();
         const next = toTarget(new URL(location, target.url));
         // A redirect to another origin must not carry the credentials meant for this one.
-        if (next.url.origin !== target.url.origin) delete headers.authorization;
+        if (next.url.origin !== target.url.origin) headers = withoutAuthorization(headers);
         target = next;
         continue;
       }

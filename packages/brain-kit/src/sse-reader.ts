@@ -1,4 +1,4 @@
-import { finished, type Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import type { SseEvent, SseSplitter } from "./sse-splitter";
 
 /**
@@ -45,11 +45,18 @@ function readNode(body: Readable, splitter: SseSplitter, onEvent: SseEventHandle
         body.destroy();
       }
     });
-    finished(body, (error) => {
-      if (failure) reject(failure);
-      else if (error) reject(error);
+    // Three listeners, not `stream.finished`'s dozen: this runs once per streamed call.
+    let settled = false;
+    const settle = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      const problem = failure ?? error;
+      if (problem) reject(problem);
       else resolve();
-    });
+    };
+    body.once("end", () => settle());
+    body.once("error", settle);
+    body.once("close", () => settle(body.readableEnded ? undefined : prematureClose()));
   });
 }
 
@@ -79,4 +86,9 @@ async function readWeb(
 function deliver(events: SseEvent[], onEvent: SseEventHandler): boolean {
   for (let i = 0; i < events.length; i++) if (!onEvent(events[i]!)) return false;
   return true;
+}
+
+/** What `stream.finished` reports for a body closed before its end (a transport error, by its wording). */
+function prematureClose(): Error {
+  return Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" });
 }

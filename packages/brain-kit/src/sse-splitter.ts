@@ -25,7 +25,8 @@ export class SseSplitter {
   /** The last text ended in `\r`: a `\n` that opens the next one belongs to that line end. */
   private afterCR = false;
   private event: string | null = null;
-  private data: string[] = [];
+  /** The event's data lines so far: most events have one, kept as is; a second makes a list. */
+  private data: string | string[] | undefined = undefined;
 
   constructor(options: SseSplitterOptions = {}) {
     this.stripLineBom = options.stripLineBom ?? false;
@@ -43,7 +44,7 @@ export class SseSplitter {
     let cr = buffer.indexOf("\r", from);
     while (lf >= 0 || cr >= 0) {
       const end = cr < 0 || (lf >= 0 && lf < cr) ? lf : cr;
-      this.line(buffer.slice(from, end), out);
+      this.line(buffer, from, end, out);
       from = end + 1;
       if (end === cr) {
         if (from === buffer.length) this.afterCR = true;
@@ -56,22 +57,37 @@ export class SseSplitter {
     return out;
   }
 
-  private line(line: string, out: SseEvent[]): void {
-    if (this.stripLineBom && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-    if (line === "") {
+  /**
+   * Reads the line `buffer[from, end)` in place: only the value of a `data` or `event` field is cut
+   * out (a streamed call has thousands of lines; a slice per line, field and value was most of what
+   * splitting cost).
+   */
+  private line(buffer: string, from: number, end: number, out: SseEvent[]): void {
+    if (this.stripLineBom && from < end && buffer.charCodeAt(from) === 0xfeff) from++;
+    if (from === end) {
       // An `event:` with an empty name and no data is no event (as the SDKs read it).
-      if (!this.event && this.data.length === 0) return;
-      out.push({ event: this.event, data: this.data.length === 1 ? this.data[0]! : this.data.join("\n") });
+      const data = this.data;
+      if (!this.event && data === undefined) return;
+      out.push({
+        event: this.event,
+        data: data === undefined ? "" : typeof data === "string" ? data : data.join("\n"),
+      });
       this.event = null;
-      this.data = [];
+      this.data = undefined;
       return;
     }
-    if (line.charCodeAt(0) === 58 /* : */) return;
-    const colon = line.indexOf(":");
-    const field = colon < 0 ? line : line.slice(0, colon);
-    let value = colon < 0 ? "" : line.slice(colon + 1);
-    if (value.charCodeAt(0) === 32 /* space */) value = value.slice(1);
-    if (field === "data") this.data.push(value);
-    else if (field === "event") this.event = value;
+    if (buffer.charCodeAt(from) === 58 /* : */) return;
+    let colon = buffer.indexOf(":", from);
+    if (colon < 0 || colon > end) colon = end;
+    const length = colon - from;
+    const isData = length === 4 && buffer.startsWith("data", from);
+    if (!isData && !(length === 5 && buffer.startsWith("event", from))) return;
+    let start = colon < end ? colon + 1 : end;
+    if (start < end && buffer.charCodeAt(start) === 32 /* space */) start++;
+    const value = buffer.slice(start, end);
+    if (!isData) this.event = value;
+    else if (this.data === undefined) this.data = value;
+    else if (typeof this.data === "string") this.data = [this.data, value];
+    else this.data.push(value);
   }
 }
