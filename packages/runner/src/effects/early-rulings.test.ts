@@ -1,5 +1,7 @@
 import { createFauxBrain, fauxDelay, fauxError, fauxModel, fauxText, type FauxResponse } from "@x/brain-faux";
-import type { Brain } from "@x/llm-types";
+import { createOpenAIBrain } from "@x/brain-openai";
+import { startOpenAIMockServer } from "@x/brain-openai/testing";
+import { defineModel, type Brain } from "@x/llm-types";
 import { describe, expect, it } from "vitest";
 import { createRunner } from "../entry/runner";
 import type { RunEvent } from "../vocabulary/events";
@@ -99,5 +101,77 @@ describe("the classifier off the critical path", () => {
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((s) => s.aborted())).toBe(true);
     expect(result.stats.classifierCalls).toBe(seen.length);
+  });
+});
+
+describe("the classifier off the critical path, over HTTP", () => {
+  it("a gated call's classification reaches the provider while the main turn still streams on the wire", async () => {
+    const { tool, calls } = recorder("shell");
+    let streaming = false;
+    let inFlight = 0;
+    const arrivals: Array<{ whileStreaming: boolean; inFlight: number; command: string | undefined }> = [];
+    // The main model streams two calls a frame every 40 ms, each call's arguments in pieces.
+    const mainServer = await startOpenAIMockServer([
+      {
+        delayMs: 40,
+        text: ["Two ", "commands."],
+        toolCalls: [
+          { id: "call-a", name: "shell", arguments: { text: "rm -rf build" } },
+          { id: "call-b", name: "shell", arguments: { text: "ls" } },
+        ],
+      },
+      { text: "done" },
+    ]);
+    // The classifier answers after 80 ms. As each request arrives it notes whether the main turn was
+    // still open, and how many classifications were in flight (this one included).
+    const clsServer = await startOpenAIMockServer((request) => {
+      const last = JSON.stringify((request.body as { messages: unknown[] }).messages.at(-1));
+      const command = [...last.matchAll(/rm -rf build|\bls\b/g)].at(-1)?.[0];
+      arrivals.push({ whileStreaming: streaming, inFlight, command });
+      return {
+        delayMs: 80,
+        text: command === "ls" ? "<block>no</block>" : "<block>yes</block><reason>deletes</reason>",
+      };
+    });
+    try {
+      const brain = createOpenAIBrain({ apiKey: "sk-test" });
+      const watchedBrain: Brain = {
+        ...brain,
+        stream(model, context, request) {
+          const isMain = model.id === "main-http";
+          if (isMain) streaming = true;
+          else inFlight += 1;
+          const stream = brain.stream(model, context, request);
+          void stream.result().finally(() => (isMain ? (streaming = false) : (inFlight -= 1)));
+          return stream;
+        },
+      };
+      const at = (id: string, baseUrl: string) =>
+        defineModel({
+          id,
+          api: "openai-completions",
+          provider: "local",
+          baseUrl,
+          contextWindow: 32_000,
+          maxTokens: 512,
+        });
+      const runner = createRunner({
+        brains: [watchedBrain],
+        models: { main: at("main-http", mainServer.baseUrl), cls: at("cls-http", clsServer.baseUrl) },
+        roles: { default: "main", classifier: "cls" },
+      });
+      const result = await runner.runTask({ objective: "clean up", tools: [tool], defaultPermission: "auto" });
+      expect(result.status).toBe("completed");
+      // The first call's classification reached the classifier's server while the main turn was
+      // still streaming on the wire; the second (whose arguments end with the turn) while the first
+      // was still being answered. Nothing ran on an early verdict.
+      expect(arrivals.map((a) => a.command)).toEqual(["rm -rf build", "ls"]);
+      expect(arrivals[0]!.whileStreaming).toBe(true);
+      expect(arrivals[1]!.inFlight).toBe(2);
+      expect(calls).toEqual([{ text: "ls" }]);
+      expect(result.stats.classifierCalls).toBe(2);
+    } finally {
+      await Promise.all([mainServer.close(), clsServer.close()]);
+    }
   });
 });
