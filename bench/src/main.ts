@@ -13,7 +13,7 @@ import { harnessOrder } from "./harnesses/registry";
 import type { Mode } from "./harnesses/types";
 import { renderSummary } from "./profile";
 import type { ServerStats } from "./server";
-import { missesTarget, renderReport, type Row } from "./report";
+import { cpuRatio, missesTarget, renderReport, type Row } from "./report";
 import { TURNS } from "./workload";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -187,8 +187,11 @@ process.stdout.write(renderReport(rows, meta));
 if (!args.has("no-scaling")) process.stdout.write(`\n${await scalingTable()}`);
 if (profiles.length > 0) {
   process.stdout.write("\n### Where the time goes (CPU profile of one measured pass, in its own child)\n\n");
-  for (const p of profiles)
-    process.stdout.write(`${renderSummary(`${p.harness}, ${p.mode}, concurrency ${p.concurrency}`, p.summary)}\n\n`);
+  for (const p of profiles) {
+    const title = `${p.harness}, ${p.mode}, concurrency ${p.concurrency}`;
+    const ratio = cpuRatio(rows, p.harness, p.mode, p.concurrency);
+    process.stdout.write(`${renderSummary(title, p.summary, ratio)}\n\n`);
+  }
   process.stdout.write(
     'What has been fixed and what remains: bench/README.md, "Findings" (compare two builds with bench/ab/).\n',
   );

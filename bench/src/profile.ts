@@ -114,14 +114,20 @@ export function summarize(profile: CpuProfile, top = 15): ProfileSummary {
   };
 }
 
-export function renderSummary(title: string, s: ProfileSummary): string {
+/**
+ * The profile as markdown. With `ratio` (the pass's CPU per turn over the SDK loop's, as the tables
+ * measured it), each area also shows its part of that ratio: where each 0.1× of it goes.
+ */
+export function renderSummary(title: string, s: ProfileSummary, ratio?: number): string {
+  const share = ratio === undefined ? undefined : (pct: number) => `${((pct / 100) * ratio).toFixed(3)}×`;
   const lines = [
     `#### ${title} — ${s.totalMs.toFixed(0)} ms of samples (self time)`,
     "",
-    "| where | ms | % |",
-    "|---|---:|---:|",
+    share ? `| where | ms | % | of the ${ratio!.toFixed(2)}× the SDK loop |` : "| where | ms | % |",
+    share ? "|---|---:|---:|---:|" : "|---|---:|---:|",
   ];
-  for (const a of s.areas.slice(0, 12)) lines.push(`| ${a.area} | ${a.ms.toFixed(0)} | ${a.pct.toFixed(1)} |`);
+  for (const a of s.areas.slice(0, 12))
+    lines.push(`| ${a.area} | ${a.ms.toFixed(0)} | ${a.pct.toFixed(1)} |${share ? ` ${share(a.pct)} |` : ""}`);
   lines.push("", "| hottest functions | where | ms | % |", "|---|---|---:|---:|");
   for (const f of s.functions) lines.push(`| \`${f.fn}\` | ${f.area} | ${f.ms.toFixed(0)} | ${f.pct.toFixed(1)} |`);
   if (s.oursInclusive.length > 0) {
