@@ -28,9 +28,12 @@ export interface Meta {
 
 /** Ours against the `openai` SDK hand loop, by CPU per turn: at most half of it (#38). */
 const TARGET = 0.5;
+/** The Anthropic wire's row against its own SDK loop: not above it (its request is still the SDK's per call). */
+const ANTHROPIC_TARGET = 1.0;
 const fmt = (n: number, d = 0) => n.toFixed(d);
 const ratio = (a: number, b: number | undefined) => (b ? `${(a / b).toFixed(2)}×` : "–");
-const metOrMissed = (c: number) => (c <= TARGET ? "met" : `MISSED by ${((c - TARGET) * 100).toFixed(0)} %`);
+const metOrMissed = (c: number, target = TARGET) =>
+  c <= target ? "met" : `MISSED by ${((c - target) * 100).toFixed(0)} %`;
 
 function rowOf(rows: Row[], harness: string, r: Row) {
   const f = rows.find((x) => x.harness === harness && x.mode === r.mode && x.concurrency === r.concurrency);
@@ -111,7 +114,8 @@ function verdict(rows: Row[]): string {
     if (r.result.status !== "ok" || !f) continue;
     const c = r.result.cpuMsPerTurn / f.cpuMsPerTurn;
     lines.push(
-      `- Anthropic wire, c=${r.concurrency}: CPU ${c.toFixed(2)}× the @anthropic-ai/sdk loop (${metOrMissed(c)})`,
+      `- Anthropic wire, c=${r.concurrency}: CPU ${c.toFixed(2)}× the @anthropic-ai/sdk loop ` +
+        `(goal ≤ ${ANTHROPIC_TARGET}×: ${metOrMissed(c, ANTHROPIC_TARGET)})`,
     );
   }
   return lines.join("\n");
