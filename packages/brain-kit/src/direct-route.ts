@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { readText, type NodeFetch } from "./node-fetch";
+import { headersOf, readText, type NodeFetch } from "./node-fetch";
 
 /** The part of a Stainless-generated SDK client (`openai`, `@anthropic-ai/sdk`) that builds a request unsent. */
 export interface RequestBuilder {
@@ -107,10 +107,4 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function headersOf(raw: string[]): Headers {
-  const headers = new Headers();
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  return headers;
 }

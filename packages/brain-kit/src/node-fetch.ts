@@ -101,7 +101,7 @@ export interface NodeFetch {
   /**
    * The same transport without the web `Response`: redirects followed as `fetch` follows them, the
    * body's `content-encoding` undone, the caller's signal ending the body too. For a brain that
-   * sends a request its SDK built once (see {@link DirectRoute}); rejects as `fetch` does.
+   * sends a request its SDK built once (see `DirectRoutes`); rejects as `fetch` does.
    */
   request(url: string, init: NodeRequestInit): Promise<NodeResponse>;
 }
@@ -114,10 +114,9 @@ export interface NodeRequestInit {
   signal?: AbortSignal;
 }
 
-/** What {@link NodeFetch.request} answers: the status line, the raw header list and the decoded body. */
+/** What {@link NodeFetch.request} answers: the status, the raw header list and the decoded body. */
 export interface NodeResponse {
   status: number;
-  statusText: string;
   /** Names and values in turn, as they came (`IncomingMessage.rawHeaders`). */
   rawHeaders: string[];
   body: Readable;
@@ -145,8 +144,7 @@ export function createNodeFetch(): NodeFetch {
 
   async function requestOnNode(url: string, init: NodeRequestInit): Promise<NodeResponse> {
     const res = await follow(targetOf(url), init.method, init.headers, init.body, init.signal);
-    const status = res.statusCode ?? 0;
-    return { status, statusText: res.statusMessage ?? "", rawHeaders: res.rawHeaders, body: bodyOf(res, init.signal) };
+    return { status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: bodyOf(res, init.signal) };
   }
 
   /** Where `url` goes, read once: a brain sends to a handful of URLs, again and again. */
@@ -227,9 +225,7 @@ export function createNodeFetch(): NodeFetch {
 
   async function respond(res: IncomingMessage, signal: AbortSignal | undefined): Promise<Response> {
     const status = res.statusCode ?? 0;
-    const headers = new Headers();
-    const raw = res.rawHeaders;
-    for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+    const headers = headersOf(res.rawHeaders);
     const stream = bodyOf(res, signal);
     if (status >= 200 && status < 300) {
       const response = new Response(null, { status, statusText: res.statusMessage, headers });
@@ -264,6 +260,13 @@ function bodyOf(res: IncomingMessage, signal: AbortSignal | undefined): Readable
     stream.once("close", () => signal.removeEventListener("abort", onAbort));
   }
   return stream;
+}
+
+/** A response's raw header list (names and values in turn) as a `Headers`. */
+export function headersOf(raw: string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  return headers;
 }
 
 /** The whole of a body, as text. */

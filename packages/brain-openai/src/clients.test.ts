@@ -37,15 +37,20 @@ async function serve(reply: { status: number; headers?: Record<string, string>; 
 
 /** Streams one call and returns its events' JSON, or throws what the call threw. */
 async function call(
-  cache: ClientCache,
-  settings: ClientSettings,
+  settings: ClientSettings & { baseUrl: string },
   headers?: Record<string, string>,
   signal?: AbortSignal,
 ) {
   const items: unknown[] = [];
   const body = { model: "m", stream: true, messages: [{ role: "user", content: "hi" }] };
-  await cache.stream(settings, "/chat/completions", body, headers, signal ?? new AbortController().signal, (h) =>
-    sseJson((item) => (items.push(item), true), h),
+  const cache = new ClientCache(settings);
+  await cache.stream(
+    settings.baseUrl,
+    "/chat/completions",
+    body,
+    headers,
+    signal ?? new AbortController().signal,
+    (h) => sseJson((item) => (items.push(item), true), h),
   );
   return items;
 }
@@ -63,11 +68,10 @@ describe("ClientCache.stream", () => {
     const { seen, baseUrl } = await serve({ status: 200, body: STREAM });
     process.env.OPENAI_CUSTOM_HEADERS = "X-Gateway-Team: search";
     try {
-      const cache = new ClientCache();
       const settings = { baseUrl, apiKey: "sk-test-123456", headers: { "X-Brain": "b" }, fetch: undefined };
       const perCall = { "X-Call": "c", "x-brain": "from-the-call" };
-      expect(await call(cache, settings, perCall)).toEqual([{ id: "a", choices: [] }]);
-      expect(await call(cache, { ...settings, baseUrl: `${baseUrl}/`, fetch: globalThis.fetch }, perCall)).toEqual([
+      expect(await call(settings, perCall)).toEqual([{ id: "a", choices: [] }]);
+      expect(await call({ ...settings, baseUrl: `${baseUrl}/`, fetch: globalThis.fetch }, perCall)).toEqual([
         { id: "a", choices: [] },
       ]);
     } finally {
@@ -93,8 +97,7 @@ describe("ClientCache.stream", () => {
 
   it("a keyless gateway gets no Authorization header on either path", async () => {
     const { seen, baseUrl } = await serve({ status: 200, body: STREAM });
-    const cache = new ClientCache();
-    await call(cache, { baseUrl, apiKey: undefined, headers: undefined, fetch: undefined });
+    await call({ baseUrl, apiKey: undefined, headers: undefined, fetch: undefined });
     expect(seen[0]!.headers).not.toHaveProperty("authorization");
   });
 
@@ -104,7 +107,7 @@ describe("ClientCache.stream", () => {
       headers: { "content-type": "application/json", "retry-after": "7", "x-request-id": "req_1" },
       body: JSON.stringify({ error: { message: "slow down", type: "rate_limit_exceeded", code: "rate_limit" } }),
     });
-    const error: unknown = await call(new ClientCache(), {
+    const error: unknown = await call({
       baseUrl,
       apiKey: "k",
       headers: undefined,
@@ -122,11 +125,9 @@ describe("ClientCache.stream", () => {
     const { baseUrl } = await serve({ status: 200, body: STREAM });
     await closers.pop()!();
     const settings = { baseUrl, apiKey: "k", headers: undefined, fetch: undefined };
-    await expect(call(new ClientCache(), settings)).rejects.toBeInstanceOf(APIConnectionError);
+    await expect(call(settings)).rejects.toBeInstanceOf(APIConnectionError);
     const aborted = new AbortController();
     aborted.abort();
-    await expect(call(new ClientCache(), settings, undefined, aborted.signal)).rejects.toBeInstanceOf(
-      APIUserAbortError,
-    );
+    await expect(call(settings, undefined, aborted.signal)).rejects.toBeInstanceOf(APIUserAbortError);
   });
 });

@@ -15,8 +15,8 @@ import OpenAI, {
   OpenAIError,
 } from "openai";
 
+/** What a brain's calls share whatever the model: its key, its own headers, a caller's `fetch`. */
 export interface ClientSettings {
-  baseUrl: string;
   apiKey: string | undefined;
   headers: Record<string, string> | undefined;
   fetch: typeof globalThis.fetch | undefined;
@@ -41,7 +41,7 @@ const SDK_ERRORS = {
 };
 
 /**
- * One SDK client per base URL + key, reused across calls (keeps connection pools warm). Retries are
+ * One SDK client per base URL, reused across calls (keeps connection pools warm). Retries are
  * off — the runner owns retry policy — and the SDK's own logging is silenced so nothing it prints
  * can carry request data. The ambient-environment defaults the SDK would read (admin key, org,
  * project) are pinned, so a call goes exactly where the model says with exactly our key; the SDK
@@ -52,6 +52,8 @@ export class ClientCache {
   /** What carries the calls unless the caller gave a `fetch`: node:http with keep-alive. */
   private readonly transport: NodeFetch = createNodeFetch();
 
+  constructor(private readonly settings: ClientSettings) {}
+
   /**
    * Sends one streamed call to `path` and hands each server-sent event to `onEvent` until the body
    * ends. Without a caller's `fetch` the request is the one the SDK builds for this client (its URL,
@@ -59,15 +61,15 @@ export class ClientCache {
    * with one, the SDK sends it through that `fetch`. Either way a failure is the SDK's typed error.
    */
   async stream(
-    settings: ClientSettings,
+    baseUrl: string,
     path: string,
     body: object,
     callHeaders: Record<string, string> | undefined,
     signal: AbortSignal,
     onEvent: (headers: () => Headers) => SseEventHandler,
   ): Promise<void> {
-    const client = this.get(settings);
-    if (!settings.fetch) {
+    const client = this.get(baseUrl);
+    if (!this.settings.fetch) {
       const response = await client.direct.post(path, body, callHeaders, signal);
       return readSse(response.body, new SseSplitter(), onEvent(response.headers));
     }
@@ -82,12 +84,12 @@ export class ClientCache {
     );
   }
 
-  private get(settings: ClientSettings): Client {
-    const key = `${settings.baseUrl}\u0000${settings.apiKey ?? ""}`;
-    let client = this.clients.get(key);
+  private get(baseUrl: string): Client {
+    const settings = this.settings;
+    let client = this.clients.get(baseUrl);
     if (!client) {
       const sdk = new OpenAI({
-        baseURL: settings.baseUrl,
+        baseURL: baseUrl,
         // A keyless local gateway (vLLM, Ollama) gets no Authorization header at all.
         apiKey: settings.apiKey ?? "unused",
         defaultHeaders: settings.apiKey ? settings.headers : { ...settings.headers, Authorization: null },
@@ -97,10 +99,11 @@ export class ClientCache {
         webhookSecret: null,
         maxRetries: 0,
         logLevel: "off",
-        fetch: settings.fetch ?? this.transport.fetch,
+        // Without a caller's fetch the SDK only builds requests (DirectRoutes sends them).
+        fetch: settings.fetch,
       });
       client = { sdk, direct: new DirectRoutes(sdk, this.transport, SDK_ERRORS) };
-      this.clients.set(key, client);
+      this.clients.set(baseUrl, client);
     }
     return client;
   }

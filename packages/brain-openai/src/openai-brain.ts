@@ -2,7 +2,7 @@ import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { Brain, BrainRequest, Context, Model, RouteJudgement } from "@x/llm-types";
 import { runStreamedCall, sdkTurnOptions, startTurn, type HttpBrainOptions, type TurnBuilder } from "@x/brain-kit";
 import { ChunkReader } from "./chunks";
-import { callHeaders, ClientCache, type ClientSettings } from "./clients";
+import { callHeaders, ClientCache } from "./clients";
 import { resolveCompat, type OpenAICompatOption } from "./compat";
 import { classifyOpenAIError } from "./errors";
 import { buildOpenAIRequest } from "./request";
@@ -31,8 +31,8 @@ export function openAIEndpoint(model: Model, brainBaseUrl: string | undefined): 
  * failures, dropped or stalled streams, aborts and deadlines all end as data on the final message.
  */
 export function createOpenAIBrain(options: OpenAIBrainOptions = {}): Brain {
-  const clients = new ClientCache();
   const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
+  const clients = new ClientCache({ apiKey, headers: options.headers, fetch: options.fetch });
   const settings = sdkTurnOptions(OPENAI_COMPLETIONS_API, apiKey, process.env.OPENAI_CUSTOM_HEADERS, options);
   return {
     api: OPENAI_COMPLETIONS_API,
@@ -43,27 +43,17 @@ export function createOpenAIBrain(options: OpenAIBrainOptions = {}): Brain {
     judgeRoute: (model) => judgeOpenAIRoute(apiKey, openAIEndpoint(model, options.baseUrl)),
   };
 
-  function settingsFor(baseUrl: string): ClientSettings {
-    return { baseUrl, apiKey, headers: options.headers, fetch: options.fetch };
-  }
-
   async function run(model: Model, context: Context, request: BrainRequest, turn: TurnBuilder): Promise<void> {
     const baseUrl = openAIEndpoint(model, options.baseUrl);
     const reader = new ChunkReader(turn);
     await runStreamedCall(turn, request, options.stallTimeoutMs, {
       build: () => buildOpenAIRequest(model, context, request, resolveCompat(model, baseUrl, options.compat)),
       open: (body, signal, sink) =>
-        clients.stream(
-          settingsFor(baseUrl),
-          "/chat/completions",
-          body,
-          callHeaders(model, request),
-          signal,
-          (headers) =>
-            sseJson<ChatCompletionChunk>(sink, headers, {
-              onDone: () => (reader.sawDone = true),
-              beforeError: (chunk) => reader.readUsage(chunk),
-            }),
+        clients.stream(baseUrl, "/chat/completions", body, callHeaders(model, request), signal, (headers) =>
+          sseJson<ChatCompletionChunk>(sink, headers, {
+            onDone: () => (reader.sawDone = true),
+            beforeError: (chunk) => reader.readUsage(chunk),
+          }),
         ),
       read: (chunk: ChatCompletionChunk) => reader.read(chunk),
       // A finish reason means the provider finished: a stall or drop before the usage chunk loses

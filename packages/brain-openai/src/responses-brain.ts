@@ -21,8 +21,8 @@ export interface OpenAIResponsesBrainOptions extends Omit<OpenAIBrainOptions, "c
  * call; never throws — every failure ends as data on the final message, typed like the other brains.
  */
 export function createOpenAIResponsesBrain(options: OpenAIResponsesBrainOptions = {}): Brain {
-  const clients = new ClientCache();
   const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY;
+  const clients = new ClientCache({ apiKey, headers: options.headers, fetch: options.fetch });
   const settings = sdkTurnOptions(OPENAI_RESPONSES_API, apiKey, process.env.OPENAI_CUSTOM_HEADERS, options);
   return {
     api: OPENAI_RESPONSES_API,
@@ -43,13 +43,8 @@ export function createOpenAIResponsesBrain(options: OpenAIResponsesBrainOptions 
           promptCacheKey: knownHost(baseUrl)?.name === "openai",
         }),
       open: (body, signal, sink) =>
-        clients.stream(
-          { baseUrl, apiKey, headers: options.headers, fetch: options.fetch },
-          "/responses",
-          body,
-          callHeaders(model, request),
-          signal,
-          (headers) => sseJson<ResponseStreamEvent>(sink, headers),
+        clients.stream(baseUrl, "/responses", body, callHeaders(model, request), signal, (headers) =>
+          sseJson<ResponseStreamEvent>(sink, headers),
         ),
       read: (event: ResponseStreamEvent) => reader.read(event),
       finish: () => {
