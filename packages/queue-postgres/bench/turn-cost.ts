@@ -6,13 +6,15 @@
 // (`onCheckpointSegment` into `task_turns`, fenced by the lease, the events in the link's statement).
 // CPU is this process's plus the PostgreSQL backend's that took the writes; bytes are what was sent.
 import { createFauxBrain, fauxModel, fauxText, fauxToolCall } from "@x/brain-faux";
-import { createMemoryParkLedger, createRunner, defineTool } from "@x/runner";
-import type { RunCheckpoint, RunCheckpointSegment } from "@x/runner/backend";
+import { createMemoryParkLedger, createRunner, defineTool, type ToolResultInfo } from "@x/runner";
+import type { RunCheckpoint } from "@x/runner/backend";
 import { loadavg } from "node:os";
 import pg from "pg";
 import { z } from "zod";
 import { ensureSchema } from "../src/sql";
-import { taskTurns } from "../src/task-turns";
+import { checkpointSink, toolResultEvent } from "../src/checkpoint-sink";
+import type { TaskEvent } from "../src/task-events";
+import { taskTurns, type TaskTurns } from "../src/task-turns";
 import { processCpuSeconds } from "./proc-cpu";
 
 const KEY = "turn-cost-bench-key-0123456789abcdef";
@@ -69,12 +71,20 @@ async function writer(pool: pg.Pool, schema: string, mode: Mode, taskId: string)
     [taskId, OWNER],
   );
   let bytes = 0;
-  const turns = taskTurns(pool, schema);
-  // The events a worker tells: a `turn` at each accepted answer, a `tool_result` per result.
+  const stored = taskTurns(pool, schema);
+  // Now: the worker's own sink, its bytes counted as they go to the database.
+  const turns: TaskTurns = {
+    ...stored,
+    append: (id, worker, link, events = []) => {
+      bytes += JSON.stringify(link).length + JSON.stringify(events).length;
+      return stored.append(id, worker, link, events);
+    },
+  };
+  const unsaid: TaskEvent[] = [];
+  const onCheckpointSegment = checkpointSink(turns, taskId, OWNER, 0, unsaid);
+  // Before: the whole checkpoint, then each event in a statement of its own (`turn` once per turn).
   let toldTurns = 0;
-  const unsaid: Record<string, unknown>[] = [];
-  const turnEvent = (turn: number) => (turn > toldTurns ? ((toldTurns = turn), [{ type: "turn", turns: turn }]) : []);
-  const event = async (value: Record<string, unknown>) => {
+  const event = async (value: TaskEvent) => {
     const json = JSON.stringify(value);
     bytes += json.length;
     await pool.query(
@@ -90,15 +100,12 @@ async function writer(pool: pg.Pool, schema: string, mode: Mode, taskId: string)
       `UPDATE ${schema}.tasks SET checkpoint = $3, attempts = 1, updated_at = now() WHERE id = $1 AND lease_owner = $2`,
       [taskId, OWNER, json],
     );
-    for (const told of turnEvent(checkpoint.state.stats.turns)) await event(told);
+    const turn = checkpoint.state.stats.turns;
+    if (turn > toldTurns) await event({ type: "turn", turns: turn });
+    toldTurns = Math.max(toldTurns, turn);
   };
-  const onCheckpointSegment = async (link: RunCheckpointSegment) => {
-    const events = [...unsaid.splice(0), ...turnEvent(link.state.stats.turns)];
-    bytes += JSON.stringify(link).length + JSON.stringify(events).length;
-    await turns.append(taskId, OWNER, link, events);
-  };
-  const result = { type: "tool_result", toolName: "read", isError: false };
-  const onToolResult = mode === "whole" ? () => event(result) : () => (unsaid.push(result), Promise.resolve());
+  const onToolResult = (info: ToolResultInfo) =>
+    mode === "whole" ? event(toolResultEvent(info)) : (unsaid.push(toolResultEvent(info)), Promise.resolve());
   const options = mode === "whole" ? { onCheckpoint } : mode === "chain" ? { onCheckpointSegment } : {};
   return { options, onToolResult: mode === "runner" ? undefined : onToolResult, bytes: () => bytes };
 }

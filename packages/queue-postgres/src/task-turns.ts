@@ -1,5 +1,6 @@
 import type { RunCheckpointSegment } from "@x/runner/backend";
 import type { Pool } from "pg";
+import { eventTexts, insertEvents, type TaskEvent } from "./task-events";
 
 /**
  * A task's checkpoint chain in `task_turns`: one row per link, written fenced by the task's lease
@@ -13,12 +14,7 @@ export interface TaskTurns {
    * Link 0 replaces the chain before it and marks the task as having made progress (its take count
    * back to 1). False when the lease is gone: nothing was written.
    */
-  append(
-    taskId: string,
-    workerId: string,
-    link: RunCheckpointSegment,
-    events?: readonly Record<string, unknown>[],
-  ): Promise<boolean>;
+  append(taskId: string, workerId: string, link: RunCheckpointSegment, events?: readonly TaskEvent[]): Promise<boolean>;
   /** The task's chain in order; empty when it has none. */
   read(taskId: string): Promise<RunCheckpointSegment[]>;
 }
@@ -26,9 +22,7 @@ export interface TaskTurns {
 export function taskTurns(pool: Pool, schema: string): TaskTurns {
   const tasks = `${schema}.tasks`;
   const turns = `${schema}.task_turns`;
-  const told = (events: string) =>
-    `told AS (INSERT INTO ${schema}.task_events (task_id, event)
-      SELECT held.id, e.event FROM held, unnest(${events}::json[]) WITH ORDINALITY AS e (event, n) ORDER BY e.n)`;
+  const told = (events: string) => `told AS (${insertEvents(schema, "held", events)})`;
   // Link 0 is the first a take writes (a continued run starts its own chain): it marks the take as
   // having made progress and replaces the chain before. Upserted, with the old chain's later links
   // deleted — rows apart from the one inserted, so one statement does both.
@@ -52,7 +46,7 @@ export function taskTurns(pool: Pool, schema: string): TaskTurns {
   return {
     async append(taskId, workerId, link, events = []) {
       const json = JSON.stringify(link);
-      const said = events.map((event) => JSON.stringify(event));
+      const said = eventTexts(events);
       const written =
         link.seq === 0
           ? await pool.query({ ...start, values: [taskId, workerId, json, said] })

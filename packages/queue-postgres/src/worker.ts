@@ -13,10 +13,12 @@ import {
 } from "@x/runner";
 import type { RunCheckpoint, RunCheckpointSegment } from "@x/runner/backend";
 import type PgBoss from "pg-boss";
+import { checkpointSink, toolResultEvent } from "./checkpoint-sink";
 import { kindTake } from "./kind-take";
 import { createPostgresParkLedger } from "./pg-park-ledger";
 import type { QueuedSpec } from "./queued-task";
 import type { TaskKind } from "./task-kind";
+import { eventTexts, insertEvents, type TaskEvent } from "./task-events";
 import type { TaskJob, TaskQueue } from "./task-queue";
 import type { TaskRow } from "./task-row";
 import { taskTurns } from "./task-turns";
@@ -118,18 +120,16 @@ export function createWorker(options: WorkerOptions): Worker {
     taskId: string,
     set: string,
     values: unknown[],
-    told?: readonly Record<string, unknown>[],
+    told?: readonly TaskEvent[],
   ): Promise<boolean> => {
     const update = `UPDATE ${tasks} SET ${set}, updated_at = now() WHERE id = $1 AND lease_owner = $2 RETURNING id`;
     // A task that ends or parks has no more use for its checkpoint chain: dropped in the same statement.
     const sql = told
       ? `WITH moved AS (${update}),
            dropped AS (DELETE FROM ${queue.schema}.task_turns WHERE task_id IN (SELECT id FROM moved))
-         INSERT INTO ${queue.schema}.task_events (task_id, event)
-         SELECT moved.id, e.event FROM moved, unnest($${values.length + 3}::json[]) WITH ORDINALITY AS e (event, n)
-         ORDER BY e.n`
+         ${insertEvents(queue.schema, "moved", `$${values.length + 3}`)}`
       : update;
-    const said = told ? [told.map((event) => JSON.stringify(event))] : [];
+    const said = told ? [eventTexts(told)] : [];
     const written = await queue.pool.query(sql, [taskId, workerId, ...values, ...said]);
     return told ? written.rowCount === told.length : written.rowCount === 1;
   };
@@ -139,7 +139,7 @@ export function createWorker(options: WorkerOptions): Worker {
    * worker that lost its lease (frozen, then thawed after another took over) adds nothing after the
    * new owner's events. The row is read `FOR SHARE`, so a takeover waits for this insert to commit.
    */
-  const event = (taskId: string, value: Record<string, unknown>) =>
+  const event = (taskId: string, value: TaskEvent) =>
     queue.pool
       .query(
         `INSERT INTO ${queue.schema}.task_events (task_id, event)
@@ -149,43 +149,16 @@ export function createWorker(options: WorkerOptions): Worker {
       .then(() => undefined);
 
   /**
-   * The fenced sink for a run's checkpoint links, going on from `chain` (or a legacy checkpoint). A turn
-   * is checkpointed when the model's answer is accepted and again as its results come in; the `turn`
-   * event is told once per turn, at its acceptance. Each link carries the events `unsaid` holds (its
-   * tool results) and the `turn` event in its own statement: the events say what the chain holds, no
-   * more, and a turn costs the database one round trip per link.
-   */
-  const checkpointSink = (
-    taskId: string,
-    chain: RunCheckpointSegment[],
-    legacy: RunCheckpoint | null,
-    unsaid: Record<string, unknown>[],
-  ) => {
-    let toldTurns = chain.at(-1)?.state.stats.turns ?? legacy?.state.stats.turns ?? 0;
-    return async (link: RunCheckpointSegment) => {
-      const turn = link.state.stats.turns;
-      // Results that come in while this link is written wait for the next one.
-      const said = unsaid.length;
-      const events = turn > toldTurns ? [...unsaid, { type: "turn", turns: turn }] : [...unsaid];
-      if (!(await turns.append(taskId, workerId, link, events))) {
-        throw new Error(`task ${taskId}: this worker lost its lease; another one continues the task`);
-      }
-      unsaid.splice(0, said);
-      toldTurns = Math.max(toldTurns, turn);
-    };
-  };
-
-  /**
    * Runs a taken task. Its `tool_result` events wait in `unsaid` for the link that makes those
    * results durable (or the write that ends the task), and are written with it.
    */
-  const run = async (row: TaskRow, signal: AbortSignal, unsaid: Record<string, unknown>[]): Promise<TaskResult> => {
+  const run = async (row: TaskRow, signal: AbortSignal, unsaid: TaskEvent[]): Promise<TaskResult> => {
     const tools =
       typeof options.tools === "function"
         ? options.tools({ taskId: row.id, owner: row.owner, scope: row.scope, toolNames: row.spec.toolNames })
         : options.tools;
     const onToolResult = (info: ToolResultInfo) => {
-      unsaid.push({ type: "tool_result", toolName: info.toolCall.name, isError: info.result.isError });
+      unsaid.push(toolResultEvent(info));
       return Promise.resolve();
     };
     if (row.kind !== null) {
@@ -197,7 +170,7 @@ export function createWorker(options: WorkerOptions): Worker {
         tools,
         signal,
         turns,
-        checkpointSink: (chain) => checkpointSink(row.id, chain, null, unsaid),
+        checkpointSink: (chain) => checkpointSink(turns, row.id, workerId, turnsOf(chain, null), unsaid),
         observe: onToolResult,
         writeState: (json) => fenced(row.id, `driver_state = $3, attempts = 1`, [json]),
       });
@@ -206,7 +179,7 @@ export function createWorker(options: WorkerOptions): Worker {
     const chain = await turns.read(row.id);
     // A task in flight across an upgrade may still hold a whole checkpoint instead of a chain.
     const legacy = row.checkpoint as RunCheckpoint | null;
-    const onCheckpointSegment = checkpointSink(row.id, chain, legacy, unsaid);
+    const onCheckpointSegment = checkpointSink(turns, row.id, workerId, turnsOf(chain, legacy), unsaid);
     const common = { tools, signal, onCheckpointSegment, onToolResult };
     const checkpointed = chain.length > 0 ? chain : legacy;
     const checkpointedMessages =
@@ -226,7 +199,7 @@ export function createWorker(options: WorkerOptions): Worker {
   };
 
   /** The end is told only by the worker that still holds the task (one that lost it ends nothing). */
-  const settle = async (row: TaskRow, result: TaskResult, unsaid: readonly Record<string, unknown>[]) => {
+  const settle = async (row: TaskRow, result: TaskResult, unsaid: readonly TaskEvent[]) => {
     const end = [...unsaid, { type: "end", status: result.status, code: result.terminal.code }];
     if (result.status === "parked" && result.parked) {
       return fenced(
@@ -272,7 +245,7 @@ export function createWorker(options: WorkerOptions): Worker {
     }
     // Who took the task, and which take since its last progress: a retake after a crash shows here.
     await event(row.id, { type: "take", workerId, attempt: row.attempts });
-    const unsaid: Record<string, unknown>[] = [];
+    const unsaid: TaskEvent[] = [];
     const renew = setInterval(() => {
       fenced(row.id, `lease_until = now() + $3 * interval '1 millisecond'`, [leaseMs]).then(
         (held) => held || abort.abort(new Error("lease lost")),
@@ -393,4 +366,9 @@ class KindUnavailableError extends CodedError<"kind_unavailable"> {
 /** A coded refusal from a task kind's own code, other than the runner's park errors (handled apart). */
 function isKindRefusal(error: unknown): error is CodedError<string> {
   return isCodedError(error) && !isCodedError(error, PARKED_RUN_ERROR_CODES);
+}
+
+/** The turns a run's checkpoint (its chain, or a legacy whole checkpoint) has already told. */
+function turnsOf(chain: RunCheckpointSegment[], legacy: RunCheckpoint | null): number {
+  return chain.at(-1)?.state.stats.turns ?? legacy?.state.stats.turns ?? 0;
 }
