@@ -4,7 +4,8 @@
 // task row with every message so far, signed over all of it, and each `turn` and `tool_result` event
 // in a statement of its own); and with one chain link per checkpoint, as workers do now
 // (`onCheckpointSegment` into `task_turns`, fenced by the lease, the events in the link's statement).
-// CPU is this process's plus the PostgreSQL backend's that took the writes; bytes are what was sent.
+// CPU is this process's plus the PostgreSQL backend's that took the writes; bytes are what was sent
+// (the whole checkpoint) or stored (the chain's links and events).
 import { createFauxBrain, fauxModel, fauxText, fauxToolCall } from "@x/brain-faux";
 import { createMemoryParkLedger, createRunner, defineTool, type ToolResultInfo } from "@x/runner";
 import type { RunCheckpoint } from "@x/runner/backend";
@@ -14,11 +15,18 @@ import { z } from "zod";
 import { ensureSchema } from "../src/sql";
 import { checkpointSink, toolResultEvent } from "../src/checkpoint-sink";
 import type { TaskEvent } from "../src/task-events";
-import { taskTurns, type TaskTurns } from "../src/task-turns";
+import { taskTurns } from "../src/task-turns";
 import { processCpuSeconds } from "./proc-cpu";
 
 const KEY = "turn-cost-bench-key-0123456789abcdef";
-const RESULT = "x".repeat(4_096);
+// A page of text as a file read returns it: words in no repeating order, not one repeated byte
+// (which PostgreSQL's compression of a stored link would make free).
+const WORDS = ["const", "return", "value", "await", "function", "result", "=", "{", "}", "(", ")", "if", "turn", "of"];
+let seed = 7;
+const word = () => WORDS[(seed = (seed * 48_271) % 2_147_483_647) % WORDS.length]!;
+const RESULT = Array.from({ length: 1_200 }, (_, i) => word() + (i % 12 === 11 ? "\n" : " "))
+  .join("")
+  .slice(0, 4_096);
 const OWNER = "turn-cost-worker";
 type Mode = "runner" | "whole" | "chain";
 
@@ -26,6 +34,8 @@ interface Cost {
   /** Turns that called a tool: the last turn of a run is its answer, which has nothing to make durable. */
   turns: number;
   cpuMs: number;
+  /** The PostgreSQL backend's share of `cpuMs`. */
+  dbMs: number;
   bytes: number;
 }
 
@@ -71,15 +81,8 @@ async function writer(pool: pg.Pool, schema: string, mode: Mode, taskId: string)
     [taskId, OWNER],
   );
   let bytes = 0;
-  const stored = taskTurns(pool, schema);
-  // Now: the worker's own sink, its bytes counted as they go to the database.
-  const turns: TaskTurns = {
-    ...stored,
-    append: (id, worker, link, events = []) => {
-      bytes += JSON.stringify(link).length + JSON.stringify(events).length;
-      return stored.append(id, worker, link, events);
-    },
-  };
+  // Now: the worker's own sink (its bytes are read back from the database after the clock stops).
+  const turns = taskTurns(pool, schema);
   const unsaid: TaskEvent[] = [];
   const onCheckpointSegment = checkpointSink(turns, taskId, OWNER, 0, unsaid);
   // Before: the whole checkpoint, then each event in a statement of its own (`turn` once per turn).
@@ -115,21 +118,38 @@ async function measure(pool: pg.Pool, backend: number, schema: string, mode: Mod
   const db0 = processCpuSeconds(backend) ?? 0;
   let turns = 0;
   let bytes = 0;
+  const tasks: string[] = [];
   for (let i = 0; i < runs; i++) {
     const taskId = `${mode}-${length}-${i}-${Date.now()}`;
+    tasks.push(taskId);
     const w = await writer(pool, schema, mode, taskId);
     const hook = w.onToolResult ? { onToolResult: w.onToolResult } : {};
     const result = await runner.runTask(
-      { objective: `read ${length} pages`, runId: taskId, maxTurns: length + 1, ...hook },
+      { objective: `read ${length} pages`, runId: taskId, maxTurns: length + 1, tools: [read], ...hook },
       w.options,
     );
-    if (result.status !== "completed") throw new Error(`turn-cost bench: a run ended ${result.status}`);
+    // Every turn but the last must have read its page: a refused or failed call costs nothing to store.
+    const failed = result.messages.some((m) => m.role === "toolResult" && m.isError);
+    if (result.status !== "completed" || failed)
+      throw new Error(`turn-cost bench: a run ended ${result.status}${failed ? " with a failed tool call" : ""}`);
     turns += result.stats.turns - 1;
     bytes += w.bytes();
   }
   const cpu = process.cpuUsage(cpu0);
   const dbMs = ((processCpuSeconds(backend) ?? 0) - db0) * 1_000;
-  return { turns, cpuMs: (cpu.user + cpu.system) / 1_000 + dbMs, bytes };
+  if (mode === "chain") bytes = await chainBytes(pool, schema, tasks);
+  return { turns, cpuMs: (cpu.user + cpu.system) / 1_000 + dbMs, dbMs, bytes };
+}
+
+/** What the chain's links and events of `tasks` hold, as JSON text. */
+async function chainBytes(pool: pg.Pool, schema: string, tasks: readonly string[]): Promise<number> {
+  const sum = (table: string, column: string) =>
+    `(SELECT coalesce(sum(octet_length(${column}::text)), 0) FROM ${schema}.${table} WHERE task_id = ANY($1))`;
+  const found = await pool.query<{ bytes: string }>(
+    `SELECT ${sum("task_turns", "link")} + ${sum("task_events", "event")} AS bytes`,
+    [tasks],
+  );
+  return Number(found.rows[0]!.bytes);
 }
 
 /** Per turn: the median cell of `rounds` (the machine is shared; one noisy round moves nothing). */
@@ -138,40 +158,43 @@ function median(cells: Cost[]): Cost {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-/** Runs every length with every mode, interleaved round by round so a drift in load hits all three. */
+/**
+ * Runs every length with the runner alone and with the chain, interleaved round by round so a drift
+ * in load hits both; then the whole checkpoint in a pass of its own. Its writes grow with the square
+ * of a run (gigabytes at 500 turns), and the database's work on them afterwards would load the chain's
+ * rounds if they came after it — and it is the reference the chain replaced, so it gets fewer runs.
+ */
 export async function measureTurnCost(url: string, lengths: readonly number[], turnsPerCell: number, rounds = 3) {
   const schema = `x_turn_cost_${process.pid}`;
   // One connection, kept: its backend's CPU is the database's share of the writes.
   const pool = new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 0 });
   await ensureSchema(pool, schema);
   const backend = (await pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
-  const modes: Mode[] = ["runner", "whole", "chain"];
+  const runs = (length: number, mode: Mode) =>
+    Math.max(1, Math.round(turnsPerCell / length / (mode === "whole" ? 4 : 1)));
   const cells = new Map<string, Cost[]>();
+  const cell = async (length: number, mode: Mode) => {
+    const key = `${length}:${mode}`;
+    cells.set(key, [...(cells.get(key) ?? []), await measure(pool, backend, schema, mode, length, runs(length, mode))]);
+  };
   try {
     await measure(pool, backend, schema, "chain", 20, 3); // warm the JIT and the connection
     for (let round = 0; round < rounds; round++) {
-      for (const length of lengths) {
-        const runs = Math.max(1, Math.round(turnsPerCell / length));
-        for (const mode of modes) {
-          const key = `${length}:${mode}`;
-          cells.set(key, [...(cells.get(key) ?? []), await measure(pool, backend, schema, mode, length, runs)]);
-        }
-      }
+      for (const length of lengths) for (const mode of ["runner", "chain"] as const) await cell(length, mode);
     }
+    for (let round = 0; round < rounds; round++) for (const length of lengths) await cell(length, "whole");
   } finally {
     await pool.query(`DROP SCHEMA ${schema} CASCADE`);
     await pool.end();
   }
-  return lengths.map((length): TurnCostRow => {
-    const [runner, whole, chain] = modes.map((mode) => median(cells.get(`${length}:${mode}`)!));
-    return {
-      length,
-      runs: Math.max(1, Math.round(turnsPerCell / length)),
-      runner: runner!,
-      whole: whole!,
-      chain: chain!,
-    };
-  });
+  const at = (length: number, mode: Mode) => median(cells.get(`${length}:${mode}`)!);
+  return lengths.map((length): TurnCostRow => ({
+    length,
+    runs: runs(length, "chain"),
+    runner: at(length, "runner"),
+    whole: at(length, "whole"),
+    chain: at(length, "chain"),
+  }));
 }
 
 export function printTurnCost(rows: readonly TurnCostRow[]): void {
@@ -192,10 +215,11 @@ export function printTurnCost(rows: readonly TurnCostRow[]): void {
     "whole checkpoint: durable ms/turn",
     "KB/turn",
     "chain: durable ms/turn",
+    "of which PostgreSQL",
     "KB/turn",
     "chain durable ÷ runner",
   ]);
-  cell(["---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]);
+  cell(["---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]);
   for (const r of rows) {
     cell([
       r.length,
@@ -204,6 +228,7 @@ export function printTurnCost(rows: readonly TurnCostRow[]): void {
       overhead(r.whole, r.runner).toFixed(3),
       (r.whole.bytes / r.whole.turns / 1024).toFixed(1),
       overhead(r.chain, r.runner).toFixed(3),
+      ((r.chain.dbMs - r.runner.dbMs) / r.chain.turns).toFixed(3),
       (r.chain.bytes / r.chain.turns / 1024).toFixed(1),
       (overhead(r.chain, r.runner) / perTurn(r.runner)).toFixed(2),
     ]);

@@ -12,18 +12,20 @@ describe("canonicalJson", () => {
     expect(canonicalJson(withKey)).not.toBe(canonicalJson({ path: "/tmp" }));
   });
 
+  // What canonicalJson gave before it took values already in order as they are: the text of a sorted
+  // copy. Signatures made then must still verify.
+  const sorted = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(sorted);
+    if (!value || typeof value !== "object") return value;
+    const out = Object.create(null) as Record<string, unknown>;
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sorted(v);
+    }
+    return out;
+  };
+
   it("gives the text of sorted copies whether or not the keys were already in order", () => {
-    // What canonicalJson gave before it took values already in order as they are.
-    const sorted = (value: unknown): unknown => {
-      if (Array.isArray(value)) return value.map(sorted);
-      if (!value || typeof value !== "object") return value;
-      const out = Object.create(null) as Record<string, unknown>;
-      for (const key of Object.keys(value).sort()) {
-        const v = (value as Record<string, unknown>)[key];
-        if (v !== undefined) out[key] = sorted(v);
-      }
-      return out;
-    };
     const date = new Date(0);
     for (const value of [
       { a: 1, b: [1, { c: 2, d: null }], e: "x" },
@@ -39,7 +41,40 @@ describe("canonicalJson", () => {
       42,
       null,
       undefined,
+      // Arrays keep their slots: what JSON has no text for is null there.
+      { b: [undefined, () => 1, Symbol("s"), , NaN, -0, Infinity], a: 1 }, // eslint-disable-line no-sparse-arrays
+      // Array indices come first in any object, by number; other numeric-looking keys are names.
+      { b: 1, "4294967295": 1, "4294967294": 2, "01": 3, "-1": 4, "1.5": 5, "0": 6, "20": 7, "3": 8 },
+      { z: { toJSON: () => ({ b: 1, a: 2 }) }, a: 1 },
+      { z: 1, toJSON: "not a method", a: 2 },
+      { b: new String("ab"), a: new Number(3), c: new Uint8Array([2, 1]) },
+      { b: { d: { f: 1, e: [{ h: 1, g: '\u2028"' }] }, c: true }, a: null },
+      [undefined, { b: undefined }, () => 1],
+      () => 1,
     ]) {
+      expect(canonicalJson(value)).toBe(JSON.stringify(sorted(value)) ?? "null");
+    }
+  });
+
+  it("gives the text of sorted copies for generated values of every kind", () => {
+    let seed = 1;
+    const next = (n: number) => (seed = (seed * 48_271) % 2_147_483_647) % n;
+    const keys = ["a", "b", "z", "aa", "0", "7", "10", "01", "__proto__", "toJSON", "é", "A", ""];
+    const leaf = () => [1, -0.5, "x", "\n", true, null, undefined, NaN, () => 0][next(9)];
+    const generated = (depth: number): unknown => {
+      if (depth === 0 || next(3) === 0) return leaf();
+      if (next(2) === 0) return Array.from({ length: next(4) }, () => generated(depth - 1));
+      const value: Record<string, unknown> = next(4) === 0 ? (Object.create(null) as Record<string, unknown>) : {};
+      for (let i = next(6); i > 0; i--) {
+        const key = keys[next(keys.length)]!;
+        // A toJSON method is the one value the sorted copy's text depends on calling.
+        const v = key === "toJSON" && next(2) === 0 ? () => ({ y: 1, x: 2 }) : generated(depth - 1);
+        Object.defineProperty(value, key, { value: v, enumerable: true, configurable: true, writable: true });
+      }
+      return value;
+    };
+    for (let i = 0; i < 3_000; i++) {
+      const value = generated(4);
       expect(canonicalJson(value)).toBe(JSON.stringify(sorted(value)) ?? "null");
     }
   });
