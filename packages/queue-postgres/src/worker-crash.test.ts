@@ -69,6 +69,37 @@ describe.runIf(PG_URL)("a worker that dies", () => {
     expect(new Set(keys).size).toBe(4);
   }, 40_000);
 
+  it("SIGKILLed with a result in hand, before its link: run again under its key, its result told once", async () => {
+    const { child, hanging } = h.childWorker({ hangAt: "never", hangAtResultLink: 3, baseUrl: proxy.baseUrl });
+    const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
+    await hanging;
+    child.kill("SIGKILL");
+    const told = async () => (await h.queue.events(id, "acme")).map((e) => e.event);
+    // Step 3 returned, but nothing of its result reached the database: no link, and no event either.
+    expect(await h.effects(id)).toEqual(["step 1", "step 2", "step 3"]);
+    expect((await told()).map((e) => e.type)).toEqual(["take", "turn", "tool_result", "turn", "tool_result", "turn"]);
+    expect(proxy.bodies.splice(0)).toHaveLength(3);
+    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { baseUrl: proxy.baseUrl }));
+    await worker.start();
+    const done = await h.settled(id);
+    await worker.stop();
+    expect([done.status, done.result?.output]).toEqual(["completed", "done after 4 steps"]);
+    // Turn 3's answer was durable, so it is not asked again; its step runs again under the same key.
+    expect(proxy.bodies.splice(0)).toHaveLength(2);
+    expect(await h.effects(id)).toEqual(["step 1", "step 2", "step 3", "step 3", "step 4"]);
+    const keys = await keysOf(id);
+    expect(keys[3]).toBe(keys[2]);
+    // The events tell what the run went on with: each turn and each result once, the re-run's result
+    // in place of the one that died with the worker (the answer, turn 5, is told by the end).
+    const events = await told();
+    expect(events.filter((e) => e.type === "turn").map((e) => e.turns)).toEqual([1, 2, 3, 4]);
+    expect(events.filter((e) => e.type === "tool_result")).toHaveLength(4);
+    expect(events.map((e) => e.type)).toEqual([
+      ...["take", "turn", "tool_result", "turn", "tool_result", "turn"],
+      ...["take", "tool_result", "turn", "tool_result", "end"],
+    ]);
+  }, 40_000);
+
   it("SIGSTOPped mid-tool, taken over, then SIGCONTed: the thawed worker writes nothing, events included", async () => {
     const { child, hanging } = h.childWorker({ hangAt: "step 2", hangMs: 1_000 });
     const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });

@@ -1,5 +1,7 @@
 // A worker in its own process, for the crash tests: it runs tasks from the queue and, at the point the
-// test names (before or after a tool's effect), reports on stdout and hangs until the parent kills it.
+// test names (before or after a tool's effect, or at the link that would hold a tool's result), reports
+// on stdout and hangs until the parent kills it.
+import type pg from "pg";
 import { createWorker } from "../src/index";
 import { openQueue, tools, workerOptions, type BrainChoice } from "./fixture";
 
@@ -14,6 +16,12 @@ export interface ChildSettings {
   hangMs?: number;
   /** The loopback Chat Completions server to use instead of the faux script. */
   baseUrl?: string;
+  /**
+   * Hang the statement that would write the link holding the run's n-th tool result: the tool has
+   * returned and its result is in the run, but the link (and the `tool_result` event riding with
+   * it) never reaches the database.
+   */
+  hangAtResultLink?: number;
 }
 
 const settings = JSON.parse(process.argv[2]!) as ChildSettings;
@@ -24,8 +32,26 @@ const hang = async (name: string, n: number) => {
   process.stdout.write(`hanging at ${name} ${n}\n`);
   await new Promise((resolve) => (settings.hangMs === undefined ? undefined : setTimeout(resolve, settings.hangMs)));
 };
+if (settings.hangAtResultLink !== undefined) holdResultLink(queue.pool, settings.hangAtResultLink);
 const hooks = settings.hangWhen === "before" ? { before: hang } : { after: hang };
 const brain: BrainChoice | undefined = settings.baseUrl ? { baseUrl: settings.baseUrl } : undefined;
 const worker = createWorker(workerOptions(queue, tools(queue.pool, settings.schema, hooks), brain));
 await worker.start();
 process.stdout.write("ready\n");
+
+function holdResultLink(pool: pg.Pool, n: number) {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  let results = 0;
+  const held = (config: unknown) => {
+    if (typeof config !== "object" || config === null || !("name" in config) || !("values" in config)) return false;
+    const link = String(config.name).startsWith("x-queue-turn") && (config.values as unknown[]).find(isLinkText);
+    return typeof link === "string" && link.includes('"role":"toolResult"') && ++results === n;
+  };
+  pool.query = ((...args: unknown[]) => {
+    if (!held(args[0])) return query(...args);
+    process.stdout.write(`hanging at the link of tool result ${n}\n`);
+    return new Promise(() => undefined);
+  }) as typeof pool.query;
+}
+
+const isLinkText = (value: unknown) => typeof value === "string" && value.includes('"kind":"x.run_checkpoint_segment"');
