@@ -1,4 +1,5 @@
 import type { ToolCall } from "@x/llm-types";
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../vocabulary/define-tool";
@@ -185,5 +186,44 @@ describe("executeTool", () => {
     const result = await pending;
     expect(reason).toBe("r/c-waits");
     expect(result).toMatchObject({ isError: true, details: { error: "aborted" } });
+  });
+
+  it("a tool that reads its signal only after its deadline gets it aborted, with the deadline's reason", async () => {
+    let read: ((signal: AbortSignal) => void) | undefined;
+    const late = new Promise<AbortSignal>((resolve) => (read = resolve));
+    const lazy = defineTool({
+      name: "lazy",
+      description: "",
+      input: z.object({}),
+      timeoutMs: 20,
+      execute: (_args, context) => new Promise(() => setTimeout(() => read?.(context.signal), 60)),
+    });
+    const result = await executeTool(lazy, call("lazy", {}), {}, ctx());
+    expect(result.details).toMatchObject({ error: "timeout" });
+    const signal = await late;
+    expect(signal.aborted).toBe(true);
+    expect(String(signal.reason)).toMatch(/timed out after 20 ms/);
+  });
+
+  it("calls under one run signal leave at most one listener on it; its abort reaches each running call", async () => {
+    const controller = new AbortController();
+    for (let i = 0; i < 50; i++)
+      await executeTool(add, call("add", { a: i, b: 1 }), { a: i, b: 1 }, ctx(controller.signal));
+    expect(getEventListeners(controller.signal, "abort").length).toBeLessThanOrEqual(1);
+    const stoppedWith: unknown[] = [];
+    const waits = defineTool({
+      name: "waits",
+      description: "",
+      input: z.object({}),
+      execute: (_args, { signal }) =>
+        new Promise((resolve) => signal.addEventListener("abort", () => resolve(stoppedWith.push(signal.reason)))),
+    });
+    const running = [1, 2, 3].map((n) =>
+      executeTool(waits, call("waits", {}, { id: `w-${n}` }), {}, ctx(controller.signal, 5000)),
+    );
+    setTimeout(() => controller.abort("stop all"), 10);
+    const results = await Promise.all(running);
+    expect(results.map((r) => r.details)).toEqual([1, 2, 3].map(() => ({ error: "aborted" })));
+    expect(stoppedWith).toEqual(["stop all", "stop all", "stop all"]);
   });
 });
