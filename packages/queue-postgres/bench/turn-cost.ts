@@ -1,9 +1,11 @@
 // What making a turn durable costs, by run length: a run of N turns (each a tool call with a 4 KB
-// result) in this process on the scripted brain, three ways — the runner alone; with the whole
+// result) in this process on the scripted brain, four ways — the runner alone; with the whole
 // checkpoint written at every checkpoint, as workers did before checkpoint chains (one UPDATE of the
 // task row with every message so far, signed over all of it, and each `turn` and `tool_result` event
 // in a statement of its own); and with one chain link per checkpoint, as workers do now
-// (`onCheckpointSegment` into `task_turns`, fenced by the lease, the events in the link's statement).
+// (`onCheckpointSegment` into `task_turns`, fenced by the lease, the events in the link's statement),
+// for a tool with an effect (a link for the answer, one for its result) and a read-only one (its
+// result rides with the next answer's link).
 // CPU is this process's plus the PostgreSQL backend's that took the writes; bytes are what was sent
 // (the whole checkpoint) or stored (the chain's links and events).
 import { createFauxBrain, fauxModel, fauxText, fauxToolCall } from "@x/brain-faux";
@@ -28,7 +30,7 @@ const RESULT = Array.from({ length: 1_200 }, (_, i) => word() + (i % 12 === 11 ?
   .join("")
   .slice(0, 4_096);
 const OWNER = "turn-cost-worker";
-type Mode = "runner" | "whole" | "chain";
+type Mode = "runner" | "whole" | "chain" | "readOnly";
 
 interface Cost {
   /** Turns that called a tool: the last turn of a run is its answer, which has nothing to make durable. */
@@ -45,6 +47,7 @@ export interface TurnCostRow {
   runner: Cost;
   whole: Cost;
   chain: Cost;
+  readOnly: Cost;
 }
 
 // The fake keeps no copy of each call's context: the runner row is the runner's own CPU, not its bookkeeping.
@@ -52,25 +55,30 @@ const brain = createFauxBrain(
   ({ context }) => {
     const results = context.messages.filter((m) => m.role === "toolResult").length;
     const objective = context.messages.find((m) => m.role === "user")?.content;
-    const length = Number((typeof objective === "string" ? objective : "").split(" ")[1]);
-    return results < length - 1
-      ? fauxToolCall("read", { n: results + 1 }, { id: `read-${results + 1}` })
+    // "edit 50 pages": the tool to call, and the run's length.
+    const [tool, length] = (typeof objective === "string" ? objective : "").split(" ");
+    return results < Number(length) - 1
+      ? fauxToolCall(tool!, { n: results + 1 }, { id: `${tool}-${results + 1}` })
       : fauxText("done");
   },
   { recordCalls: false },
 );
-const read = defineTool({
-  name: "read",
-  description: "reads one page",
-  input: z.object({ n: z.number() }),
-  execute: async () => RESULT,
-});
+const page = (name: string, readOnly: boolean) =>
+  defineTool({
+    name,
+    description: `${name}s one page and returns it`,
+    input: z.object({ n: z.number() }),
+    readOnly,
+    execute: async () => RESULT,
+  });
+const edit = page("edit", false);
+const read = page("read", true);
 const runner = createRunner({
   brains: [brain],
   models: { main: fauxModel({ id: "main", contextWindow: 4_000_000, maxTokens: 1_000 }) },
   parkKey: KEY,
   parkLedger: createMemoryParkLedger(),
-  tools: [read],
+  tools: [edit, read],
 });
 
 /** The database side of one mode: a task row leased to this process, and the write each turn makes. */
@@ -109,7 +117,7 @@ async function writer(pool: pg.Pool, schema: string, mode: Mode, taskId: string)
   };
   const onToolResult = (info: ToolResultInfo) =>
     mode === "whole" ? event(toolResultEvent(info)) : (unsaid.push(toolResultEvent(info)), Promise.resolve());
-  const options = mode === "whole" ? { onCheckpoint } : mode === "chain" ? { onCheckpointSegment } : {};
+  const options = mode === "whole" ? { onCheckpoint } : mode === "runner" ? {} : { onCheckpointSegment };
   return { options, onToolResult: mode === "runner" ? undefined : onToolResult, bytes: () => bytes };
 }
 
@@ -124,8 +132,9 @@ async function measure(pool: pg.Pool, backend: number, schema: string, mode: Mod
     tasks.push(taskId);
     const w = await writer(pool, schema, mode, taskId);
     const hook = w.onToolResult ? { onToolResult: w.onToolResult } : {};
+    const tool = mode === "readOnly" ? read : edit;
     const result = await runner.runTask(
-      { objective: `read ${length} pages`, runId: taskId, maxTurns: length + 1, tools: [read], ...hook },
+      { objective: `${tool.name} ${length} pages`, runId: taskId, maxTurns: length + 1, tools: [tool], ...hook },
       w.options,
     );
     // Every turn but the last must have read its page: a refused or failed call costs nothing to store.
@@ -137,7 +146,7 @@ async function measure(pool: pg.Pool, backend: number, schema: string, mode: Mod
   }
   const cpu = process.cpuUsage(cpu0);
   const dbMs = ((processCpuSeconds(backend) ?? 0) - db0) * 1_000;
-  if (mode === "chain") bytes = await chainBytes(pool, schema, tasks);
+  if (mode === "chain" || mode === "readOnly") bytes = await chainBytes(pool, schema, tasks);
   return { turns, cpuMs: (cpu.user + cpu.system) / 1_000 + dbMs, dbMs, bytes };
 }
 
@@ -160,7 +169,7 @@ function median(cells: Cost[]): Cost {
 
 /**
  * Runs every length with the runner alone and with the chain, interleaved round by round so a drift
- * in load hits both; then the whole checkpoint in a pass of its own. Its writes grow with the square
+ * in load hits them alike; then the whole checkpoint in a pass of its own. Its writes grow with the square
  * of a run (gigabytes at 500 turns), and the database's work on them afterwards would load the chain's
  * rounds if they came after it — and it is the reference the chain replaced, so it gets fewer runs.
  */
@@ -180,7 +189,8 @@ export async function measureTurnCost(url: string, lengths: readonly number[], t
   try {
     await measure(pool, backend, schema, "chain", 20, 3); // warm the JIT and the connection
     for (let round = 0; round < rounds; round++) {
-      for (const length of lengths) for (const mode of ["runner", "chain"] as const) await cell(length, mode);
+      for (const length of lengths)
+        for (const mode of ["runner", "chain", "readOnly"] as const) await cell(length, mode);
     }
     for (let round = 0; round < rounds; round++) for (const length of lengths) await cell(length, "whole");
   } finally {
@@ -194,6 +204,7 @@ export async function measureTurnCost(url: string, lengths: readonly number[], t
     runner: at(length, "runner"),
     whole: at(length, "whole"),
     chain: at(length, "chain"),
+    readOnly: at(length, "readOnly"),
   }));
 }
 
@@ -218,8 +229,10 @@ export function printTurnCost(rows: readonly TurnCostRow[]): void {
     "of which PostgreSQL",
     "KB/turn",
     "chain durable ÷ runner",
+    "read-only tool, chain: durable ms/turn",
+    "KB/turn",
   ]);
-  cell(["---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]);
+  cell(["---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"]);
   for (const r of rows) {
     cell([
       r.length,
@@ -231,6 +244,8 @@ export function printTurnCost(rows: readonly TurnCostRow[]): void {
       ((r.chain.dbMs - r.runner.dbMs) / r.chain.turns).toFixed(3),
       (r.chain.bytes / r.chain.turns / 1024).toFixed(1),
       (overhead(r.chain, r.runner) / perTurn(r.runner)).toFixed(2),
+      overhead(r.readOnly, r.runner).toFixed(3),
+      (r.readOnly.bytes / r.readOnly.turns / 1024).toFixed(1),
     ]);
   }
   const first = rows[0];
@@ -239,7 +254,8 @@ export function printTurnCost(rows: readonly TurnCostRow[]): void {
     const spread = (c: (r: TurnCostRow) => number) => (c(last) / c(first)).toFixed(2);
     console.log(
       `\n${last.length} turns against ${first.length}: durable ms/turn × ` +
-        `${spread((r) => overhead(r.chain, r.runner))} with the chain, ` +
+        `${spread((r) => overhead(r.chain, r.runner))} with the chain ` +
+        `(× ${spread((r) => overhead(r.readOnly, r.runner))} for a read-only tool), ` +
         `× ${spread((r) => overhead(r.whole, r.runner))} ` +
         `with the whole checkpoint; KB/turn × ${spread((r) => r.chain.bytes / r.chain.turns)} with the chain, ` +
         `× ${spread((r) => r.whole.bytes / r.whole.turns)} with the whole checkpoint.`,

@@ -93,6 +93,40 @@ describe.runIf(PG_URL)("a task's checkpoint chain", () => {
     expect(eventsAlone[0]).toMatch(/INSERT INTO \S+task_events \(task_id, event\)\s+SELECT id, \$2/);
   });
 
+  it("a read-only tool turn is one link: its results ride with the next accepted answer's", async () => {
+    const links: Array<{ seq: number; roles: string[] }> = [];
+    const pool = h.queue.pool;
+    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+    const spy = (...args: unknown[]) => {
+      const first = args[0] as string | { text: string; values?: unknown[] };
+      const link = typeof first === "string" ? undefined : first.values?.find((v) => String(v).includes('"seq":'));
+      if (typeof link === "string" && /INSERT INTO \S+task_turns/.test(typeof first === "string" ? "" : first.text)) {
+        const parsed = JSON.parse(link) as { seq: number; messages: Array<{ role: string }> };
+        links.push({ seq: parsed.seq, roles: parsed.messages.map((m) => m.role) });
+      }
+      return query(...args);
+    };
+    pool.query = spy as typeof pool.query;
+    let taskId: string;
+    try {
+      const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema)));
+      await worker.start();
+      taskId = await h.queue.enqueue({ objective: "look four times", toolNames: ["look"] }, { owner: "acme" });
+      expect((await h.settled(taskId)).status).toBe("completed");
+      await worker.stop();
+    } finally {
+      pool.query = query as typeof pool.query;
+    }
+    expect(await h.effects(taskId)).toEqual(["look 1", "look 2", "look 3", "look 4"]);
+    // Four answers with a call: four links (eight for a tool that is not read-only, above).
+    expect(links).toEqual([
+      { seq: 0, roles: ["user", "assistant"] },
+      { seq: 1, roles: ["toolResult", "assistant"] },
+      { seq: 2, roles: ["toolResult", "assistant"] },
+      { seq: 3, roles: ["toolResult", "assistant"] },
+    ]);
+  });
+
   it("a link changed in the table is refused on the retake: the task fails, no step runs again", async () => {
     const { child, hanging } = h.childWorker({ hangAt: "step 3" });
     const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });

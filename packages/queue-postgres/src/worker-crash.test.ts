@@ -100,6 +100,30 @@ describe.runIf(PG_URL)("a worker that dies", () => {
     ]);
   }, 40_000);
 
+  it("SIGKILLed before a read-only result's link: it runs again, same key; no accepted answer re-asked", async () => {
+    // Read-only results ride with the next accepted answer's link: the dead worker had look 2's
+    // result and turn 3's answer in hand, and was writing them together.
+    const { child, hanging } = h.childWorker({ hangAt: "never", hangAtResultLink: 2, baseUrl: proxy.baseUrl });
+    const id = await h.queue.enqueue({ objective: "look four times", toolNames: ["look"] }, { owner: "acme" });
+    await hanging;
+    child.kill("SIGKILL");
+    expect(await h.effects(id)).toEqual(["look 1", "look 2"]);
+    expect(proxy.bodies.splice(0)).toHaveLength(3);
+    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { baseUrl: proxy.baseUrl }));
+    await worker.start();
+    const done = await h.settled(id);
+    await worker.stop();
+    expect([done.status, done.result?.output]).toEqual(["completed", "seen it all"]);
+    // Turn 2's answer was durable: look 2 runs again under its key. Turn 3's answer never was, so it
+    // is asked again, as it would be after any crash before its link; then turns 4 and 5.
+    expect(await h.effects(id)).toEqual(["look 1", "look 2", "look 2", "look 3", "look 4"]);
+    const keys = await keysOf(id);
+    expect(keys[2]).toBe(keys[1]);
+    expect(proxy.bodies.splice(0)).toHaveLength(3);
+    const types = (await h.queue.events(id, "acme")).map((e) => e.event.type);
+    expect(types.filter((type) => type === "tool_result")).toHaveLength(4);
+  }, 40_000);
+
   it("SIGSTOPped mid-tool, taken over, then SIGCONTed: the thawed worker writes nothing, events included", async () => {
     const { child, hanging } = h.childWorker({ hangAt: "step 2", hangMs: 1_000 });
     const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });

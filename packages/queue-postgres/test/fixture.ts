@@ -15,10 +15,14 @@ export const STEPS = 4;
 /** What the scripted model does next, from the objective and the tool results the request carries. */
 export function nextMove(objective: string, results: number): { tool: string; n: number } | { text: string } {
   if (objective.includes("deploy")) return results === 0 ? { tool: "deploy", n: 0 } : { text: "deployed" };
+  if (objective.includes("look")) return results < STEPS ? { tool: "look", n: results + 1 } : { text: "seen it all" };
   return results < STEPS ? { tool: "step", n: results + 1 } : { text: `done after ${STEPS} steps` };
 }
 
-/** Five turns: `step` 1..4, then the answer; a `deploy` objective asks for one gated deploy first. */
+/**
+ * Five turns: `step` 1..4, then the answer; a `look` objective looks (read-only) instead of stepping;
+ * a `deploy` objective asks for one gated deploy first.
+ */
 export const scripted: FauxResponder = ({ context }) => {
   const results = context.messages.filter((m) => m.role === "toolResult").length;
   const objective = context.messages.find((m) => m.role === "user");
@@ -74,6 +78,17 @@ export function tools(db: pg.Pool, schema: string, hooks: ToolHooks = {}): Tool[
         await record(ctx.idempotencyKey, `step ${n}`);
         await hooks.after?.("step", n);
         return `step ${n} done`;
+      },
+    }),
+    defineTool({
+      name: "look",
+      description: "looks at one thing; changes nothing",
+      input: z.object({ n: z.number() }),
+      readOnly: true,
+      execute: async ({ n }, ctx) => {
+        // Recorded like an effect, so the tests can count how often it ran.
+        await record(ctx.idempotencyKey, `look ${n}`);
+        return `look ${n} seen`;
       },
     }),
     defineTool({

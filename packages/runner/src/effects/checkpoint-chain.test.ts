@@ -80,6 +80,52 @@ describe("checkpoint chains", () => {
     expect(brain.calls).toHaveLength(2);
   });
 
+  it("results of read-only calls ride with the next accepted answer's link: one link a read-only turn", async () => {
+    const { runner, brain } = setup(steps(3), { parkKey: KEY });
+    const links: RunCheckpointSegment[] = [];
+    const result = await runner.runTask(
+      { objective: "look 3 times", tools: [recorder("echo", { readOnly: true }).tool], runId: "run-look" },
+      { onCheckpointSegment: (s) => void links.push(s) },
+    );
+    expect(result.status).toBe("completed");
+    // One link an accepted answer: it carries the results before it. The last results ride with
+    // nothing — the final answer ends the run.
+    expect(links.map((l) => l.messages.map((m) => m.role))).toEqual([
+      ["user", "assistant"],
+      ["toolResult", "assistant"],
+      ["toolResult", "assistant"],
+    ]);
+    // Cut there, a continued run runs the third call again under its id, and asks only for the answer.
+    const again = recorder("echo", { readOnly: true });
+    const continued = await setup(steps(3), { parkKey: KEY }).runner.continueRun(links, { tools: [again.tool] });
+    expect(continued.status).toBe("completed");
+    expect(again.calls).toEqual([{ text: "step 3" }]);
+    expect(brain.calls).toHaveLength(4);
+  });
+
+  it("a turn with a call that is not read-only is checkpointed once its results are in", async () => {
+    const both: FauxResponder = ({ context }) =>
+      context.messages.some((m) => m.role === "toolResult")
+        ? fauxText("done")
+        : {
+            content: [
+              { type: "toolCall", name: "look", arguments: { text: "a" }, id: "l-1" },
+              { type: "toolCall", name: "echo", arguments: { text: "b" }, id: "e-1" },
+            ],
+          };
+    const { runner } = setup(both, { parkKey: KEY });
+    const links: RunCheckpointSegment[] = [];
+    const result = await runner.runTask(
+      { objective: "look and echo", tools: [recorder("look", { readOnly: true }).tool, recorder().tool] },
+      { onCheckpointSegment: (s) => void links.push(s) },
+    );
+    expect(result.status).toBe("completed");
+    expect(links.map((l) => l.messages.map((m) => m.role))).toEqual([
+      ["user", "assistant"],
+      ["toolResult", "toolResult"],
+    ]);
+  });
+
   it("a changed, missing, reordered or foreign link is refused before anything runs", async () => {
     const { links } = await chainedRun(3);
     const other = (await chainedRun(3, "run-other")).links;

@@ -57,10 +57,11 @@ export function verifyCheckpoint(raw: unknown, key: Uint8Array | string): RunChe
 /**
  * Hands the host a checkpoint — whole, a chain link, or both, as it asked — when messages were
  * appended since the last one (or since the run began or resumed): at the loop's top, every tool
- * result of the finished turn is in.
+ * result of the finished turn is in. Results of read-only calls alone wait for the next one.
  */
 export async function checkpointIfDue(ctx: RunContext): Promise<void> {
   if ((!ctx.onCheckpoint && !ctx.onCheckpointSegment) || ctx.messages.length <= ctx.checkpointedMessages) return;
+  if (onlyReadOnlyResults(ctx)) return;
   const from = ctx.checkpointedMessages;
   ctx.checkpointedMessages = ctx.messages.length;
   await appendCheckpointSegment(ctx, from);
@@ -77,6 +78,21 @@ export async function checkpointIfDue(ctx: RunContext): Promise<void> {
       ctx.deps.parkKey,
     ),
   );
+}
+
+/**
+ * True when all a checkpoint would add is results of calls to read-only tools. A crash before the
+ * next checkpoint then costs only running those calls again (the same ids and idempotency keys, and
+ * no effect to repeat) — no model call a crash there would not cost anyway: so they ride with the
+ * next accepted answer's checkpoint, and a read-only tool turn costs the host one write, not two.
+ */
+function onlyReadOnlyResults(ctx: RunContext): boolean {
+  for (let i = ctx.checkpointedMessages; i < ctx.messages.length; i++) {
+    const message = ctx.messages[i]!;
+    if (message.role !== "toolResult") return false;
+    if (!ctx.tools.find((tool) => tool.name === message.toolName)?.readOnly) return false;
+  }
+  return true;
 }
 
 /** A checkpoint or a chain of links, as a host hands it back to `continueRun`: verified, then read. */

@@ -99,7 +99,7 @@ export interface RunContext {
   spec: RunSpec;
   output?: TaskSpec["output"];
   onToolResult?: TaskSpec["onToolResult"];
-  /** The host's sink for checkpoints after each finished turn (`RunOptions.onCheckpoint`). */
+  /** The host's sink for checkpoints (`RunOptions.onCheckpoint`). */
   onCheckpoint?: CheckpointSink;
   /** The host's sink for checkpoint chain links (`RunOptions.onCheckpointSegment`). */
   onCheckpointSegment?: CheckpointSegmentSink;

@@ -8,7 +8,7 @@ export const RUN_CHECKPOINT_SEGMENT_VERSION = 1;
 const hex = z.string().regex(/^[0-9a-f]{64}$/);
 
 /**
- * One link of a run's append-only checkpoint: what a host writes after a finished turn when it
+ * One link of a run's append-only checkpoint: what a host writes at each checkpoint when it
  * would rather not rewrite the whole run each time (`RunOptions.onCheckpointSegment`). The first
  * link of a run (`seq` 0) holds its spec, history and messages so far; each later one only the
  * messages appended since the link before and the run's counters, and names that link's signature
@@ -36,5 +36,5 @@ export const RunCheckpointSegmentSchema = z.strictObject({
 });
 export type RunCheckpointSegment = z.infer<typeof RunCheckpointSegmentSchema>;
 
-/** Called after every finished turn with that turn's link; the run waits for it. */
+/** Called at each checkpoint with its link (`RunOptions.onCheckpointSegment`); the run waits for it. */
 export type CheckpointSegmentSink = (segment: RunCheckpointSegment) => void | Promise<void>;

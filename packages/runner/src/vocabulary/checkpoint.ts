@@ -6,9 +6,10 @@ export const RUN_CHECKPOINT_KIND = "x.run_checkpoint";
 export const RUN_CHECKPOINT_VERSION = 1;
 
 /**
- * A run between two turns, as plain JSON: what a host makes durable after every finished turn so a
- * run whose process died continues from there (`runner.continueRun`) instead of starting again. It
- * is signed with the park key, like a park, so a tampered copy from storage is refused.
+ * A run between two turns, as plain JSON: what a host makes durable as the run goes (when an answer
+ * is accepted, and once its calls' results are in) so a run whose process died continues from there
+ * (`runner.continueRun`) instead of starting again. It is signed with the park key, like a park, so
+ * a tampered copy from storage is refused.
  */
 export const RunCheckpointSchema = z.strictObject({
   kind: z.literal(RUN_CHECKPOINT_KIND),
@@ -16,7 +17,7 @@ export const RunCheckpointSchema = z.strictObject({
   createdAt: z.number(),
   spec: RunSpecSchema,
   history: z.array(MessageSchema),
-  /** New messages of the run so far, the objective first; the last turn's tool results all in. */
+  /** New messages of the run so far, the objective first. */
   messages: z.array(MessageSchema).min(1),
   state: RunStateSchema,
   /** HMAC-SHA256 over the canonical JSON of everything above, hex. */
@@ -24,5 +25,5 @@ export const RunCheckpointSchema = z.strictObject({
 });
 export type RunCheckpoint = z.infer<typeof RunCheckpointSchema>;
 
-/** Called after every finished turn, before the next model call; the run waits for it. */
+/** Called at each checkpoint (`RunOptions.onCheckpoint`); the run waits for it. */
 export type CheckpointSink = (checkpoint: RunCheckpoint) => void | Promise<void>;

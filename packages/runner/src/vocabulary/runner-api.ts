@@ -13,15 +13,18 @@ import type { ApprovalDecision, TaskResult, TaskSpec } from "./types";
 export interface RunOptions {
   signal?: AbortSignal;
   /**
-   * Receives a signed checkpoint after every finished turn (its tool results all in), before the
-   * next model call; the run waits for it. Store it durably and a run whose process died goes on
-   * with `continueRun` from its last finished turn.
+   * Receives a signed checkpoint when the model's answer is accepted, before any of its calls runs
+   * (a run continued from there runs them under the same ids, and never asks for that answer again),
+   * and once their results are in, before the next model call; the run waits for it. Results of
+   * read-only tools alone wait for the next answer's checkpoint: a crash before it only runs those
+   * calls again, which have no effect to repeat, so a read-only tool turn is one write. Store it
+   * durably and a run whose process died goes on with `continueRun` from its last checkpoint.
    */
   onCheckpoint?: CheckpointSink;
   /**
-   * The append-only form of `onCheckpoint`, for long runs: after every finished turn, one signed
-   * link holding only what the turn added (the first link holds the run so far), chained to the
-   * link before. Store the links in order and hand them to `continueRun` as an array: what a turn
+   * The append-only form of `onCheckpoint`, for long runs: at each of its checkpoints, one signed
+   * link holding only what the run added since the link before (the first link holds the run so
+   * far), chained to that link. Store the links in order and hand them to `continueRun` as an array: what a turn
    * costs to make durable then does not grow with the run. A continued or resumed run starts a new
    * chain (its link 0 holds everything), which replaces the old one.
    */
