@@ -24,6 +24,47 @@ const chainOf = async (taskId: string): Promise<LinkRow[]> => {
   });
 };
 
+interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/**
+ * Runs one task on a worker of this process, with `workerTools` (told the task's id as soon as it is
+ * enqueued); every statement the queue's pool sent meanwhile.
+ */
+async function statementsOf(
+  spec: { objective: string; toolNames: string[] },
+  workerTools = tools(h.queue.pool, h.schema),
+  enqueued: (taskId: string) => void = () => undefined,
+) {
+  const statements: Statement[] = [];
+  const pool = h.queue.pool;
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  pool.query = ((...args: unknown[]) => {
+    const first = args[0] as string | { text: string; values?: unknown[] };
+    statements.push(
+      typeof first === "string"
+        ? { text: first, values: (args[1] as unknown[] | undefined) ?? [] }
+        : { text: first.text, values: first.values ?? [] },
+    );
+    return query(...args);
+  }) as typeof pool.query;
+  try {
+    const worker = createWorker(workerOptions(h.queue, workerTools));
+    await worker.start();
+    const taskId = await h.queue.enqueue(spec, { owner: "acme" });
+    enqueued(taskId);
+    expect((await h.settled(taskId)).status).toBe("completed");
+    await worker.stop();
+    return { taskId, statements };
+  } finally {
+    pool.query = query as typeof pool.query;
+  }
+}
+
+const insertsLink = (statement: Statement) => /INSERT INTO \S+task_turns/.test(statement.text);
+
 describe.runIf(PG_URL)("a task's checkpoint chain", () => {
   it("a finished turn writes one link with only its own messages; the chain is dropped at the end", async () => {
     let seen: LinkRow[] = [];
@@ -63,61 +104,29 @@ describe.runIf(PG_URL)("a task's checkpoint chain", () => {
         seen = found.rows.map(({ event }) => `${event.type}${event.turns ?? ""}`);
       },
     });
-    const statements: string[] = [];
-    const pool = h.queue.pool;
-    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-    const spy = (...args: unknown[]) => {
-      const first = args[0] as string | { text: string };
-      statements.push(typeof first === "string" ? first : first.text);
-      return query(...args);
-    };
-    pool.query = spy as typeof pool.query;
-    try {
-      const worker = createWorker(workerOptions(h.queue, hooked));
-      await worker.start();
-      taskId = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
-      expect((await h.settled(taskId)).status).toBe("completed");
-      await worker.stop();
-    } finally {
-      pool.query = query as typeof pool.query;
-    }
+    const { statements } = await statementsOf({ objective: "four steps", toolNames: ["step"] }, hooked, (id) => {
+      taskId = id;
+    });
     // Before step 4 runs, steps 1–3's results are in the chain (links 1, 3, 5): so are their events, no more.
     expect(seen).toEqual(["take", "turn1", "tool_result", "turn2", "tool_result", "turn3", "tool_result", "turn4"]);
-    const touching = (table: string) => statements.filter((sql) => sql.includes(`${h.schema}.${table}`));
-    const links = touching("task_turns").filter((sql) => /INSERT INTO \S+task_turns/.test(sql));
+    const touching = (table: string) => statements.filter((s) => s.text.includes(`${h.schema}.${table}`));
+    const links = statements.filter(insertsLink);
     // Four answers with a tool call and their results: eight links. The final answer ends the task instead.
     expect(links).toHaveLength(8);
     // Events go only with a link, or with the take and the end.
-    const eventsAlone = touching("task_events").filter((sql) => !sql.includes("task_turns"));
+    const eventsAlone = touching("task_events").filter((s) => !s.text.includes("task_turns"));
     expect(eventsAlone).toHaveLength(1);
-    expect(eventsAlone[0]).toMatch(/INSERT INTO \S+task_events \(task_id, event\)\s+SELECT id, \$2/);
+    expect(eventsAlone[0]!.text).toMatch(/INSERT INTO \S+task_events \(task_id, event\)\s+SELECT id, \$2/);
   });
 
   it("a read-only tool turn is one link: its results ride with the next accepted answer's", async () => {
-    const links: Array<{ seq: number; roles: string[] }> = [];
-    const pool = h.queue.pool;
-    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-    const spy = (...args: unknown[]) => {
-      const first = args[0] as string | { text: string; values?: unknown[] };
-      const link = typeof first === "string" ? undefined : first.values?.find((v) => String(v).includes('"seq":'));
-      if (typeof link === "string" && /INSERT INTO \S+task_turns/.test(typeof first === "string" ? "" : first.text)) {
-        const parsed = JSON.parse(link) as { seq: number; messages: Array<{ role: string }> };
-        links.push({ seq: parsed.seq, roles: parsed.messages.map((m) => m.role) });
-      }
-      return query(...args);
-    };
-    pool.query = spy as typeof pool.query;
-    let taskId: string;
-    try {
-      const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema)));
-      await worker.start();
-      taskId = await h.queue.enqueue({ objective: "look four times", toolNames: ["look"] }, { owner: "acme" });
-      expect((await h.settled(taskId)).status).toBe("completed");
-      await worker.stop();
-    } finally {
-      pool.query = query as typeof pool.query;
-    }
+    const { taskId, statements } = await statementsOf({ objective: "look four times", toolNames: ["look"] });
     expect(await h.effects(taskId)).toEqual(["look 1", "look 2", "look 3", "look 4"]);
+    const links = statements.filter(insertsLink).map((statement) => {
+      const text = statement.values.find((v) => typeof v === "string" && v.includes('"seq":')) as string;
+      const link = JSON.parse(text) as { seq: number; messages: Array<{ role: string }> };
+      return { seq: link.seq, roles: link.messages.map((m) => m.role) };
+    });
     // Four answers with a call: four links (eight for a tool that is not read-only, above).
     expect(links).toEqual([
       { seq: 0, roles: ["user", "assistant"] },

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callId, LEASE_MS, nextMove, openQueue, tools, workerOptions } from "../test/fixture";
 import { PG_URL, useHarness } from "../test/harness";
 import { startRecordingProxy, type RecordingProxy } from "../test/recording-proxy";
-import { createWorker } from "./index";
+import type { ChildSettings } from "../test/worker-child";
+import { createWorker, type QueuedSpec } from "./index";
 
 const h = useHarness("crash");
 
@@ -36,20 +37,32 @@ afterAll(async () => {
   await model?.close();
 });
 
+/** A task enqueued for a child worker on the wire, which hangs where `settings` say and is SIGKILLed there. */
+async function killedAt(settings: Omit<ChildSettings, "url" | "schema" | "baseUrl">, spec: QueuedSpec) {
+  const { child, hanging } = h.childWorker({ ...settings, baseUrl: proxy.baseUrl });
+  const id = await h.queue.enqueue(spec, { owner: "acme" });
+  await hanging;
+  child.kill("SIGKILL");
+  return id;
+}
+
+/** The task retaken by a worker of this process on the wire, until it settles. */
+async function retaken(id: string) {
+  const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { baseUrl: proxy.baseUrl }));
+  await worker.start();
+  const done = await h.settled(id);
+  await worker.stop();
+  return done;
+}
+
 describe.runIf(PG_URL)("a worker that dies", () => {
   it("SIGKILLed while a tool runs: no model call for its turn, only the unfinished call re-run, same key", async () => {
-    const { child, hanging } = h.childWorker({ hangAt: "step 3", baseUrl: proxy.baseUrl });
-    const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
-    await hanging;
-    child.kill("SIGKILL");
+    const id = await killedAt({ hangAt: "step 3" }, { objective: "four steps", toolNames: ["step"] });
     // The dead worker sent turns 1–3; the third one's step ran, but its result died with it.
     const beforeCrash = proxy.bodies.splice(0);
     expect(beforeCrash).toHaveLength(3);
     const keyOfStep3 = (await keysOf(id)).at(-1);
-    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { baseUrl: proxy.baseUrl }));
-    await worker.start();
-    const done = await h.settled(id);
-    await worker.stop();
+    const done = await retaken(id);
     expect([done.status, done.attempts, done.result?.output]).toEqual(["completed", 1, "done after 4 steps"]);
     const afterCrash = proxy.bodies.splice(0);
     // Turn 3 was accepted before its step ran: it is not asked again (the provider would name its
@@ -70,19 +83,16 @@ describe.runIf(PG_URL)("a worker that dies", () => {
   }, 40_000);
 
   it("SIGKILLed with a result in hand, before its link: run again under its key, its result told once", async () => {
-    const { child, hanging } = h.childWorker({ hangAt: "never", hangAtResultLink: 3, baseUrl: proxy.baseUrl });
-    const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
-    await hanging;
-    child.kill("SIGKILL");
+    const id = await killedAt(
+      { hangAt: "never", hangAtResultLink: 3 },
+      { objective: "four steps", toolNames: ["step"] },
+    );
     const told = async () => (await h.queue.events(id, "acme")).map((e) => e.event);
     // Step 3 returned, but nothing of its result reached the database: no link, and no event either.
     expect(await h.effects(id)).toEqual(["step 1", "step 2", "step 3"]);
     expect((await told()).map((e) => e.type)).toEqual(["take", "turn", "tool_result", "turn", "tool_result", "turn"]);
     expect(proxy.bodies.splice(0)).toHaveLength(3);
-    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { baseUrl: proxy.baseUrl }));
-    await worker.start();
-    const done = await h.settled(id);
-    await worker.stop();
+    const done = await retaken(id);
     expect([done.status, done.result?.output]).toEqual(["completed", "done after 4 steps"]);
     // Turn 3's answer was durable, so it is not asked again; its step runs again under the same key.
     expect(proxy.bodies.splice(0)).toHaveLength(2);
@@ -103,16 +113,11 @@ describe.runIf(PG_URL)("a worker that dies", () => {
   it("SIGKILLed before a read-only result's link: it runs again, same key; no accepted answer re-asked", async () => {
     // Read-only results ride with the next accepted answer's link: the dead worker had look 2's
     // result and turn 3's answer in hand, and was writing them together.
-    const { child, hanging } = h.childWorker({ hangAt: "never", hangAtResultLink: 2, baseUrl: proxy.baseUrl });
-    const id = await h.queue.enqueue({ objective: "look four times", toolNames: ["look"] }, { owner: "acme" });
-    await hanging;
-    child.kill("SIGKILL");
+    const spec = { objective: "look four times", toolNames: ["look"] };
+    const id = await killedAt({ hangAt: "never", hangAtResultLink: 2 }, spec);
     expect(await h.effects(id)).toEqual(["look 1", "look 2"]);
     expect(proxy.bodies.splice(0)).toHaveLength(3);
-    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { baseUrl: proxy.baseUrl }));
-    await worker.start();
-    const done = await h.settled(id);
-    await worker.stop();
+    const done = await retaken(id);
     expect([done.status, done.result?.output]).toEqual(["completed", "seen it all"]);
     // Turn 2's answer was durable: look 2 runs again under its key. Turn 3's answer never was, so it
     // is asked again, as it would be after any crash before its link; then turns 4 and 5.
