@@ -103,6 +103,17 @@ describe("checkpoint chains", () => {
     expect(brain.calls).toHaveLength(4);
   });
 
+  it("a read-only call a person ruled on is checkpointed once its result is in: no verdict asked twice", async () => {
+    const { runner } = setup(steps(1), { parkKey: KEY, approver: async () => ({ decision: "approve" }) });
+    const links: RunCheckpointSegment[] = [];
+    const result = await runner.runTask(
+      { objective: "look once", tools: [recorder("echo", { readOnly: true }).tool], permissions: { echo: "ask" } },
+      { onCheckpointSegment: (s) => void links.push(s) },
+    );
+    expect(result.stats.humanReview.count).toBe(1);
+    expect(links.map((l) => l.messages.map((m) => m.role))).toEqual([["user", "assistant"], ["toolResult"]]);
+  });
+
   it("a turn with a call that is not read-only is checkpointed once its results are in", async () => {
     const both: FauxResponder = ({ context }) =>
       context.messages.some((m) => m.role === "toolResult")

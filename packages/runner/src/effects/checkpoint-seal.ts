@@ -11,6 +11,7 @@ import type { RunSpec, RunState } from "../vocabulary/park-schema";
 import { ParkedRunError } from "../vocabulary/parked-run-error";
 import { refuseNewerVersion } from "../decisions/stored-version";
 import type { RunContext } from "../state/run-context";
+import { verdictCount } from "../state/stats";
 import { appendCheckpointSegment, type CheckpointContents, joinCheckpointSegments } from "./checkpoint-chain";
 import { mac, outsideJson } from "./park";
 
@@ -64,6 +65,7 @@ export async function checkpointIfDue(ctx: RunContext): Promise<void> {
   if (onlyReadOnlyResults(ctx)) return;
   const from = ctx.checkpointedMessages;
   ctx.checkpointedMessages = ctx.messages.length;
+  ctx.checkpointedVerdicts = verdictCount(ctx.state.stats);
   await appendCheckpointSegment(ctx, from);
   if (!ctx.onCheckpoint) return;
   await ctx.onCheckpoint(
@@ -81,12 +83,14 @@ export async function checkpointIfDue(ctx: RunContext): Promise<void> {
 }
 
 /**
- * True when all a checkpoint would add is results of calls to read-only tools. A crash before the
- * next checkpoint then costs only running those calls again (the same ids and idempotency keys, and
- * no effect to repeat) — no model call a crash there would not cost anyway: so they ride with the
- * next accepted answer's checkpoint, and a read-only tool turn costs the host one write, not two.
+ * True when all a checkpoint would add is results of calls to read-only tools that no person or
+ * classifier ruled on. A crash before the next checkpoint then costs only running those calls again
+ * (the same ids and idempotency keys, and no effect to repeat) — no model call a crash there would
+ * not cost anyway, and no verdict asked twice: so they ride with the next accepted answer's
+ * checkpoint, and a read-only tool turn costs the host one write, not two.
  */
 function onlyReadOnlyResults(ctx: RunContext): boolean {
+  if (verdictCount(ctx.state.stats) !== ctx.checkpointedVerdicts) return false;
   for (let i = ctx.checkpointedMessages; i < ctx.messages.length; i++) {
     const message = ctx.messages[i]!;
     if (message.role !== "toolResult") return false;

@@ -20,7 +20,7 @@ import type { Lineage, ResolvedDeps, RunContext } from "../state/run-context";
 import { offeredToolSpecs } from "../decisions/permission";
 import { fitToWindow } from "../decisions/fitted-compaction";
 import { resultStats, settleInParent } from "./sub-run-stats";
-import { emptyStats, toRunStats } from "../state/stats";
+import { emptyStats, toRunStats, verdictCount } from "../state/stats";
 import { RunTracer, SPAN_NAMES } from "../effects/tracer";
 import type { Tool } from "../vocabulary/define-tool";
 import type { TaskResult, TaskSpec, Terminal } from "../vocabulary/types";
@@ -78,6 +78,7 @@ export function buildContext(deps: ResolvedDeps, input: ContextInput): RunContex
     messages: input.messages,
     state: input.state,
     checkpointedMessages: input.messages.length,
+    checkpointedVerdicts: verdictCount(input.state.stats),
     guard: createLoopGuard(spec.maxRepeatedCalls ?? 3, input.state.loopGuard),
     tracer,
     runSpan: "",

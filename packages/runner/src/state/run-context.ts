@@ -107,6 +107,8 @@ export interface RunContext {
   segmentChain?: { seq: number; signature: string };
   /** How many of `messages` the last checkpoint (or the run's start) already held. */
   checkpointedMessages: number;
+  /** The run's verdicts (`verdictCount`) as of the last checkpoint, or the run's start. */
+  checkpointedVerdicts: number;
   runId: string;
   sessionId?: string;
   signal: AbortSignal;

@@ -45,6 +45,11 @@ export function addGate(stats: StatsState, gate: HumanReviewGate): void {
   stats.gates.push(gate);
 }
 
+/** The verdicts a run has had so far: a person's (`gates`, its sub-runs' included) and its classifier calls. */
+export function verdictCount(stats: StatsState): number {
+  return stats.gates.length + stats.classifierCalls;
+}
+
 /** The public face: totals in integer micro-dollars, dollars derived for display. */
 export function toRunStats(stats: StatsState): RunStats {
   const costMicroUsd = stats.usage.cost.total;

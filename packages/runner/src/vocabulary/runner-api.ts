@@ -16,8 +16,9 @@ export interface RunOptions {
    * Receives a signed checkpoint when the model's answer is accepted, before any of its calls runs
    * (a run continued from there runs them under the same ids, and never asks for that answer again),
    * and once their results are in, before the next model call; the run waits for it. Results of
-   * read-only tools alone wait for the next answer's checkpoint: a crash before it only runs those
-   * calls again, which have no effect to repeat, so a read-only tool turn is one write. Store it
+   * read-only tools alone, with no person's or classifier's verdict since the last checkpoint, wait
+   * for the next answer's: a crash before it only runs those calls again, which have no effect to
+   * repeat, so a read-only tool turn is one write. Store it
    * durably and a run whose process died goes on with `continueRun` from its last checkpoint.
    */
   onCheckpoint?: CheckpointSink;
