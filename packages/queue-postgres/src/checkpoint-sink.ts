@@ -11,10 +11,10 @@ export function toolResultEvent(info: ToolResultInfo): TaskEvent {
 /**
  * The fenced sink for a run's checkpoint links. A turn is checkpointed when the model's answer is
  * accepted and again as its results come in (results of read-only tools alone ride with the next
- * answer's link); the `turn` event is told once per turn (past
- * `toldTurns`), at its acceptance. Each link carries the events `unsaid` holds (its tool results) and
- * the `turn` event in its own statement: the events say what the chain holds, no more, and a turn
- * costs the database one round trip per link. Throws when the lease is gone.
+ * answer's link); the `turn` event is told once per turn (past `toldTurns`), at its acceptance. Each
+ * link carries the events `unsaid` holds (its tool results) and the `turn` event in its own
+ * statement: the events say what the chain holds, no more, and a turn costs the database one round
+ * trip per link. Throws when the lease is gone.
  */
 export function checkpointSink(
   turns: TaskTurns,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { aroundQueries } from "../test/around-queries";
 import { tools, workerOptions } from "../test/fixture";
 import { PG_URL, useHarness } from "../test/harness";
 import { createWorker } from "./index";
@@ -39,17 +40,15 @@ async function statementsOf(
   enqueued: (taskId: string) => void = () => undefined,
 ) {
   const statements: Statement[] = [];
-  const pool = h.queue.pool;
-  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-  pool.query = ((...args: unknown[]) => {
+  const restore = aroundQueries(h.queue.pool, (send, args) => {
     const first = args[0] as string | { text: string; values?: unknown[] };
     statements.push(
       typeof first === "string"
         ? { text: first, values: (args[1] as unknown[] | undefined) ?? [] }
         : { text: first.text, values: first.values ?? [] },
     );
-    return query(...args);
-  }) as typeof pool.query;
+    return send(...args);
+  });
   try {
     const worker = createWorker(workerOptions(h.queue, workerTools));
     await worker.start();
@@ -59,7 +58,7 @@ async function statementsOf(
     await worker.stop();
     return { taskId, statements };
   } finally {
-    pool.query = query as typeof pool.query;
+    restore();
   }
 }
 

@@ -3,6 +3,7 @@
 // on stdout and hangs until the parent kills it.
 import type pg from "pg";
 import { createWorker } from "../src/index";
+import { aroundQueries } from "./around-queries";
 import { openQueue, tools, workerOptions, type BrainChoice } from "./fixture";
 
 export interface ChildSettings {
@@ -17,9 +18,9 @@ export interface ChildSettings {
   /** The loopback Chat Completions server to use instead of the faux script. */
   baseUrl?: string;
   /**
-   * Hang the statement that would write the link holding the run's n-th tool result: the tool has
-   * returned and its result is in the run, but the link (and the `tool_result` event riding with
-   * it) never reaches the database.
+   * Hang the statement that would write the run's n-th link holding tool results (the n-th result,
+   * where each turn makes one call): the tool has returned and its result is in the run, but the
+   * link (and the `tool_result` event riding with it) never reaches the database.
    */
   hangAtResultLink?: number;
 }
@@ -40,18 +41,17 @@ await worker.start();
 process.stdout.write("ready\n");
 
 function holdResultLink(pool: pg.Pool, n: number) {
-  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   let results = 0;
   const held = (config: unknown) => {
     if (typeof config !== "object" || config === null || !("name" in config) || !("values" in config)) return false;
     const link = String(config.name).startsWith("x-queue-turn") && (config.values as unknown[]).find(isLinkText);
     return typeof link === "string" && link.includes('"role":"toolResult"') && ++results === n;
   };
-  pool.query = ((...args: unknown[]) => {
-    if (!held(args[0])) return query(...args);
+  aroundQueries(pool, (send, args) => {
+    if (!held(args[0])) return send(...args);
     process.stdout.write(`hanging at the link of tool result ${n}\n`);
     return new Promise(() => undefined);
-  }) as typeof pool.query;
+  });
 }
 
 const isLinkText = (value: unknown) => typeof value === "string" && value.includes('"kind":"x.run_checkpoint_segment"');

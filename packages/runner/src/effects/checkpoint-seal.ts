@@ -10,6 +10,7 @@ import {
 import type { RunSpec, RunState } from "../vocabulary/park-schema";
 import { ParkedRunError } from "../vocabulary/parked-run-error";
 import { refuseNewerVersion } from "../decisions/stored-version";
+import { findTool } from "../decisions/tool-grant";
 import type { RunContext } from "../state/run-context";
 import { verdictCount } from "../state/stats";
 import { appendCheckpointSegment, type CheckpointContents, joinCheckpointSegments } from "./checkpoint-chain";
@@ -58,7 +59,8 @@ export function verifyCheckpoint(raw: unknown, key: Uint8Array | string): RunChe
 /**
  * Hands the host a checkpoint — whole, a chain link, or both, as it asked — when messages were
  * appended since the last one (or since the run began or resumed): at the loop's top, every tool
- * result of the finished turn is in. Results of read-only calls alone wait for the next one.
+ * result of the finished turn is in. Results of read-only calls alone, with no verdict since the
+ * last checkpoint, wait for the next one.
  */
 export async function checkpointIfDue(ctx: RunContext): Promise<void> {
   if ((!ctx.onCheckpoint && !ctx.onCheckpointSegment) || ctx.messages.length <= ctx.checkpointedMessages) return;
@@ -94,7 +96,7 @@ function onlyReadOnlyResults(ctx: RunContext): boolean {
   for (let i = ctx.checkpointedMessages; i < ctx.messages.length; i++) {
     const message = ctx.messages[i]!;
     if (message.role !== "toolResult") return false;
-    if (!ctx.tools.find((tool) => tool.name === message.toolName)?.readOnly) return false;
+    if (!findTool(ctx.tools, message.toolName)?.readOnly) return false;
   }
   return true;
 }
