@@ -1,17 +1,24 @@
 // What making a turn durable costs, by run length: a run of N turns (each a tool call with a 4 KB
-// result) in this process on the scripted brain, four ways — the runner alone; with the whole
+// result) in this process, four ways — the runner alone; with the whole
 // checkpoint written at every checkpoint, as workers did before checkpoint chains (one UPDATE of the
 // task row with every message so far, signed over all of it, and each `turn` and `tool_result` event
 // in a statement of its own); and with one chain link per checkpoint, as workers do now
 // (`onCheckpointSegment` into `task_turns`, fenced by the lease, the events in the link's statement),
 // for a tool with an effect (a link for the answer, one for its result) and a read-only one (its
-// result rides with the next answer's link).
+// result rides with the next answer's link). Each on two brains: the scripted one in process (the
+// runner's own floor), and the OpenAI brain against a loopback Chat Completions server in a child
+// process (a runner turn as a deployment pays it: request, SSE stream, a fresh call id every turn).
 // CPU is this process's plus the PostgreSQL backend's that took the writes; bytes are what was sent
 // (the whole checkpoint) or stored (the chain's links and events).
 import { createFauxBrain, fauxModel, fauxText, fauxToolCall } from "@x/brain-faux";
-import { createMemoryParkLedger, createRunner, defineTool, type ToolResultInfo } from "@x/runner";
+import { createOpenAIBrain } from "@x/brain-openai";
+import { defineModel } from "@x/llm-types";
+import { createMemoryParkLedger, createRunner, defineTool, type Runner, type ToolResultInfo } from "@x/runner";
 import type { RunCheckpoint } from "@x/runner/backend";
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { z } from "zod";
 import { ensureSchema } from "../src/sql";
@@ -31,6 +38,8 @@ const RESULT = Array.from({ length: 1_200 }, (_, i) => word() + (i % 12 === 11 ?
   .slice(0, 4_096);
 const OWNER = "turn-cost-worker";
 type Mode = "runner" | "whole" | "chain" | "readOnly";
+/** The scripted brain in process, or the OpenAI brain over loopback HTTP. */
+type Brain = "scripted" | "wire";
 
 interface Cost {
   /** Turns that called a tool: the last turn of a run is its answer, which has nothing to make durable. */
@@ -41,13 +50,19 @@ interface Cost {
   bytes: number;
 }
 
-export interface TurnCostRow {
-  length: number;
-  runs: number;
+/** The modes measured on a brain. */
+interface BrainCosts {
   runner: Cost;
-  whole: Cost;
   chain: Cost;
   readOnly: Cost;
+}
+
+export interface TurnCostRow extends BrainCosts {
+  length: number;
+  runs: number;
+  whole: Cost;
+  /** The same modes with the OpenAI brain over loopback HTTP. */
+  wire: BrainCosts;
 }
 
 // The fake keeps no copy of each call's context: the runner row is the runner's own CPU, not its bookkeeping.
@@ -73,13 +88,40 @@ const page = (name: string, readOnly: boolean) =>
   });
 const edit = page("edit", false);
 const read = page("read", true);
-const runner = createRunner({
+const scripted = createRunner({
   brains: [brain],
   models: { main: fauxModel({ id: "main", contextWindow: 4_000_000, maxTokens: 1_000 }) },
   parkKey: KEY,
   parkLedger: createMemoryParkLedger(),
   tools: [edit, read],
 });
+
+/** The runner on the OpenAI brain against the model server at `baseUrl`. */
+function wireRunner(baseUrl: string): Runner {
+  const main = defineModel({
+    id: "turn-cost-model",
+    api: "openai-completions",
+    provider: "loopback",
+    baseUrl,
+    contextWindow: 4_000_000,
+    maxTokens: 1_000,
+  });
+  return createRunner({
+    brains: [createOpenAIBrain({ apiKey: "bench" })],
+    models: { main },
+    parkKey: KEY,
+    parkLedger: createMemoryParkLedger(),
+    tools: [edit, read],
+  });
+}
+
+/** The model server of the wire brain, in a child process; resolves with its base URL. */
+async function startModelProcess(): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const script = fileURLToPath(new URL("./turn-model-server.ts", import.meta.url));
+  const child = spawn(process.execPath, [...process.execArgv, script], { stdio: ["ignore", "pipe", "inherit"] });
+  const [first] = (await once(child.stdout, "data")) as [Buffer];
+  return { child, baseUrl: first.toString().trim() };
+}
 
 /** The database side of one mode: a task row leased to this process, and the write each turn makes. */
 async function writer(pool: pg.Pool, schema: string, mode: Mode, taskId: string) {
@@ -121,19 +163,33 @@ async function writer(pool: pg.Pool, schema: string, mode: Mode, taskId: string)
   return { options, onToolResult: mode === "runner" ? undefined : onToolResult, bytes: () => bytes };
 }
 
-async function measure(pool: pg.Pool, backend: number, schema: string, mode: Mode, length: number, runs: number) {
+interface Bench {
+  pool: pg.Pool;
+  /** The pid of the pool's one backend. */
+  backend: number;
+  schema: string;
+  runners: Record<Brain, Runner>;
+}
+
+async function measure(
+  { pool, backend, schema, runners }: Bench,
+  brain: Brain,
+  mode: Mode,
+  length: number,
+  runs: number,
+) {
   const cpu0 = process.cpuUsage();
   const db0 = processCpuSeconds(backend) ?? 0;
   let turns = 0;
   let bytes = 0;
   const tasks: string[] = [];
   for (let i = 0; i < runs; i++) {
-    const taskId = `${mode}-${length}-${i}-${Date.now()}`;
+    const taskId = `${brain}-${mode}-${length}-${i}-${Date.now()}`;
     tasks.push(taskId);
     const w = await writer(pool, schema, mode, taskId);
     const hook = w.onToolResult ? { onToolResult: w.onToolResult } : {};
     const tool = mode === "readOnly" ? read : edit;
-    const result = await runner.runTask(
+    const result = await runners[brain].runTask(
       { objective: `${tool.name} ${length} pages`, runId: taskId, maxTurns: length + 1, tools: [tool], ...hook },
       w.options,
     );
@@ -168,8 +224,8 @@ function median(cells: Cost[]): Cost {
 }
 
 /**
- * Runs every length with the runner alone and with the chain, interleaved round by round so a drift
- * in load hits them alike; then the whole checkpoint in a pass of its own. Its writes grow with the square
+ * Runs every length with the runner alone and with the chain, on both brains, interleaved round by round
+ * so a drift in load hits them alike; then the whole checkpoint in a pass of its own. Its writes grow with the square
  * of a run (gigabytes at 500 turns), and the database's work on them afterwards would load the chain's
  * rounds if they came after it — and it is the reference the chain replaced, so it gets fewer runs.
  */
@@ -179,32 +235,43 @@ export async function measureTurnCost(url: string, lengths: readonly number[], t
   const pool = new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 0 });
   await ensureSchema(pool, schema);
   const backend = (await pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
-  const runs = (length: number, mode: Mode) =>
-    Math.max(1, Math.round(turnsPerCell / length / (mode === "whole" ? 4 : 1)));
+  const model = await startModelProcess();
+  const bench: Bench = { pool, backend, schema, runners: { scripted, wire: wireRunner(model.baseUrl) } };
+  // The whole checkpoint and the wire (whose every turn sends the run so far) get fewer runs a cell.
+  const runs = (length: number, mode: Mode, brain: Brain = "scripted") =>
+    Math.max(1, Math.round(turnsPerCell / length / (mode === "whole" ? 4 : brain === "wire" ? 2 : 1)));
   const cells = new Map<string, Cost[]>();
-  const cell = async (length: number, mode: Mode) => {
-    const key = `${length}:${mode}`;
-    cells.set(key, [...(cells.get(key) ?? []), await measure(pool, backend, schema, mode, length, runs(length, mode))]);
+  const cell = async (brain: Brain, length: number, mode: Mode) => {
+    const key = `${brain}:${length}:${mode}`;
+    cells.set(key, [...(cells.get(key) ?? []), await measure(bench, brain, mode, length, runs(length, mode, brain))]);
   };
+  const brainModes = ["runner", "chain", "readOnly"] as const;
   try {
-    await measure(pool, backend, schema, "chain", 20, 3); // warm the JIT and the connection
+    // Warm the JIT, the connection and the HTTP agent.
+    for (const brain of ["scripted", "wire"] as const) await measure(bench, brain, "chain", 20, 3);
     for (let round = 0; round < rounds; round++) {
       for (const length of lengths)
-        for (const mode of ["runner", "chain", "readOnly"] as const) await cell(length, mode);
+        for (const brain of ["scripted", "wire"] as const)
+          for (const mode of brainModes) await cell(brain, length, mode);
     }
-    for (let round = 0; round < rounds; round++) for (const length of lengths) await cell(length, "whole");
+    for (let round = 0; round < rounds; round++) for (const length of lengths) await cell("scripted", length, "whole");
   } finally {
+    model.child.kill();
     await pool.query(`DROP SCHEMA ${schema} CASCADE`);
     await pool.end();
   }
-  const at = (length: number, mode: Mode) => median(cells.get(`${length}:${mode}`)!);
+  const at = (brain: Brain, length: number, mode: Mode) => median(cells.get(`${brain}:${length}:${mode}`)!);
+  const costs = (brain: Brain, length: number): BrainCosts => ({
+    runner: at(brain, length, "runner"),
+    chain: at(brain, length, "chain"),
+    readOnly: at(brain, length, "readOnly"),
+  });
   return lengths.map((length): TurnCostRow => ({
     length,
     runs: runs(length, "chain"),
-    runner: at(length, "runner"),
-    whole: at(length, "whole"),
-    chain: at(length, "chain"),
-    readOnly: at(length, "readOnly"),
+    ...costs("scripted", length),
+    whole: at("scripted", length, "whole"),
+    wire: costs("wire", length),
   }));
 }
 
@@ -260,5 +327,28 @@ export function printTurnCost(rows: readonly TurnCostRow[]): void {
         `with the whole checkpoint; KB/turn × ${spread((r) => r.chain.bytes / r.chain.turns)} with the chain, ` +
         `× ${spread((r) => r.whole.bytes / r.whole.turns)} with the whole checkpoint.`,
     );
+  }
+  console.log(
+    "\nThe same turns as a deployment pays them: the OpenAI brain against a loopback Chat Completions server " +
+      "in a child process (its CPU not counted), a fresh call id every turn, the whole history sent every turn.\n",
+  );
+  cell([
+    "turns per run",
+    "runner ms/turn",
+    "chain: durable ms/turn",
+    "chain durable ÷ runner",
+    "read-only tool, chain: durable ms/turn",
+    "read-only durable ÷ runner",
+  ]);
+  cell(["---:", "---:", "---:", "---:", "---:", "---:"]);
+  for (const { length, wire } of rows) {
+    cell([
+      length,
+      perTurn(wire.runner).toFixed(3),
+      overhead(wire.chain, wire.runner).toFixed(3),
+      (overhead(wire.chain, wire.runner) / perTurn(wire.runner)).toFixed(2),
+      overhead(wire.readOnly, wire.runner).toFixed(3),
+      (overhead(wire.readOnly, wire.runner) / perTurn(wire.runner)).toFixed(2),
+    ]);
   }
 }

@@ -1,0 +1,23 @@
+// The turn-cost bench's model over the wire, in a process of its own so its CPU is not the runner's:
+// a loopback Chat Completions server that reads the objective ("edit 50 pages": the tool to call, and
+// the run's length) and answers each turn at once with that tool's call, under a fresh random id as a
+// real provider names its calls, until the last turn, which is the answer. Prints its base URL.
+import { randomUUID } from "node:crypto";
+import { startOpenAIMockServer } from "@x/brain-openai/testing";
+
+interface Body {
+  messages: Array<{ role: string; content?: unknown }>;
+}
+
+const server = await startOpenAIMockServer(async (request) => {
+  // The server keeps every request it answered; a bench of thousands of turns needs none of them.
+  server.requests.splice(0);
+  const { messages } = request.body as Body;
+  const results = messages.filter((m) => m.role === "tool").length;
+  const objective = messages.find((m) => m.role === "user")?.content;
+  const [tool, length] = (typeof objective === "string" ? objective : "").split(" ");
+  return results < Number(length) - 1
+    ? { toolCalls: [{ id: `call_${randomUUID()}`, name: tool!, arguments: { n: results + 1 } }] }
+    : { text: ["done"] };
+});
+process.stdout.write(`${server.baseUrl}\n`);
