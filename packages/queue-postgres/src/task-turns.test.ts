@@ -3,6 +3,7 @@ import { aroundQueries } from "../test/around-queries";
 import { tools, workerOptions } from "../test/fixture";
 import { PG_URL, useHarness } from "../test/harness";
 import { createWorker } from "./index";
+import { ensureSchema } from "./sql";
 
 const h = useHarness("turns");
 
@@ -133,6 +134,39 @@ describe.runIf(PG_URL)("a task's checkpoint chain", () => {
       { seq: 2, roles: ["toolResult", "assistant"] },
       { seq: 3, roles: ["toolResult", "assistant"] },
     ]);
+  });
+
+  it("a link is stored lz4-compressed; a chain table made before (pglz) is switched once", async () => {
+    const column = async () => {
+      const found = await h.admin.query<{ compression: string }>(
+        `SELECT attcompression AS compression FROM pg_attribute
+         WHERE attrelid = '${h.schema}.task_turns'::regclass AND attname = 'link'`,
+      );
+      return found.rows[0]!.compression;
+    };
+    expect(await column()).toBe("l");
+    await h.admin.query(`ALTER TABLE ${h.schema}.task_turns ALTER COLUMN link SET COMPRESSION pglz`);
+    expect(await column()).toBe("p");
+    await ensureSchema(h.admin, h.schema);
+    expect(await column()).toBe("l");
+    await ensureSchema(h.admin, h.schema);
+    expect(await column()).toBe("l");
+    // A link as large as a turn with a 4 KB tool result: compressed, with lz4.
+    const taskId = `lz4-${Date.now()}`;
+    await h.admin.query(
+      `INSERT INTO ${h.schema}.tasks (id, owner, status, spec) VALUES ($1, 'acme', 'running', '{}')`,
+      [taskId],
+    );
+    await h.admin.query(`INSERT INTO ${h.schema}.task_turns (task_id, seq, link) VALUES ($1, 0, $2)`, [
+      taskId,
+      JSON.stringify({ messages: [{ role: "toolResult", content: "const value = await turn(page);\n".repeat(200) }] }),
+    ]);
+    const stored = await h.admin.query<{ compression: string | null }>(
+      `SELECT pg_column_compression(link) AS compression FROM ${h.schema}.task_turns WHERE task_id = $1`,
+      [taskId],
+    );
+    expect(stored.rows[0]!.compression).toBe("lz4");
+    await h.admin.query(`DELETE FROM ${h.schema}.tasks WHERE id = $1`, [taskId]);
   });
 
   it("a link changed in the table is refused on the retake: the task fails, no step runs again", async () => {
