@@ -31,8 +31,10 @@ const KILL_WORKERS = Number(flag("kill-workers", "4"));
 
 /** Run lengths of the durable-turn table (`--turn-lengths=`; empty skips it). */
 const TURN_LENGTHS = numbers(flag("turn-lengths", "5,50,500"));
+/** Rounds of the durable-turn table: each mode's figure is the median over them. */
+const TURN_ROUNDS = Number(flag("turn-rounds", "5"));
 if (TURN_LENGTHS.length > 0)
-  printTurnCost(await measureTurnCost(url, TURN_LENGTHS, Number(flag("turn-cells", "1000"))));
+  printTurnCost(await measureTurnCost(url, TURN_LENGTHS, Number(flag("turn-cells", "1000")), TURN_ROUNDS), TURN_ROUNDS);
 
 const server = await startBenchModelServer(TURN_MS);
 const bundle = await bundleWorker();

@@ -50,17 +50,27 @@ interface Cost {
   bytes: number;
 }
 
+/** What making a tool turn durable added, per turn: the median over the rounds. */
+interface Durable {
+  /** CPU over the runner alone's, each round against the runner's cell of the same round. */
+  ms: number;
+  /** The PostgreSQL backend's share of `ms`. */
+  dbMs: number;
+  kb: number;
+}
+
 /** The modes measured on a brain. */
 interface BrainCosts {
-  runner: Cost;
-  chain: Cost;
-  readOnly: Cost;
+  /** The runner alone's CPU per tool turn, the median over the rounds. */
+  runnerMs: number;
+  chain: Durable;
+  readOnly: Durable;
 }
 
 export interface TurnCostRow extends BrainCosts {
   length: number;
   runs: number;
-  whole: Cost;
+  whole: Durable;
   /** The same modes with the OpenAI brain over loopback HTTP. */
   wire: BrainCosts;
 }
@@ -217,10 +227,26 @@ async function chainBytes(pool: pg.Pool, schema: string, tasks: readonly string[
   return Number(found.rows[0]!.bytes);
 }
 
-/** Per turn: the median cell of `rounds` (the machine is shared; one noisy round moves nothing). */
-function median(cells: Cost[]): Cost {
-  const sorted = [...cells].sort((a, b) => a.cpuMs / a.turns - b.cpuMs / b.turns);
+const perTurn = (c: Cost) => c.cpuMs / c.turns;
+
+/** The middle value (the machine is shared; one noisy round moves nothing). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/**
+ * What `cells` added over the runner alone: each round's cell against the runner's of the same round
+ * (a drift in load between rounds cancels), or against the runner's median when they ran apart.
+ */
+function durable(cells: Cost[], runner: Cost[], paired: boolean): Durable {
+  const base = (i: number, of: (c: Cost) => number) => (paired ? of(runner[i]!) : median(runner.map((c) => of(c))));
+  const dbPerTurn = (c: Cost) => c.dbMs / c.turns;
+  return {
+    ms: median(cells.map((c, i) => perTurn(c) - base(i, perTurn))),
+    dbMs: median(cells.map((c, i) => dbPerTurn(c) - base(i, dbPerTurn))),
+    kb: median(cells.map((c) => c.bytes / c.turns / 1024)),
+  };
 }
 
 /**
@@ -229,7 +255,7 @@ function median(cells: Cost[]): Cost {
  * of a run (gigabytes at 500 turns), and the database's work on them afterwards would load the chain's
  * rounds if they came after it — and it is the reference the chain replaced, so it gets fewer runs.
  */
-export async function measureTurnCost(url: string, lengths: readonly number[], turnsPerCell: number, rounds = 3) {
+export async function measureTurnCost(url: string, lengths: readonly number[], turnsPerCell: number, rounds: number) {
   const schema = `x_turn_cost_${process.pid}`;
   // One connection, kept: its backend's CPU is the database's share of the writes.
   const pool = new pg.Pool({ connectionString: url, max: 1, idleTimeoutMillis: 0 });
@@ -254,37 +280,42 @@ export async function measureTurnCost(url: string, lengths: readonly number[], t
         for (const brain of ["scripted", "wire"] as const)
           for (const mode of brainModes) await cell(brain, length, mode);
     }
-    for (let round = 0; round < rounds; round++) for (const length of lengths) await cell("scripted", length, "whole");
+    // The whole checkpoint's reference, three rounds at most: its 500-turn run alone takes a minute.
+    for (let round = 0; round < Math.min(rounds, 3); round++)
+      for (const length of lengths) await cell("scripted", length, "whole");
   } finally {
     model.child.kill();
     await pool.query(`DROP SCHEMA ${schema} CASCADE`);
     await pool.end();
   }
-  const at = (brain: Brain, length: number, mode: Mode) => median(cells.get(`${brain}:${length}:${mode}`)!);
-  const costs = (brain: Brain, length: number): BrainCosts => ({
-    runner: at(brain, length, "runner"),
-    chain: at(brain, length, "chain"),
-    readOnly: at(brain, length, "readOnly"),
-  });
+  const at = (brain: Brain, length: number, mode: Mode) => cells.get(`${brain}:${length}:${mode}`)!;
+  const costs = (brain: Brain, length: number): BrainCosts => {
+    const runner = at(brain, length, "runner");
+    return {
+      runnerMs: median(runner.map(perTurn)),
+      chain: durable(at(brain, length, "chain"), runner, true),
+      readOnly: durable(at(brain, length, "readOnly"), runner, true),
+    };
+  };
   return lengths.map((length): TurnCostRow => ({
     length,
     runs: runs(length, "chain"),
     ...costs("scripted", length),
-    whole: at("scripted", length, "whole"),
+    whole: durable(at("scripted", length, "whole"), at("scripted", length, "runner"), false),
     wire: costs("wire", length),
   }));
 }
 
-export function printTurnCost(rows: readonly TurnCostRow[]): void {
-  const perTurn = (c: Cost) => c.cpuMs / c.turns;
-  const overhead = (c: Cost, base: Cost) => perTurn(c) - perTurn(base);
+export function printTurnCost(rows: readonly TurnCostRow[], rounds: number): void {
+  const ms = (n: number) => n.toFixed(3);
+  const ratio = (d: Durable, brain: BrainCosts) => (d.ms / brain.runnerMs).toFixed(2);
   const cell = (cells: Array<string | number>) => console.log(`| ${cells.join(" | ")} |`);
   console.log(
     "\nqueue-postgres: what a durable turn costs, by run length (scripted brain in process, a 4 KB tool result a turn;",
   );
   console.log(
-    "CPU = this process + the PostgreSQL backend that took the writes; ms per tool turn, the median of three rounds; " +
-      `load average ${loadavg()[0]!.toFixed(2)})\n`,
+    "CPU = this process + the PostgreSQL backend that took the writes; ms per tool turn; durable = over the runner " +
+      `alone in the same round, the median of ${rounds} rounds; load average ${loadavg()[0]!.toFixed(2)})\n`,
   );
   cell([
     "turns per run",
@@ -304,15 +335,15 @@ export function printTurnCost(rows: readonly TurnCostRow[]): void {
     cell([
       r.length,
       r.runs,
-      perTurn(r.runner).toFixed(3),
-      overhead(r.whole, r.runner).toFixed(3),
-      (r.whole.bytes / r.whole.turns / 1024).toFixed(1),
-      overhead(r.chain, r.runner).toFixed(3),
-      ((r.chain.dbMs - r.runner.dbMs) / r.chain.turns).toFixed(3),
-      (r.chain.bytes / r.chain.turns / 1024).toFixed(1),
-      (overhead(r.chain, r.runner) / perTurn(r.runner)).toFixed(2),
-      overhead(r.readOnly, r.runner).toFixed(3),
-      (r.readOnly.bytes / r.readOnly.turns / 1024).toFixed(1),
+      ms(r.runnerMs),
+      ms(r.whole.ms),
+      r.whole.kb.toFixed(1),
+      ms(r.chain.ms),
+      ms(r.chain.dbMs),
+      r.chain.kb.toFixed(1),
+      ratio(r.chain, r),
+      ms(r.readOnly.ms),
+      r.readOnly.kb.toFixed(1),
     ]);
   }
   const first = rows[0];
@@ -320,12 +351,10 @@ export function printTurnCost(rows: readonly TurnCostRow[]): void {
   if (first && last && first !== last) {
     const spread = (c: (r: TurnCostRow) => number) => (c(last) / c(first)).toFixed(2);
     console.log(
-      `\n${last.length} turns against ${first.length}: durable ms/turn × ` +
-        `${spread((r) => overhead(r.chain, r.runner))} with the chain ` +
-        `(× ${spread((r) => overhead(r.readOnly, r.runner))} for a read-only tool), ` +
-        `× ${spread((r) => overhead(r.whole, r.runner))} ` +
-        `with the whole checkpoint; KB/turn × ${spread((r) => r.chain.bytes / r.chain.turns)} with the chain, ` +
-        `× ${spread((r) => r.whole.bytes / r.whole.turns)} with the whole checkpoint.`,
+      `\n${last.length} turns against ${first.length}: durable ms/turn × ${spread((r) => r.chain.ms)} with the chain ` +
+        `(× ${spread((r) => r.readOnly.ms)} for a read-only tool), × ${spread((r) => r.whole.ms)} ` +
+        `with the whole checkpoint; KB/turn × ${spread((r) => r.chain.kb)} with the chain, ` +
+        `× ${spread((r) => r.whole.kb)} with the whole checkpoint.`,
     );
   }
   console.log(
@@ -336,19 +365,21 @@ export function printTurnCost(rows: readonly TurnCostRow[]): void {
     "turns per run",
     "runner ms/turn",
     "chain: durable ms/turn",
+    "of which PostgreSQL",
     "chain durable ÷ runner",
     "read-only tool, chain: durable ms/turn",
     "read-only durable ÷ runner",
   ]);
-  cell(["---:", "---:", "---:", "---:", "---:", "---:"]);
+  cell(["---:", "---:", "---:", "---:", "---:", "---:", "---:"]);
   for (const { length, wire } of rows) {
     cell([
       length,
-      perTurn(wire.runner).toFixed(3),
-      overhead(wire.chain, wire.runner).toFixed(3),
-      (overhead(wire.chain, wire.runner) / perTurn(wire.runner)).toFixed(2),
-      overhead(wire.readOnly, wire.runner).toFixed(3),
-      (overhead(wire.readOnly, wire.runner) / perTurn(wire.runner)).toFixed(2),
+      ms(wire.runnerMs),
+      ms(wire.chain.ms),
+      ms(wire.chain.dbMs),
+      ratio(wire.chain, wire),
+      ms(wire.readOnly.ms),
+      ratio(wire.readOnly, wire),
     ]);
   }
 }
