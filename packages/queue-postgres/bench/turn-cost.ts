@@ -26,6 +26,7 @@ import { checkpointSink, toolResultEvent } from "../src/checkpoint-sink";
 import type { TaskEvent } from "../src/task-events";
 import { taskTurns } from "../src/task-turns";
 import { processCpuSeconds } from "./proc-cpu";
+import { nextCall, turnObjective } from "./turn-script";
 
 const KEY = "turn-cost-bench-key-0123456789abcdef";
 // A page of text as a file read returns it: words in no repeating order, not one repeated byte
@@ -79,12 +80,8 @@ export interface TurnCostRow extends BrainCosts {
 const brain = createFauxBrain(
   ({ context }) => {
     const results = context.messages.filter((m) => m.role === "toolResult").length;
-    const objective = context.messages.find((m) => m.role === "user")?.content;
-    // "edit 50 pages": the tool to call, and the run's length.
-    const [tool, length] = (typeof objective === "string" ? objective : "").split(" ");
-    return results < Number(length) - 1
-      ? fauxToolCall(tool!, { n: results + 1 }, { id: `${tool}-${results + 1}` })
-      : fauxText("done");
+    const call = nextCall(context.messages.find((m) => m.role === "user")?.content, results);
+    return call ? fauxToolCall(call.tool, { n: call.n }, { id: `${call.tool}-${call.n}` }) : fauxText("done");
   },
   { recordCalls: false },
 );
@@ -200,7 +197,7 @@ async function measure(
     const hook = w.onToolResult ? { onToolResult: w.onToolResult } : {};
     const tool = mode === "readOnly" ? read : edit;
     const result = await runners[brain].runTask(
-      { objective: `${tool.name} ${length} pages`, runId: taskId, maxTurns: length + 1, tools: [tool], ...hook },
+      { objective: turnObjective(tool.name, length), runId: taskId, maxTurns: length + 1, tools: [tool], ...hook },
       w.options,
     );
     // Every turn but the last must have read its page: a refused or failed call costs nothing to store.
