@@ -191,8 +191,11 @@ export function createNodeFetch(): NodeFetch {
   ): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       signal?.throwIfAborted();
+      // Field by field: on Node 20 a property added after a spread costs a new hidden class per request.
       const options: RequestOptions = {
-        ...target.options,
+        hostname: target.options.hostname,
+        port: target.options.port,
+        path: target.options.path,
         method,
         headers: headerList(target, headers, body),
         agent: target.https ? agents.https : agents.http,

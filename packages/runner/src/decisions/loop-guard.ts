@@ -7,7 +7,9 @@ import type { LoopGuard, LoopGuardState, LoopGuardVerdict } from "../state/run-p
  * earns the model a note (`warn`); one more identical call is `stuck`. Any different call resets it.
  */
 export function createLoopGuard(maxRepeats: number, state: LoopGuardState = { streak: 0 }): LoopGuard {
-  const s: LoopGuardState = { ...state };
+  // Not `{ ...state }`: on Node 20 `lastKey`, added to a spread copy, would cost a new hidden class.
+  const s: LoopGuardState = { streak: state.streak };
+  if (state.lastKey !== undefined) s.lastKey = state.lastKey;
   return {
     observe(call: Pick<ToolCall, "name" | "arguments">): LoopGuardVerdict {
       const key = `${call.name}\u0000${canonicalJson(call.arguments)}`;

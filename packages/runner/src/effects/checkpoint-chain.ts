@@ -37,7 +37,11 @@ export async function appendCheckpointSegment(ctx: RunContext, from: number): Pr
       state: ctx.state,
     }),
   ) as Omit<RunCheckpointSegment, "signature">;
-  const segment = { ...unsigned, signature: mac(ctx.deps.parkKey, canonicalJson(unsigned)) };
+  // Signed onto the parsed copy, not spread into another: on Node 20 a property added after a
+  // spread costs a new hidden class, once per link.
+  const segment: RunCheckpointSegment = Object.assign(unsigned, {
+    signature: mac(ctx.deps.parkKey, canonicalJson(unsigned)),
+  });
   ctx.segmentChain = { seq: segment.seq, signature: segment.signature };
   await ctx.onCheckpointSegment(segment);
 }

@@ -30,7 +30,8 @@ export function signCheckpoint(input: CheckpointInput, key: Uint8Array | string)
   delete (unsigned as { now?: number }).now;
   // The JSON round trip makes the signed value exactly what the host stores and hands back.
   const plain = JSON.parse(JSON.stringify(unsigned)) as Omit<RunCheckpoint, "signature">;
-  return { ...plain, signature: mac(key, canonicalJson(plain)) };
+  // Signed onto the parsed copy, not spread into another (a new hidden class per call on Node 20).
+  return Object.assign(plain, { signature: mac(key, canonicalJson(plain)) });
 }
 
 /** Reads a checkpoint handed back by a host: schema, then signature. Throws {@link ParkedRunError}. */

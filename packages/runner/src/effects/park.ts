@@ -110,7 +110,8 @@ export function signParkedRun(input: ParkInput, key: Uint8Array | string): Parke
   };
   // A JSON round trip now makes the signed value exactly what the host will store and send back.
   const plain = JSON.parse(JSON.stringify(unsigned)) as Omit<ParkedRun, "signature">;
-  return { ...plain, signature: mac(key, signedPayload(plain)) };
+  // Signed onto the parsed copy, not spread into another (a new hidden class per call on Node 20).
+  return Object.assign(plain, { signature: mac(key, signedPayload(plain)) });
 }
 
 /**

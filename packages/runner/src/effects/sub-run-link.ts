@@ -22,9 +22,14 @@ const SUB_RUN_LINK = Symbol("x.subRunLink");
 /** A ToolContext as the runner makes it: the public fields, and the run that calls the tool. */
 export type LinkedToolContext = ToolContext & { readonly [SUB_RUN_LINK]?: SubRunLink };
 
-/** The context `execute` gets, carrying `link` when there is one. */
+/**
+ * The context `execute` gets, carrying `link` when there is one: `context`, a fresh object the
+ * caller made for this call, takes the link as its own. Set on it rather than spread into a copy:
+ * on Node 20 a property added after a spread costs a new hidden class per tool call.
+ */
 export function linkedToolContext(context: ToolContext, link: SubRunLink | undefined): LinkedToolContext {
-  return link ? { ...context, [SUB_RUN_LINK]: link } : context;
+  if (link) (context as { [SUB_RUN_LINK]?: SubRunLink })[SUB_RUN_LINK] = link;
+  return context;
 }
 
 export function linkOf(context: LinkedToolContext): SubRunLink | undefined {

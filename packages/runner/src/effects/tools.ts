@@ -140,7 +140,6 @@ function jsonCopy(value: unknown): unknown {
 }
 
 export function toResult(call: ToolCall, value: unknown, now: number): ToolResultMessage {
-  const base = { role: "toolResult" as const, toolCallId: call.id, toolName: call.name, timestamp: now };
   if (isToolOutput(value)) {
     const output = ToolOutputSchema.safeParse(value);
     if (!output.success) {
@@ -151,21 +150,34 @@ export function toResult(call: ToolCall, value: unknown, now: number): ToolResul
         now,
       );
     }
-    const message: ToolResultMessage = { ...base, content: output.data.content, isError: output.data.isError ?? false };
+    const message = resultMessage(call, now, output.data.content, output.data.isError ?? false);
     const details = jsonCopy(output.data.details);
     if (details !== undefined) message.details = details;
     return message;
   }
-  if (typeof value === "string") return { ...base, content: [{ type: "text", text: value }], isError: false };
-  if (value === undefined) return { ...base, content: [{ type: "text", text: "(no output)" }], isError: false };
+  if (typeof value === "string") return resultMessage(call, now, [{ type: "text", text: value }], false);
+  if (value === undefined) return resultMessage(call, now, [{ type: "text", text: "(no output)" }], false);
   const details = jsonCopy(value);
-  if (details === undefined)
-    return {
-      ...base,
-      content: [{ type: "text", text: "(the tool returned a value that is not JSON-serialisable)" }],
-      isError: false,
-    };
-  return { ...base, content: [{ type: "text", text: JSON.stringify(details) }], isError: false, details };
+  if (details === undefined) {
+    const text = "(the tool returned a value that is not JSON-serialisable)";
+    return resultMessage(call, now, [{ type: "text", text }], false);
+  }
+  const message = resultMessage(call, now, [{ type: "text", text: JSON.stringify(details) }], false);
+  message.details = details;
+  return message;
+}
+
+/**
+ * A result message, written out field by field: on Node 20 a property added after a spread
+ * (`{ ...base, content }`) costs a new hidden class per call, and this runs for every tool call.
+ */
+function resultMessage(
+  call: ToolCall,
+  now: number,
+  content: ToolResultMessage["content"],
+  isError: boolean,
+): ToolResultMessage {
+  return { role: "toolResult", toolCallId: call.id, toolName: call.name, timestamp: now, content, isError };
 }
 
 class ToolTimeout extends Error {}
