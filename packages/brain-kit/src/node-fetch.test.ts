@@ -3,7 +3,7 @@ import { Socket, type AddressInfo } from "node:net";
 import type { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { createNodeFetch, wroteNothing } from "./node-fetch";
+import { createNodeFetch, idleSocketMs, wroteNothing } from "./node-fetch";
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 const servers: Server[] = [];
@@ -145,6 +145,41 @@ describe("createNodeFetch", () => {
       cause: { code: "ECONNRESET" },
     });
     expect(seen, "two calls made, two requests on the wire, none resent unseen").toBe(2);
+  });
+
+  it("an idle socket stays as long as the server's Keep-Alive header allows, less a margin (as undici)", async () => {
+    expect(["timeout=3600", "timeout=7, max=100", "max=100", "Timeout=30", "timeout=2"].map(idleSocketMs)).toEqual([
+      600_000, 5_000, 4_000, 28_000, 0,
+    ]);
+    expect(idleSocketMs(undefined)).toBe(4_000);
+    const ports: number[] = [];
+    const origin = await serve((req, _body, res) => {
+      ports.push(req.socket.remotePort!);
+      // Set by hand, with `connection`, so node's server writes this hint and not its own.
+      const hint = new URL(req.url!, "http://x").searchParams.get("hint");
+      res.writeHead(200, { connection: "keep-alive", ...(hint ? { "keep-alive": hint } : {}) });
+      res.end("ok");
+    });
+    const transport = createNodeFetch();
+    /** The socket a call came back on, once the pool has taken it back (or closed it). */
+    const idleSocket = async (hint?: string) => {
+      const response = await transport.request(`${origin}/${hint ? `?hint=${hint}` : ""}`, {
+        method: "GET",
+        headers: {},
+      });
+      const socket = (response.body as IncomingMessage).socket;
+      expect(await text(response.body)).toBe("ok");
+      await new Promise((resolve) => setImmediate(resolve));
+      return socket;
+    };
+    expect((await idleSocket("timeout=3600")).timeout).toBe(600_000);
+    expect((await idleSocket("timeout=7")).timeout).toBe(5_000);
+    expect((await idleSocket()).timeout).toBe(4_000);
+    expect(new Set(ports).size, "one connection while the server allows it").toBe(1);
+    // Two seconds or less: the socket might close under the next call; it is not kept.
+    expect((await idleSocket("timeout=2")).destroyed).toBe(true);
+    await idleSocket();
+    expect(new Set(ports).size, "the next call on a new connection").toBe(2);
   });
 
   it("only a reused socket the pool kept, holding none of the request's bytes, has written nothing", () => {

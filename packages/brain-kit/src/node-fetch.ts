@@ -5,10 +5,17 @@ import type { Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 
 /**
- * Idle keep-alive sockets close after this long (undici's default too), so a reused socket is
- * rarely one the server has just dropped.
+ * Idle keep-alive sockets close after this long when the server does not say how long it keeps
+ * them (undici's default too), so a reused socket is rarely one the server has just dropped.
  */
 const IDLE_SOCKET_MS = 4_000;
+/**
+ * When the server does say (`Keep-Alive: timeout=N`), a socket idles until this long before its
+ * N seconds end, at most {@link MAX_IDLE_SOCKET_MS}; as undici does, so the SDKs' own transport
+ * and this one reuse a connection alike.
+ */
+const IDLE_SOCKET_MARGIN_MS = 2_000;
+const MAX_IDLE_SOCKET_MS = 600_000;
 /** Redirects followed for one call, as `fetch` does. */
 const MAX_REDIRECTS = 20;
 /** URLs whose {@link Target} a transport keeps; a process talks to a handful, the bound guards against misuse. */
@@ -66,16 +73,34 @@ function withoutAuthorization(headers: Record<string, string>): Record<string, s
  */
 const writtenWhenFreed = new WeakMap<Socket, number>();
 
-/** A keep-alive agent whose idle sockets time out, and whose reused sockets wait as long as a call needs. */
+/** How long each socket may idle, from the `Keep-Alive` header of the last response on it. */
+const idleAllowed = new WeakMap<Socket, number>();
+
+/**
+ * How long a socket whose response carried `hint` (its `Keep-Alive` header) may idle in the pool:
+ * the server's timeout less a margin, capped; {@link IDLE_SOCKET_MS} when it names none; zero or
+ * less when it is too short to reuse the socket safely.
+ */
+export function idleSocketMs(hint: string | undefined): number {
+  const seconds = hint === undefined ? undefined : /(?:^|[\s,])timeout=(\d+)/i.exec(hint)?.[1];
+  if (seconds === undefined) return IDLE_SOCKET_MS;
+  return Math.min(Number(seconds) * 1_000 - IDLE_SOCKET_MARGIN_MS, MAX_IDLE_SOCKET_MS);
+}
+
+/**
+ * A keep-alive agent whose idle sockets time out as the server's `Keep-Alive` header allows, and
+ * whose reused sockets wait as long as a call needs.
+ */
 function keepAlive<A extends HttpAgent>(Base: new (options: { keepAlive: boolean }) => A): A {
   const agent = new Base({ keepAlive: true });
   const keep = agent.keepSocketAlive.bind(agent);
   const reuse = agent.reuseSocket.bind(agent);
   agent.keepSocketAlive = (socket: Socket) => {
     // Node returns whether it kept the socket (its types say void).
-    const kept = keep(socket) as unknown as boolean;
+    const idle = idleAllowed.get(socket) ?? IDLE_SOCKET_MS;
+    const kept = idle > 0 && (keep(socket) as unknown as boolean);
     if (kept) {
-      socket.setTimeout(IDLE_SOCKET_MS);
+      socket.setTimeout(idle);
       writtenWhenFreed.set(socket, socket.bytesWritten);
     }
     return kept as unknown as void;
@@ -205,6 +230,7 @@ export function createNodeFetch(): NodeFetch {
       signal?.addEventListener("abort", onAbort, { once: true });
       req.once("response", (res) => {
         signal?.removeEventListener("abort", onAbort);
+        idleAllowed.set(res.socket, idleSocketMs(res.headers["keep-alive"]?.toString()));
         resolve(res);
       });
       req.once("error", (error: NodeJS.ErrnoException) => {
