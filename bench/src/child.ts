@@ -1,6 +1,6 @@
 // One library, one mode, one concurrency, in a fresh process (so RSS and heap are that library's):
-// a warm-up pass, then measured passes on the parent's command; reports the best and the median
-// pass and the process's peak RSS.
+// a warm-up (four passes' worth), then measured passes on the parent's command; reports the best and
+// the median pass and the process's peak RSS.
 import { performance } from "node:perf_hooks";
 import { takeOutsideAttempts } from "./no-network";
 import { harnesses } from "./harnesses/registry";
@@ -97,7 +97,10 @@ async function serve(cfg: ChildConfig): Promise<ChildResult> {
     await send({ type: "ready" });
     for await (const cmd of commands()) {
       if (cmd.type === "finish") break;
-      globalThis.gc?.();
+      // No forced collection first: after one, V8 starts its young generation again at its smallest,
+      // and the pass pays for the scavenges of growing it back (every row about twice as dear at
+      // c=256, the SDK loop most of all). A process serving calls never collects that way; each
+      // pass pays for its predecessor's garbage as every steady pass does.
       // Started on the first pass, not before `ready`: the wait for the parent is no pass's time.
       if (cfg.profile && !stopProfiler) stopProfiler = await startProfiler();
       const cpu0 = process.cpuUsage();

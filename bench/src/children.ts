@@ -11,12 +11,18 @@ const here = dirname(fileURLToPath(import.meta.url));
  * Our packages load from their built `dist` by default, like the peers' published JS: loaded from
  * source through tsx they would carry its esbuild transform (`keepNames` wrappers on every closure).
  * `--source` (X_BENCH_SOURCE=1) loads `src` instead, for a quick look without building.
+ *
+ * V8's memory reducer is off in every child: a child waits while the other rows run their passes
+ * (half a minute at c=256 in a full run), and after some seconds without allocating the reducer
+ * shrinks the heap, so the next pass paid for growing it back — ours 2.5× its steady cost at c=256,
+ * the SDK loop about 1.2× (bench README, findings of 2026-12-05). A process under steady load never
+ * sees the reducer; the wait is the bench's own.
  */
 export const execArgv = () => [
   ...(process.env.X_BENCH_SOURCE === "1" ? ["--conditions=@x/source"] : []),
   "--import",
   "tsx",
-  "--expose-gc",
+  "--no-memory-reducer",
 ];
 /**
  * The bench's own limit on one step of a child (set-up with its warm-up, or one pass): a hung child

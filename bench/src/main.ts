@@ -52,14 +52,15 @@ const profileMode = (args.get("profile-mode") ?? "http") as Mode;
 const scale = Number(args.get("scale") ?? (quick ? 0.25 : 1));
 
 /**
- * Tasks per measured pass, and per warm-up. Sized so the whole run stays within about five minutes on
- * two idle cores: at 256 one pass is one full wave of tasks; per-turn numbers are what compare across
- * concurrencies.
+ * Tasks per measured pass, and per warm-up. At 256 one pass is one full wave of tasks; per-turn numbers
+ * are what compare across concurrencies. The warm-up is four passes' worth: with no forced collection
+ * before a pass (see `child.ts`), a process reaches its steady heap, the one a server keeps, only after
+ * a few passes; with one pass of warm-up (16 tasks at c=1) the first measured passes cost up to 3× the last.
  */
 const sizing = (c: number) => {
   const base = c === 1 ? 32 : c <= 32 ? 128 : 256;
   const tasks = Math.max(Math.min(c, 256), Math.round(base * scale), 8);
-  return { tasks, warmup: Math.min(tasks, Math.max(16, c)) };
+  return { tasks, warmup: quick ? tasks : 4 * tasks };
 };
 
 const resultsDir = join(here, "..", "results");

@@ -145,8 +145,9 @@ export function missesTarget(rows: Row[]): boolean {
 export function renderReport(rows: Row[], meta: Meta): string {
   const parts = [
     `## Agent loop bench — ${meta.date}`,
-    `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel}. Each row: its own child process (one library), a warm-up ` +
-      `pass, then ${meta.repeats} measured passes (${3 * meta.repeats} at c=1, whose passes are short) taken in ` +
+    `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel}. Each row: its own child process (one library), warmed up ` +
+      "on four passes' worth of tasks (no forced GC, V8's memory reducer off: a steady process), then " +
+      `${meta.repeats} measured passes (${3 * meta.repeats} at c=1, whose passes are short) taken in ` +
       "rounds interleaved with the other libraries at the same " +
       "concurrency; the table shows the best pass (on a shared machine the least disturbed one; medians are in the " +
       `JSON). ${meta.turnsPerTask} model turns per task (${meta.turnsPerTask - 1} lookup tool calls, then a final ` +
