@@ -57,10 +57,11 @@ const scale = Number(args.get("scale") ?? (quick ? 0.25 : 1));
  * before a pass (see `child.ts`), a process reaches its steady heap, the one a server keeps, only after
  * a few passes; with one pass of warm-up (16 tasks at c=1) the first measured passes cost up to 3× the last.
  */
+const warmupPasses = quick ? 1 : 4;
 const sizing = (c: number) => {
   const base = c === 1 ? 32 : c <= 32 ? 128 : 256;
   const tasks = Math.max(Math.min(c, 256), Math.round(base * scale), 8);
-  return { tasks, warmup: quick ? tasks : 4 * tasks };
+  return { tasks, warmup: warmupPasses * tasks };
 };
 
 const resultsDir = join(here, "..", "results");
@@ -181,6 +182,7 @@ const meta = {
   loadAverage: loadavg()[0] ?? 0,
   turnsPerTask: TURNS,
   repeats,
+  warmupPasses,
   durationS: (Date.now() - started) / 1000,
   versions: versions(),
 };

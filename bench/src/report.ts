@@ -21,6 +21,8 @@ export interface Meta {
   cpuModel: string;
   turnsPerTask: number;
   repeats: number;
+  /** Passes' worth of tasks each child ran before its first measured pass. */
+  warmupPasses: number;
   durationS: number;
   loadAverage: number;
   versions?: Record<string, string>;
@@ -146,8 +148,8 @@ export function renderReport(rows: Row[], meta: Meta): string {
   const parts = [
     `## Agent loop bench — ${meta.date}`,
     `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel}. Each row: its own child process (one library), warmed up ` +
-      "on four passes' worth of tasks (no forced GC, V8's memory reducer off: a steady process), then " +
-      `${meta.repeats} measured passes (${3 * meta.repeats} at c=1, whose passes are short) taken in ` +
+      `on ${meta.warmupPasses}× a pass's tasks (no forced GC, V8's memory reducer off: a steady ` +
+      `process), then ${meta.repeats} measured passes (${3 * meta.repeats} at c=1, whose passes are short) taken in ` +
       "rounds interleaved with the other libraries at the same " +
       "concurrency; the table shows the best pass (on a shared machine the least disturbed one; medians are in the " +
       `JSON). ${meta.turnsPerTask} model turns per task (${meta.turnsPerTask - 1} lookup tool calls, then a final ` +
