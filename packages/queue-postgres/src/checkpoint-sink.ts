@@ -1,4 +1,4 @@
-import type { RunCheckpointSegment } from "@x/runner/backend";
+import type { CheckpointSegmentSink } from "@x/runner/backend";
 import type { ToolResultInfo } from "@x/runner";
 import type { TaskEvent } from "./task-events";
 import type { TaskTurns } from "./task-turns";
@@ -22,13 +22,13 @@ export function checkpointSink(
   workerId: string,
   toldTurns: number,
   unsaid: TaskEvent[],
-): (link: RunCheckpointSegment) => Promise<void> {
-  return async (link) => {
+): CheckpointSegmentSink {
+  return async (link, json) => {
     const turn = link.state.stats.turns;
     // Results that come in while this link is written wait for the next one.
     const said = unsaid.length;
     const events = turn > toldTurns ? [...unsaid, { type: "turn", turns: turn }] : [...unsaid];
-    if (!(await turns.append(taskId, workerId, link, events))) {
+    if (!(await turns.append(taskId, workerId, link, json, events))) {
       throw new Error(`task ${taskId}: this worker lost its lease; another one continues the task`);
     }
     unsaid.splice(0, said);

@@ -1,7 +1,7 @@
 import type { Message } from "@x/llm-types";
 import type { ContinueOptions, Runner, TaskResult, TaskSpec, Tool, ToolResultInfo } from "@x/runner";
 import type { ParkedRun } from "@x/runner";
-import type { RunCheckpointSegment } from "@x/runner/backend";
+import type { CheckpointSegmentSink, RunCheckpointSegment } from "@x/runner/backend";
 import type { RunStepOptions, TaskKindTake } from "./task-kind";
 import type { TaskRow } from "./task-row";
 import type { TaskTurns } from "./task-turns";
@@ -14,7 +14,7 @@ export interface KindTakeDeps {
   signal: AbortSignal;
   turns: TaskTurns;
   /** The worker's checkpoint sink for this task (fenced; tells `turn` events). */
-  checkpointSink: (chain: RunCheckpointSegment[]) => (link: RunCheckpointSegment) => Promise<void>;
+  checkpointSink: (chain: RunCheckpointSegment[]) => CheckpointSegmentSink;
   /** The worker's own tool-result observer (a `tool_result` event). */
   observe: (info: ToolResultInfo) => Promise<void>;
   /** Writes the kind's state while the worker holds the task; false when the lease is gone. */

@@ -9,12 +9,19 @@ import { eventTexts, insertEvents, type TaskEvent } from "./task-events";
  */
 export interface TaskTurns {
   /**
-   * Appends a link while `workerId` holds the task, and `events` (in order) to its `task_events` in
-   * the same statement: what a turn tells is written exactly when the turn is, in one round trip.
+   * Appends a link (`json`: its text, as the runner signed it) while `workerId` holds the task, and
+   * `events` (in order) to its `task_events` in the same statement: what a turn tells is written
+   * exactly when the turn is, in one round trip.
    * Link 0 replaces the chain before it and marks the task as having made progress (its take count
    * back to 1). False when the lease is gone: nothing was written.
    */
-  append(taskId: string, workerId: string, link: RunCheckpointSegment, events?: readonly TaskEvent[]): Promise<boolean>;
+  append(
+    taskId: string,
+    workerId: string,
+    link: RunCheckpointSegment,
+    json: string,
+    events?: readonly TaskEvent[],
+  ): Promise<boolean>;
   /** The task's chain in order; empty when it has none. */
   read(taskId: string): Promise<RunCheckpointSegment[]>;
 }
@@ -44,8 +51,7 @@ export function taskTurns(pool: Pool, schema: string): TaskTurns {
       INSERT INTO ${turns} (task_id, seq, link) SELECT id, $3, $4 FROM held`,
   };
   return {
-    async append(taskId, workerId, link, events = []) {
-      const json = JSON.stringify(link);
+    async append(taskId, workerId, link, json, events = []) {
       const said = eventTexts(events);
       // Each query's fields written out: on Node 20 `values` added after a spread of the prepared
       // statement would cost a new hidden class per link.

@@ -1,9 +1,11 @@
 import { fauxText, fauxToolCall, type FauxResponder } from "@x/brain-faux";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { recorder, setup } from "../../test/harness";
 import { canonicalJson } from "../vocabulary/canonical-json";
 import type { RunCheckpoint } from "../vocabulary/checkpoint";
 import type { RunCheckpointSegment } from "../vocabulary/checkpoint-segment";
+import { defineTool } from "../vocabulary/define-tool";
 import { ParkedRunError } from "../vocabulary/parked-run-error";
 
 const KEY = "checkpoint-chain-test-key-0123456789";
@@ -47,6 +49,33 @@ describe("checkpoint chains", () => {
     // After link 0, each link is one message: the accepted response, then its one result.
     expect(links.slice(1).map((l) => l.messages.length)).toEqual(links.slice(1).map(() => 1));
     expect(links.slice(1).every((l, i) => l.base === undefined && l.prev === links[i]!.signature)).toBe(true);
+  });
+
+  it("the sink's text is the link as signed: stored as is and read back, the chain goes on", async () => {
+    // Details with keys out of order at every depth: the signed text sorts them, the stored one keeps that.
+    const echo = defineTool({
+      name: "echo",
+      description: "echoes with details",
+      input: z.object({ text: z.string() }),
+      execute: ({ text }) => ({ content: [{ type: "text" as const, text }], details: { z: { y: 1, x: [2] }, a: 0 } }),
+    });
+    const { runner } = setup(steps(3), { parkKey: KEY });
+    const texts: string[] = [];
+    const result = await runner.runTask(
+      { objective: "do 3 steps", tools: [echo], runId: "run-text" },
+      {
+        onCheckpointSegment: (segment, json) => {
+          expect(JSON.parse(json)).toEqual(segment);
+          texts.push(json);
+        },
+      },
+    );
+    expect(result.status).toBe("completed");
+    const stored = texts.map((t) => JSON.parse(t) as unknown);
+    expect(texts.at(-1)).toContain('"details":{"a":0,"z":{"x":[2],"y":1}}');
+    // Cut after the second answer: the continued run verifies every stored text and runs its call.
+    const continued = await setup(steps(3), { parkKey: KEY }).runner.continueRun(stored.slice(0, 4), { tools: [echo] });
+    expect(continued.status).toBe("completed");
   });
 
   it("the links joined are the whole checkpoint written at the same point", async () => {

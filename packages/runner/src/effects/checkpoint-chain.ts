@@ -12,6 +12,7 @@ import { ParkedRunError } from "../vocabulary/parked-run-error";
 import { refuseNewerVersion } from "../decisions/stored-version";
 import type { RunContext } from "../state/run-context";
 import { mac } from "./park";
+import { signRecord } from "./signed-record";
 
 /** What a run continues from, however it was stored: one checkpoint, or a chain of links joined. */
 export type CheckpointContents = Pick<RunCheckpoint, "spec" | "history" | "messages" | "state">;
@@ -24,26 +25,21 @@ export type CheckpointContents = Pick<RunCheckpoint, "spec" | "history" | "messa
 export async function appendCheckpointSegment(ctx: RunContext, from: number): Promise<void> {
   if (!ctx.onCheckpointSegment) return;
   const last = ctx.segmentChain;
-  const unsigned = JSON.parse(
-    JSON.stringify({
-      kind: RUN_CHECKPOINT_SEGMENT_KIND,
-      version: RUN_CHECKPOINT_SEGMENT_VERSION,
-      runId: ctx.runId,
-      seq: last ? last.seq + 1 : 0,
-      ...(last ? { prev: last.signature } : {}),
-      createdAt: ctx.deps.clock.now(),
-      ...(last ? {} : { base: { spec: ctx.spec, history: ctx.history } }),
-      messages: last ? ctx.messages.slice(from) : ctx.messages,
-      state: ctx.state,
-    }),
-  ) as Omit<RunCheckpointSegment, "signature">;
-  // Signed onto the parsed copy, not spread into another: on Node 20 a property added after a
-  // spread costs a new hidden class, once per link.
-  const segment: RunCheckpointSegment = Object.assign(unsigned, {
-    signature: mac(ctx.deps.parkKey, canonicalJson(unsigned)),
-  });
+  const unsigned = {
+    kind: RUN_CHECKPOINT_SEGMENT_KIND,
+    version: RUN_CHECKPOINT_SEGMENT_VERSION,
+    runId: ctx.runId,
+    seq: last ? last.seq + 1 : 0,
+    ...(last ? { prev: last.signature } : {}),
+    createdAt: ctx.deps.clock.now(),
+    ...(last ? {} : { base: { spec: ctx.spec, history: ctx.history } }),
+    messages: last ? ctx.messages.slice(from) : ctx.messages,
+    state: ctx.state,
+  };
+  const { value, json } = signRecord(unsigned, ctx.deps.parkKey);
+  const segment = value as RunCheckpointSegment;
   ctx.segmentChain = { seq: segment.seq, signature: segment.signature };
-  await ctx.onCheckpointSegment(segment);
+  await ctx.onCheckpointSegment(segment, json);
 }
 
 /**

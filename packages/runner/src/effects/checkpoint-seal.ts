@@ -15,23 +15,21 @@ import type { RunContext } from "../state/run-context";
 import { verdictCount } from "../state/stats";
 import { appendCheckpointSegment, type CheckpointContents, joinCheckpointSegments } from "./checkpoint-chain";
 import { mac, outsideJson } from "./park";
+import { signRecord } from "./signed-record";
 
 interface CheckpointInput {
   now: number;
   spec: RunSpec;
-  /** Read only: the signed checkpoint holds a JSON copy. */
+  // Read only, all of them: the signed checkpoint holds a JSON copy.
   history: readonly Message[];
-  messages: Message[];
+  messages: readonly Message[];
   state: RunState;
 }
 
 export function signCheckpoint(input: CheckpointInput, key: Uint8Array | string): RunCheckpoint {
-  const unsigned = { kind: RUN_CHECKPOINT_KIND, version: RUN_CHECKPOINT_VERSION, createdAt: input.now, ...input };
-  delete (unsigned as { now?: number }).now;
-  // The JSON round trip makes the signed value exactly what the host stores and hands back.
-  const plain = JSON.parse(JSON.stringify(unsigned)) as Omit<RunCheckpoint, "signature">;
-  // Signed onto the parsed copy, not spread into another (a new hidden class per call on Node 20).
-  return Object.assign(plain, { signature: mac(key, canonicalJson(plain)) });
+  const { now, ...contents } = input;
+  const unsigned = { kind: RUN_CHECKPOINT_KIND, version: RUN_CHECKPOINT_VERSION, createdAt: now, ...contents };
+  return signRecord(unsigned, key).value as RunCheckpoint;
 }
 
 /** Reads a checkpoint handed back by a host: schema, then signature. Throws {@link ParkedRunError}. */
@@ -78,7 +76,7 @@ export async function checkpointIfDue(ctx: RunContext): Promise<void> {
         spec: ctx.spec,
         history: ctx.history,
         messages: ctx.messages,
-        state: structuredClone(ctx.state),
+        state: ctx.state,
       },
       ctx.deps.parkKey,
     ),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "./canonical-json";
+import { canonicalJson, canonicalJsonAsStored } from "./canonical-json";
 
 describe("canonicalJson", () => {
   it("sorts keys at every depth and drops undefined values", () => {
@@ -25,38 +25,38 @@ describe("canonicalJson", () => {
     return out;
   };
 
+  const date = new Date(0);
+  const values = (): unknown[] => [
+    { a: 1, b: [1, { c: 2, d: null }], e: "x" },
+    { b: 1, a: 2 },
+    { "9": 1, "10": 2, a: 3 },
+    { a: undefined, b: () => 1, c: 1 },
+    { a: date, b: new Map([[1, 2]]) },
+    { a: { toJSON: () => "z" } },
+    Object.assign(Object.create(null) as object, { a: 1, b: 2 }),
+    JSON.parse('{"__proto__":{"x":1},"a":1}') as unknown,
+    [3, [2, { z: 1, a: 2 }]],
+    "text",
+    42,
+    null,
+    undefined,
+    // Arrays keep their slots: what JSON has no text for is null there.
+    { b: [undefined, () => 1, Symbol("s"), , NaN, -0, Infinity], a: 1 }, // eslint-disable-line no-sparse-arrays
+    // Array indices come first in any object, by number; other numeric-looking keys are names.
+    { b: 1, "4294967295": 1, "4294967294": 2, "01": 3, "-1": 4, "1.5": 5, "0": 6, "20": 7, "3": 8 },
+    { z: { toJSON: () => ({ b: 1, a: 2 }) }, a: 1 },
+    { z: 1, toJSON: "not a method", a: 2 },
+    { b: new String("ab"), a: new Number(3), c: new Uint8Array([2, 1]) },
+    { b: { d: { f: 1, e: [{ h: 1, g: '\u2028"' }] }, c: true }, a: null },
+    [undefined, { b: undefined }, () => 1],
+    () => 1,
+  ];
+
   it("gives the text of sorted copies whether or not the keys were already in order", () => {
-    const date = new Date(0);
-    for (const value of [
-      { a: 1, b: [1, { c: 2, d: null }], e: "x" },
-      { b: 1, a: 2 },
-      { "9": 1, "10": 2, a: 3 },
-      { a: undefined, b: () => 1, c: 1 },
-      { a: date, b: new Map([[1, 2]]) },
-      { a: { toJSON: () => "z" } },
-      Object.assign(Object.create(null) as object, { a: 1, b: 2 }),
-      JSON.parse('{"__proto__":{"x":1},"a":1}') as unknown,
-      [3, [2, { z: 1, a: 2 }]],
-      "text",
-      42,
-      null,
-      undefined,
-      // Arrays keep their slots: what JSON has no text for is null there.
-      { b: [undefined, () => 1, Symbol("s"), , NaN, -0, Infinity], a: 1 }, // eslint-disable-line no-sparse-arrays
-      // Array indices come first in any object, by number; other numeric-looking keys are names.
-      { b: 1, "4294967295": 1, "4294967294": 2, "01": 3, "-1": 4, "1.5": 5, "0": 6, "20": 7, "3": 8 },
-      { z: { toJSON: () => ({ b: 1, a: 2 }) }, a: 1 },
-      { z: 1, toJSON: "not a method", a: 2 },
-      { b: new String("ab"), a: new Number(3), c: new Uint8Array([2, 1]) },
-      { b: { d: { f: 1, e: [{ h: 1, g: '\u2028"' }] }, c: true }, a: null },
-      [undefined, { b: undefined }, () => 1],
-      () => 1,
-    ]) {
-      expect(canonicalJson(value)).toBe(JSON.stringify(sorted(value)) ?? "null");
-    }
+    for (const value of values()) expect(canonicalJson(value)).toBe(JSON.stringify(sorted(value)) ?? "null");
   });
 
-  it("gives the text of sorted copies for generated values of every kind", () => {
+  const generator = () => {
     let seed = 1;
     const next = (n: number) => (seed = (seed * 48_271) % 2_147_483_647) % n;
     const keys = ["a", "b", "z", "aa", "0", "7", "10", "01", "__proto__", "toJSON", "é", "A", ""];
@@ -73,9 +73,38 @@ describe("canonicalJson", () => {
       }
       return value;
     };
+    return generated;
+  };
+
+  it("gives the text of sorted copies for generated values of every kind", () => {
+    const generated = generator();
     for (let i = 0; i < 3_000; i++) {
       const value = generated(4);
       expect(canonicalJson(value)).toBe(JSON.stringify(sorted(value)) ?? "null");
+    }
+  });
+
+  // A chain link is signed over this text and verified on the copy a host reads back.
+  const asStored = (value: unknown) => canonicalJson(JSON.parse(JSON.stringify(value)));
+
+  it("canonicalJsonAsStored gives the canonical text of the value a host reads back, for values of every kind", () => {
+    const generated = generator();
+    const kinds = [
+      ...values(),
+      { b: date, a: [new Map(), new Set([1])], c: { toJSON: () => ({ z: date, y: 1 }) } },
+      { b: [new String("abcdefghijkl"), new Uint8Array(12), Object.assign(new Boolean(false), { x: 1 })], a: 1 },
+      {
+        z: new (class Record {
+          b = 1;
+          a = 2;
+        })(),
+        a: { b: Object.create({ inherited: 1 }) as object },
+      },
+      ...Array.from({ length: 3_000 }, () => generated(4)),
+    ];
+    for (const value of kinds) {
+      if (JSON.stringify(value) === undefined) continue;
+      expect(canonicalJsonAsStored(value)).toBe(asStored(value));
     }
   });
 });

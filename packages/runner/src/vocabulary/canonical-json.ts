@@ -8,6 +8,51 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
+ * The canonical text of `value` as a host stores it and hands it back: the same text as
+ * `canonicalJson(JSON.parse(JSON.stringify(value)))`, so a signature over it verifies on the copy
+ * read back. Plain data (the runner's own records, messages, parsed arguments) takes one pass:
+ * `JSON.stringify` sorting each object's keys as it goes (after any `toJSON`, as JSON calls it).
+ * Anything else (a class instance, a boxed primitive) goes through its JSON text first.
+ */
+export function canonicalJsonAsStored(value: unknown): string {
+  if (isCanonical(value)) return JSON.stringify(value) ?? "null";
+  if (isPlain(value)) return JSON.stringify(value, sortedObject);
+  return canonicalJson(JSON.parse(JSON.stringify(value) ?? "null"));
+}
+
+/**
+ * True when `value` holds only arrays, plain objects and primitives. A boxed primitive is what the
+ * sorting pass must not copy: JSON writes its primitive, but a copy as an object.
+ */
+function isPlain(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!isPlain(item)) return false;
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const key in value) if (!isPlain((value as Record<string, unknown>)[key])) return false;
+  return true;
+}
+
+/**
+ * A `JSON.stringify` replacer for plain data: each object with its keys out of order is written as
+ * a copy with them sorted (its values are then visited in turn).
+ */
+function sortedObject(_key: string, value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  let i = 1;
+  while (i < keys.length && keys[i - 1]! < keys[i]!) i++;
+  if (i >= keys.length) return value;
+  // No prototype, so an own `__proto__` key is kept as data, as `sortKeys` keeps it.
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const key of keys.sort()) out[key] = (value as Record<string, unknown>)[key];
+  return out;
+}
+
+/**
  * True when `JSON.stringify(value)` already gives the canonical text: plain objects and arrays only
  * (anything with a prototype of its own may have a `toJSON`, which `sortKeys` does not call), every
  * object's keys enumerated in sorted order.

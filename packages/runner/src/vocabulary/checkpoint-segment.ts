@@ -36,5 +36,9 @@ export const RunCheckpointSegmentSchema = z.strictObject({
 });
 export type RunCheckpointSegment = z.infer<typeof RunCheckpointSegmentSchema>;
 
-/** Called at each checkpoint with its link (`RunOptions.onCheckpointSegment`); the run waits for it. */
-export type CheckpointSegmentSink = (segment: RunCheckpointSegment) => void | Promise<void>;
+/**
+ * Called at each checkpoint with its link (`RunOptions.onCheckpointSegment`); the run waits for it.
+ * `json` is the link as JSON text, exactly as signed: a host that stores text stores it as is, and
+ * does not pay for serialising the link again.
+ */
+export type CheckpointSegmentSink = (segment: RunCheckpointSegment, json: string) => void | Promise<void>;
