@@ -13,7 +13,7 @@ import { harnessOrder } from "./harnesses/registry";
 import type { Mode } from "./harnesses/types";
 import { renderSummary } from "./profile";
 import type { ServerStats } from "./server";
-import { cpuRatio, missesTarget, renderReport, type Row } from "./report";
+import { cpuRatio, missesTarget, renderReport, type Row, type Warmup } from "./report";
 import { TURNS } from "./workload";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -53,15 +53,19 @@ const scale = Number(args.get("scale") ?? (quick ? 0.25 : 1));
 
 /**
  * Tasks per measured pass, and per warm-up. At 256 one pass is one full wave of tasks; per-turn numbers
- * are what compare across concurrencies. The warm-up is four passes' worth: with no forced collection
- * before a pass (see `child.ts`), a process reaches its steady heap, the one a server keeps, only after
- * a few passes; with one pass of warm-up (16 tasks at c=1) the first measured passes cost up to 3× the last.
+ * are what compare across concurrencies. The warm-up is four passes' worth and at least 1,024 tasks:
+ * with no forced collection before a pass (see `child.ts`), a process reaches its steady heap only
+ * after a few passes (with one pass of warm-up, 16 tasks at c=1, the first measured passes cost up
+ * to 3× the last), and its compiled code settles only after about a thousand tasks whatever the
+ * concurrency (after 128 tasks of warm-up at c=1, 45 passes of 32 tasks fell from 115 to about
+ * 45 ms of CPU for ours and from 260 to about 100 for the SDK loop, the first ten passes the
+ * dearest, so the medians measured the warm-up's tail).
  */
-const warmupPasses = quick ? 1 : 4;
+const warmup: Warmup = quick ? { passes: 1, tasks: 0 } : { passes: 4, tasks: 1_024 };
 const sizing = (c: number) => {
   const base = c === 1 ? 32 : c <= 32 ? 128 : 256;
   const tasks = Math.max(Math.min(c, 256), Math.round(base * scale), 8);
-  return { tasks, warmup: warmupPasses * tasks };
+  return { tasks, warmup: Math.max(warmup.passes * tasks, warmup.tasks) };
 };
 
 const resultsDir = join(here, "..", "results");
@@ -182,7 +186,7 @@ const meta = {
   loadAverage: loadavg()[0] ?? 0,
   turnsPerTask: TURNS,
   repeats,
-  warmupPasses,
+  warmup,
   durationS: (Date.now() - started) / 1000,
   versions: versions(),
 };
