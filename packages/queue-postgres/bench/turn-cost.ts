@@ -8,7 +8,8 @@
 // result rides with the next answer's link). Each on two brains: the scripted one in process (the
 // runner's own floor), and the OpenAI brain against a loopback Chat Completions server in a child
 // process (a runner turn as a deployment pays it: request, SSE stream, a fresh call id every turn).
-// CPU is this process's plus the PostgreSQL backend's that took the writes; bytes are what was sent
+// CPU is this process's plus the PostgreSQL backend's that took the writes, read around each run (the
+// runs of the modes compared interleaved one by one); bytes are what was sent
 // (the whole checkpoint) or stored (the chain's links and events).
 import { createFauxBrain, fauxModel, fauxText, fauxToolCall } from "@x/brain-faux";
 import { createOpenAIBrain } from "@x/brain-openai";
@@ -25,7 +26,7 @@ import { ensureSchema } from "../src/sql";
 import { checkpointSink, toolResultEvent } from "../src/checkpoint-sink";
 import type { TaskEvent } from "../src/task-events";
 import { taskTurns } from "../src/task-turns";
-import { processCpuSeconds } from "./proc-cpu";
+import { threadCpuMs } from "./proc-cpu";
 import { nextCall, turnObjective } from "./turn-script";
 
 const KEY = "turn-cost-bench-key-0123456789abcdef";
@@ -38,6 +39,8 @@ const RESULT = Array.from({ length: 1_200 }, (_, i) => word() + (i % 12 === 11 ?
   .join("")
   .slice(0, 4_096);
 const OWNER = "turn-cost-worker";
+/** Tool turns each mode runs on each brain before the first measured cell. */
+const WARMUP_TURNS = 1_000;
 type Mode = "runner" | "whole" | "chain" | "readOnly";
 /** The scripted brain in process, or the OpenAI brain over loopback HTTP. */
 type Brain = "scripted" | "wire";
@@ -53,7 +56,7 @@ interface Cost {
 
 /** What making a tool turn durable added, per turn: the median over the rounds. */
 interface Durable {
-  /** CPU over the runner alone's, each round against the runner's cell of the same round. */
+  /** CPU over the runner alone's, each round against the runner's runs interleaved with its own. */
   ms: number;
   /** The PostgreSQL backend's share of `ms`. */
   dbMs: number;
@@ -178,39 +181,50 @@ interface Bench {
   runners: Record<Brain, Runner>;
 }
 
+/**
+ * One cell per mode in `modes`, their runs interleaved one by one (the runner alone's, then the
+ * chain's, …) so a drift in the machine's speed — ±25 % from one second to the next on this shared
+ * machine — falls on every mode alike; each run's CPU is read before and after it.
+ */
 async function measure(
   { pool, backend, schema, runners }: Bench,
   brain: Brain,
-  mode: Mode,
+  modes: readonly Mode[],
   length: number,
   runs: number,
-) {
-  const cpu0 = process.cpuUsage();
-  const db0 = processCpuSeconds(backend) ?? 0;
-  let turns = 0;
-  let bytes = 0;
-  const tasks: string[] = [];
+): Promise<Record<Mode, Cost>> {
+  const costs = {} as Record<Mode, Cost>;
+  const tasks = {} as Record<Mode, string[]>;
+  for (const mode of modes) [costs[mode], tasks[mode]] = [{ turns: 0, cpuMs: 0, dbMs: 0, bytes: 0 }, []];
   for (let i = 0; i < runs; i++) {
-    const taskId = `${brain}-${mode}-${length}-${i}-${Date.now()}`;
-    tasks.push(taskId);
-    const w = await writer(pool, schema, mode, taskId);
-    const hook = w.onToolResult ? { onToolResult: w.onToolResult } : {};
-    const tool = mode === "readOnly" ? read : edit;
-    const result = await runners[brain].runTask(
-      { objective: turnObjective(tool.name, length), runId: taskId, maxTurns: length + 1, tools: [tool], ...hook },
-      w.options,
-    );
-    // Every turn but the last must have read its page: a refused or failed call costs nothing to store.
-    const failed = result.messages.some((m) => m.role === "toolResult" && m.isError);
-    if (result.status !== "completed" || failed)
-      throw new Error(`turn-cost bench: a run ended ${result.status}${failed ? " with a failed tool call" : ""}`);
-    turns += result.stats.turns - 1;
-    bytes += w.bytes();
+    for (const mode of modes) {
+      const taskId = `${brain}-${mode}-${length}-${i}-${Date.now()}`;
+      tasks[mode].push(taskId);
+      const w = await writer(pool, schema, mode, taskId);
+      const hook = w.onToolResult ? { onToolResult: w.onToolResult } : {};
+      const tool = mode === "readOnly" ? read : edit;
+      const cpu0 = process.cpuUsage();
+      const db0 = threadCpuMs(backend);
+      const result = await runners[brain].runTask(
+        { objective: turnObjective(tool.name, length), runId: taskId, maxTurns: length + 1, tools: [tool], ...hook },
+        w.options,
+      );
+      const cpu = process.cpuUsage(cpu0);
+      const dbMs = threadCpuMs(backend) - db0;
+      // Every turn but the last must have read its page: a refused or failed call costs nothing to store.
+      const failed = result.messages.some((m) => m.role === "toolResult" && m.isError);
+      if (result.status !== "completed" || failed)
+        throw new Error(`turn-cost bench: a run ended ${result.status}${failed ? " with a failed tool call" : ""}`);
+      const cost = costs[mode];
+      cost.turns += result.stats.turns - 1;
+      cost.cpuMs += (cpu.user + cpu.system) / 1_000 + dbMs;
+      cost.dbMs += dbMs;
+      cost.bytes += w.bytes();
+    }
   }
-  const cpu = process.cpuUsage(cpu0);
-  const dbMs = ((processCpuSeconds(backend) ?? 0) - db0) * 1_000;
-  if (mode === "chain" || mode === "readOnly") bytes = await chainBytes(pool, schema, tasks);
-  return { turns, cpuMs: (cpu.user + cpu.system) / 1_000 + dbMs, dbMs, bytes };
+  for (const mode of modes)
+    if (mode === "chain" || mode === "readOnly") costs[mode].bytes = await chainBytes(pool, schema, tasks[mode]);
+  return costs;
 }
 
 /** What the chain's links and events of `tasks` hold, as JSON text. */
@@ -233,8 +247,8 @@ function median(values: number[]): number {
 }
 
 /**
- * What `cells` added over the runner alone: each round's cell against the runner's of the same round
- * (a drift in load between rounds cancels), or against the runner's median when they ran apart.
+ * What `cells` added over the runner alone: each round's cell against the runner's runs interleaved
+ * with its own (a drift in load cancels), or against the runner's median when they ran apart.
  */
 function durable(cells: Cost[], runner: Cost[], paired: boolean): Durable {
   const base = (i: number, of: (c: Cost) => number) => (paired ? of(runner[i]!) : median(runner.map((c) => of(c))));
@@ -264,22 +278,25 @@ export async function measureTurnCost(url: string, lengths: readonly number[], t
   const runs = (length: number, mode: Mode, brain: Brain = "scripted") =>
     Math.max(1, Math.round(turnsPerCell / length / (mode === "whole" ? 4 : brain === "wire" ? 2 : 1)));
   const cells = new Map<string, Cost[]>();
-  const cell = async (brain: Brain, length: number, mode: Mode) => {
-    const key = `${brain}:${length}:${mode}`;
-    cells.set(key, [...(cells.get(key) ?? []), await measure(bench, brain, mode, length, runs(length, mode, brain))]);
+  const cell = async (brain: Brain, length: number, modes: readonly Mode[]) => {
+    const measured = await measure(bench, brain, modes, length, runs(length, modes[0]!, brain));
+    for (const mode of modes) {
+      const key = `${brain}:${length}:${mode}`;
+      cells.set(key, [...(cells.get(key) ?? []), measured[mode]]);
+    }
   };
   const brainModes = ["runner", "chain", "readOnly"] as const;
   try {
-    // Warm the JIT, the connection and the HTTP agent.
-    for (const brain of ["scripted", "wire"] as const) await measure(bench, brain, "chain", 20, 3);
+    // Warm the JIT, the connection and the HTTP agent: every mode on both brains, a thousand tool turns
+    // each (compiled code settles only after about that many; see the agent loop bench's README).
+    for (const brain of ["scripted", "wire"] as const) await measure(bench, brain, brainModes, 5, WARMUP_TURNS / 4);
     for (let round = 0; round < rounds; round++) {
       for (const length of lengths)
-        for (const brain of ["scripted", "wire"] as const)
-          for (const mode of brainModes) await cell(brain, length, mode);
+        for (const brain of ["scripted", "wire"] as const) await cell(brain, length, brainModes);
     }
     // The whole checkpoint's reference, three rounds at most: its 500-turn run alone takes a minute.
     for (let round = 0; round < Math.min(rounds, 3); round++)
-      for (const length of lengths) await cell("scripted", length, "whole");
+      for (const length of lengths) await cell("scripted", length, ["whole"]);
   } finally {
     model.child.kill();
     await pool.query(`DROP SCHEMA ${schema} CASCADE`);
@@ -311,8 +328,9 @@ export function printTurnCost(rows: readonly TurnCostRow[], rounds: number): voi
     "\nqueue-postgres: what a durable turn costs, by run length (scripted brain in process, a 4 KB tool result a turn;",
   );
   console.log(
-    "CPU = this process + the PostgreSQL backend that took the writes; ms per tool turn; durable = over the runner " +
-      `alone in the same round, the median of ${rounds} rounds; load average ${loadavg()[0]!.toFixed(2)})\n`,
+    "CPU = this process + the PostgreSQL backend that took the writes, read around each run; ms per tool turn; " +
+      "durable = over the runner alone, their runs interleaved one by one, " +
+      `the median of ${rounds} rounds; load average ${loadavg()[0]!.toFixed(2)})\n`,
   );
   cell([
     "turns per run",

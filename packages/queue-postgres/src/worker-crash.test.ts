@@ -129,6 +129,23 @@ describe.runIf(PG_URL)("a worker that dies", () => {
     expect(types.filter((type) => type === "tool_result")).toHaveLength(4);
   }, 40_000);
 
+  it("SIGKILLed before an idempotent result's link: it runs again under its key; one link a turn", async () => {
+    // An idempotent tool's results ride with the next accepted answer's link, as read-only ones do.
+    const id = await killedAt(
+      { hangAt: "never", hangAtResultLink: 2 },
+      { objective: "put four times", toolNames: ["put"] },
+    );
+    expect(await h.effects(id)).toEqual(["put 1", "put 2"]);
+    expect(proxy.bodies.splice(0)).toHaveLength(3);
+    const done = await retaken(id);
+    expect([done.status, done.result?.output]).toEqual(["completed", "all put"]);
+    // Turn 2's answer was durable: put 2 runs again under its key, which the system it writes keeps once.
+    expect(await h.effects(id)).toEqual(["put 1", "put 2", "put 2", "put 3", "put 4"]);
+    const keys = await keysOf(id);
+    expect(keys[2]).toBe(keys[1]);
+    expect(proxy.bodies.splice(0)).toHaveLength(3);
+  }, 40_000);
+
   it("SIGSTOPped mid-tool, taken over, then SIGCONTed: the thawed worker writes nothing, events included", async () => {
     const { child, hanging } = h.childWorker({ hangAt: "step 2", hangMs: 1_000 });
     const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });

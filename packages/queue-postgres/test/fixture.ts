@@ -16,12 +16,13 @@ export const STEPS = 4;
 export function nextMove(objective: string, results: number): { tool: string; n: number } | { text: string } {
   if (objective.includes("deploy")) return results === 0 ? { tool: "deploy", n: 0 } : { text: "deployed" };
   if (objective.includes("look")) return results < STEPS ? { tool: "look", n: results + 1 } : { text: "seen it all" };
+  if (objective.includes("put")) return results < STEPS ? { tool: "put", n: results + 1 } : { text: "all put" };
   return results < STEPS ? { tool: "step", n: results + 1 } : { text: `done after ${STEPS} steps` };
 }
 
 /**
- * Five turns: `step` 1..4, then the answer; a `look` objective looks (read-only) instead of stepping;
- * a `deploy` objective asks for one gated deploy first.
+ * Five turns: `step` 1..4, then the answer; a `look` objective looks (read-only) instead of stepping,
+ * a `put` objective puts (idempotent); a `deploy` objective asks for one gated deploy first.
  */
 export const scripted: FauxResponder = ({ context }) => {
   const results = context.messages.filter((m) => m.role === "toolResult").length;
@@ -89,6 +90,17 @@ export function tools(db: pg.Pool, schema: string, hooks: ToolHooks = {}): Tool[
         // Recorded like an effect, so the tests can count how often it ran.
         await record(ctx.idempotencyKey, `look ${n}`);
         return `look ${n} seen`;
+      },
+    }),
+    defineTool({
+      name: "put",
+      description: "puts one thing by its key: the same call again changes nothing more",
+      input: z.object({ n: z.number() }),
+      idempotent: true,
+      execute: async ({ n }, ctx) => {
+        // Every run recorded, so the tests can count them; the system it writes to keeps one per key.
+        await record(ctx.idempotencyKey, `put ${n}`);
+        return `put ${n} done`;
       },
     }),
     defineTool({

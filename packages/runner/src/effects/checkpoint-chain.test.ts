@@ -132,6 +132,32 @@ describe("checkpoint chains", () => {
     expect(brain.calls).toHaveLength(4);
   });
 
+  it("idempotent results ride with the next answer's link; cut there, the call runs again under its key", async () => {
+    const keys: string[] = [];
+    const put = defineTool({
+      name: "echo",
+      description: "writes by key",
+      input: z.object({ text: z.string() }),
+      idempotent: true,
+      execute: ({ text }, ctx) => (keys.push(ctx.idempotencyKey), text),
+    });
+    const { runner } = setup(steps(2), { parkKey: KEY });
+    const links: RunCheckpointSegment[] = [];
+    const result = await runner.runTask(
+      { objective: "put 2 times", tools: [put], runId: "run-put" },
+      { onCheckpointSegment: (s) => void links.push(s) },
+    );
+    expect(result.status).toBe("completed");
+    expect(links.map((l) => l.messages.map((m) => m.role))).toEqual([
+      ["user", "assistant"],
+      ["toolResult", "assistant"],
+    ]);
+    const continued = await setup(steps(2), { parkKey: KEY }).runner.continueRun(links, { tools: [put] });
+    expect(continued.status).toBe("completed");
+    // The second call ran twice, under one key: the system it changes sees the same write again.
+    expect(keys).toEqual(["run-put:call-1", "run-put:call-2", "run-put:call-2"]);
+  });
+
   it("a read-only call a person ruled on is checkpointed once its result is in: no verdict asked twice", async () => {
     const { runner } = setup(steps(1), { parkKey: KEY, approver: async () => ({ decision: "approve" }) });
     const links: RunCheckpointSegment[] = [];

@@ -58,12 +58,12 @@ export function verifyCheckpoint(raw: unknown, key: Uint8Array | string): RunChe
 /**
  * Hands the host a checkpoint — whole, a chain link, or both, as it asked — when messages were
  * appended since the last one (or since the run began or resumed): at the loop's top, every tool
- * result of the finished turn is in. Results of read-only calls alone, with no verdict since the
- * last checkpoint, wait for the next one.
+ * result of the finished turn is in. Results of read-only or idempotent calls alone, with no
+ * verdict since the last checkpoint, wait for the next one.
  */
 export async function checkpointIfDue(ctx: RunContext): Promise<void> {
   if ((!ctx.onCheckpoint && !ctx.onCheckpointSegment) || ctx.messages.length <= ctx.checkpointedMessages) return;
-  if (onlyReadOnlyResults(ctx)) return;
+  if (onlyResultsThatMayWait(ctx)) return;
   const from = ctx.checkpointedMessages;
   ctx.checkpointedMessages = ctx.messages.length;
   ctx.checkpointedVerdicts = verdictCount(ctx.state.stats);
@@ -71,31 +71,26 @@ export async function checkpointIfDue(ctx: RunContext): Promise<void> {
   if (!ctx.onCheckpoint) return;
   await ctx.onCheckpoint(
     signCheckpoint(
-      {
-        now: ctx.deps.clock.now(),
-        spec: ctx.spec,
-        history: ctx.history,
-        messages: ctx.messages,
-        state: ctx.state,
-      },
+      { now: ctx.deps.clock.now(), spec: ctx.spec, history: ctx.history, messages: ctx.messages, state: ctx.state },
       ctx.deps.parkKey,
     ),
   );
 }
 
 /**
- * True when all a checkpoint would add is results of calls to read-only tools that no person or
- * classifier ruled on. A crash before the next checkpoint then costs only running those calls again
- * (the same ids and idempotency keys, and no effect to repeat) — no model call a crash there would
- * not cost anyway, and no verdict asked twice: so they ride with the next accepted answer's
- * checkpoint, and a read-only tool turn costs the host one write, not two.
+ * True when all a checkpoint would add is results of calls to read-only or idempotent tools that no
+ * person or classifier ruled on. A crash before the next checkpoint then costs only running those
+ * calls again (the same ids and idempotency keys, and no effect to repeat) — no model call a crash
+ * there would not cost anyway, and no verdict asked twice: so they ride with the next accepted
+ * answer's checkpoint, and such a tool turn costs the host one write, not two.
  */
-function onlyReadOnlyResults(ctx: RunContext): boolean {
+function onlyResultsThatMayWait(ctx: RunContext): boolean {
   if (verdictCount(ctx.state.stats) !== ctx.checkpointedVerdicts) return false;
   for (let i = ctx.checkpointedMessages; i < ctx.messages.length; i++) {
     const message = ctx.messages[i]!;
     if (message.role !== "toolResult") return false;
-    if (!findTool(ctx.tools, message.toolName)?.readOnly) return false;
+    const tool = findTool(ctx.tools, message.toolName);
+    if (!tool?.readOnly && !tool?.idempotent) return false;
   }
   return true;
 }

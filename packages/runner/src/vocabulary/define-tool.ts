@@ -56,6 +56,15 @@ export interface ToolDefinition<S extends z4.$ZodType, R> {
   execute(args: z4.output<S>, ctx: ToolContext): R | Promise<R>;
   /** Read-only tools in the same turn may run in parallel. Default false. */
   readOnly?: boolean;
+  /**
+   * Running the same call again changes nothing more: the tool passes `ctx.idempotencyKey` to the
+   * system it changes, or its effect is idempotent in its arguments (MCP's `idempotentHint`). Its
+   * results then ride with the next accepted answer's checkpoint, as a read-only tool's do: a crash
+   * before that runs the call again under the same id and key, which has no effect to repeat, and a
+   * durable turn of it costs the host one write, not two. Default false: a tool with an effect is
+   * checkpointed as soon as its result is in, so a crash re-runs it only if it came in that instant.
+   */
+  idempotent?: boolean;
   /** Per-call deadline. Default: the spec's `toolTimeoutMs`. */
   timeoutMs?: number;
   /** Default permission when the spec lists none for this tool. */
@@ -69,6 +78,8 @@ export interface Tool {
   readonly input: z4.$ZodType;
   readonly spec: ToolSpec;
   readonly readOnly: boolean;
+  /** As `ToolDefinition.idempotent`; absent is false. */
+  readonly idempotent?: boolean;
   readonly timeoutMs?: number;
   readonly permission?: Permission;
   execute(args: unknown, ctx: ToolContext): unknown;
@@ -114,6 +125,7 @@ export function defineTool<S extends z4.$ZodType, R>(definition: ToolDefinition<
     spec: { name: definition.name, description: definition.description, parameters },
     readOnly: definition.readOnly ?? false,
     execute: (args, ctx) => definition.execute(args as z4.output<S>, ctx),
+    ...(definition.idempotent === true ? { idempotent: true } : {}),
     ...(definition.timeoutMs !== undefined ? { timeoutMs: definition.timeoutMs } : {}),
     ...(definition.permission !== undefined ? { permission: definition.permission } : {}),
   };
