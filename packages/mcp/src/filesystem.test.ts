@@ -27,8 +27,10 @@ const tool = (name: string) => toolset.tools().find((t) => t.name === name)!;
 describe("@modelcontextprotocol/server-filesystem over stdio", () => {
   it("its tools arrive namespaced, read-only ones allowed, writes left to auto mode", () => {
     expect(tool("fs__read_text_file")).toMatchObject({ permission: "allow", readOnly: true });
-    expect(tool("fs__write_file")).toMatchObject({ permission: "auto", readOnly: false });
+    // write_file says a second identical write changes nothing more; edit_file does not.
+    expect(tool("fs__write_file")).toMatchObject({ permission: "auto", readOnly: false, idempotent: true });
     expect(tool("fs__edit_file")).toMatchObject({ permission: "auto", readOnly: false });
+    expect(tool("fs__edit_file").idempotent).toBeUndefined();
   });
 
   it("a read runs without the classifier and returns the file", async () => {

@@ -44,6 +44,7 @@ export function toRunnerTool(connection: McpConnection, tool: McpTool, compiler:
     input: compiler.input(parameters),
     spec: { name, description, parameters },
     readOnly: clearance.readOnly,
+    ...(clearance.idempotent ? { idempotent: true } : {}),
     permission: clearance.permission,
     ...(connection.config.callTimeoutMs !== undefined ? { timeoutMs: connection.config.callTimeoutMs } : {}),
     async execute(args: unknown, ctx: ToolContext): Promise<ToolOutput> {

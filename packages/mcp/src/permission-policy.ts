@@ -5,13 +5,16 @@ import type { McpPolicy } from "./server-config";
 export interface ToolHints {
   readOnlyHint?: boolean;
   destructiveHint?: boolean;
+  idempotentHint?: boolean;
 }
 
-/** A tool's permission and whether it may run in parallel, as the policy rules. */
+/** A tool's permission, whether it may run in parallel and whether a call may run twice, as the policy rules. */
 export interface ToolClearance {
   permission: Permission;
   /** Runs in parallel with other read-only calls of the same turn. */
   readOnly: boolean;
+  /** The same call run again changes nothing more (the runner's `idempotent`). */
+  idempotent: boolean;
 }
 
 /**
@@ -19,16 +22,18 @@ export interface ToolClearance {
  * annotations `untrusted` (the default) the hints are ignored and every tool takes the server's
  * `default` (`auto`); with `trusted`, a tool hinting read-only and not destructive takes `readOnly`
  * (`allow`). Hints only ever tighten: a tool hinting destructive is never allowed by a server-wide
- * word, whatever else it claims.
+ * word, whatever else it claims. A trusted `idempotentHint` makes the tool `idempotent`: its results
+ * ride with the next checkpoint, and a crash before it runs the same call again.
  */
 export function clearTool(tool: string, hints: ToolHints | undefined, policy: McpPolicy | undefined): ToolClearance {
   const trusted = policy?.annotations === "trusted";
   const claimsReadOnly = hints?.readOnlyHint === true && hints.destructiveHint !== true;
   const readOnly = trusted && claimsReadOnly;
+  const idempotent = trusted && hints?.idempotentHint === true;
   const named = policy?.tools && Object.hasOwn(policy.tools, tool) ? policy.tools[tool] : undefined;
-  if (named) return { permission: named, readOnly };
+  if (named) return { permission: named, readOnly, idempotent };
   const fallback = policy?.default ?? "auto";
-  if (readOnly) return { permission: policy?.readOnly ?? "allow", readOnly };
-  if (hints?.destructiveHint === true && fallback === "allow") return { permission: "auto", readOnly };
-  return { permission: fallback, readOnly };
+  if (readOnly) return { permission: policy?.readOnly ?? "allow", readOnly, idempotent };
+  if (hints?.destructiveHint === true && fallback === "allow") return { permission: "auto", readOnly, idempotent };
+  return { permission: fallback, readOnly, idempotent };
 }
