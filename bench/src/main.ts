@@ -13,7 +13,7 @@ import { harnessOrder } from "./harnesses/registry";
 import type { Mode } from "./harnesses/types";
 import { renderSummary } from "./profile";
 import type { ServerStats } from "./server";
-import { cpuRatio, missesTarget, renderReport, type Row, type Warmup } from "./report";
+import { cpuRatio, missesTarget, renderReport, type Row, type WarmupRule } from "./report";
 import { TURNS } from "./workload";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -61,11 +61,11 @@ const scale = Number(args.get("scale") ?? (quick ? 0.25 : 1));
  * 45 ms of CPU for ours and from 260 to about 100 for the SDK loop, the first ten passes the
  * dearest, so the medians measured the warm-up's tail).
  */
-const warmup: Warmup = quick ? { passes: 1, tasks: 0 } : { passes: 4, tasks: 1_024 };
+const warmupRule: WarmupRule = quick ? { passes: 1, tasks: 0 } : { passes: 4, tasks: 1_024 };
 const sizing = (c: number) => {
   const base = c === 1 ? 32 : c <= 32 ? 128 : 256;
   const tasks = Math.max(Math.min(c, 256), Math.round(base * scale), 8);
-  return { tasks, warmup: Math.max(warmup.passes * tasks, warmup.tasks) };
+  return { tasks, warmup: Math.max(warmupRule.passes * tasks, warmupRule.tasks) };
 };
 
 const resultsDir = join(here, "..", "results");
@@ -186,7 +186,7 @@ const meta = {
   loadAverage: loadavg()[0] ?? 0,
   turnsPerTask: TURNS,
   repeats,
-  warmup,
+  warmupRule,
   durationS: (Date.now() - started) / 1000,
   versions: versions(),
 };

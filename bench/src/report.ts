@@ -22,7 +22,7 @@ export interface Meta {
   turnsPerTask: number;
   repeats: number;
   /** What each child ran before its first measured pass: the larger of the two. */
-  warmup: Warmup;
+  warmupRule: WarmupRule;
   durationS: number;
   loadAverage: number;
   versions?: Record<string, string>;
@@ -145,12 +145,12 @@ export function missesTarget(rows: Row[]): boolean {
 }
 
 /** A warm-up of `passes` passes' worth of tasks, or `tasks` if that is more. */
-export interface Warmup {
+export interface WarmupRule {
   passes: number;
   tasks: number;
 }
 
-const warmupText = ({ passes, tasks }: Warmup) =>
+const warmupText = ({ passes, tasks }: WarmupRule) =>
   (passes === 1 ? "a pass's tasks" : `${passes}× a pass's tasks`) +
   (tasks > 0 ? ` and at least ${tasks.toLocaleString("en")} tasks` : "");
 
@@ -158,7 +158,7 @@ export function renderReport(rows: Row[], meta: Meta): string {
   const parts = [
     `## Agent loop bench — ${meta.date}`,
     `Node ${meta.node}, ${meta.cpus} × ${meta.cpuModel}. Each row: its own child process (one library), warmed up ` +
-      `on ${warmupText(meta.warmup)} (no forced GC, V8's memory reducer off: a steady ` +
+      `on ${warmupText(meta.warmupRule)} (no forced GC, V8's memory reducer off: a steady ` +
       `process), then ${meta.repeats} measured passes (${3 * meta.repeats} at c=1, whose passes are short) taken in ` +
       "rounds interleaved with the other libraries at the same " +
       "concurrency; the table shows the best pass (on a shared machine the least disturbed one; medians are in the " +

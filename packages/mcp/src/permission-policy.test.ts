@@ -37,6 +37,13 @@ describe("clearTool", () => {
       idempotent: true,
     });
     expect(clearTool("t", PUT, undefined)).toEqual({ permission: "auto", readOnly: false, idempotent: false });
+    // Read-only and destructive at once is neither read-only nor idempotent: the worse word wins.
+    const BOTH = { readOnlyHint: true, destructiveHint: true, idempotentHint: true };
+    expect(clearTool("t", BOTH, { annotations: "trusted" })).toEqual({
+      permission: "auto",
+      readOnly: false,
+      idempotent: false,
+    });
   });
 
   it("a tool claiming both read-only and destructive is taken at its worse word", () => {

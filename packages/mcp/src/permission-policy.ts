@@ -22,14 +22,17 @@ export interface ToolClearance {
  * annotations `untrusted` (the default) the hints are ignored and every tool takes the server's
  * `default` (`auto`); with `trusted`, a tool hinting read-only and not destructive takes `readOnly`
  * (`allow`). Hints only ever tighten: a tool hinting destructive is never allowed by a server-wide
- * word, whatever else it claims. A trusted `idempotentHint` makes the tool `idempotent`: its results
- * ride with the next checkpoint, and a crash before it runs the same call again.
+ * word, whatever else it claims. A trusted `idempotentHint` (on a tool not hinting read-only) makes
+ * the tool `idempotent`: its results ride with the next checkpoint unless its call was ruled on, and
+ * a crash before it runs the same call again.
  */
 export function clearTool(tool: string, hints: ToolHints | undefined, policy: McpPolicy | undefined): ToolClearance {
   const trusted = policy?.annotations === "trusted";
   const claimsReadOnly = hints?.readOnlyHint === true && hints.destructiveHint !== true;
   const readOnly = trusted && claimsReadOnly;
-  const idempotent = trusted && hints?.idempotentHint === true;
+  // MCP gives `idempotentHint` a meaning only for a tool that is not read-only; a tool claiming
+  // both is taken at its worse word, as for `destructiveHint`.
+  const idempotent = trusted && hints?.readOnlyHint !== true && hints?.idempotentHint === true;
   const named = policy?.tools && Object.hasOwn(policy.tools, tool) ? policy.tools[tool] : undefined;
   if (named) return { permission: named, readOnly, idempotent };
   const fallback = policy?.default ?? "auto";

@@ -43,7 +43,8 @@ export const HttpTransportSchema = z.strictObject({
  * How far a server's tool annotations are believed. `untrusted` (default): annotations never
  * change a permission — a server cannot declare its way past the classifier. `trusted`: a tool
  * declaring `readOnlyHint` (and not `destructiveHint`) gets `readOnly` permission and may run in
- * parallel with other read-only calls.
+ * parallel with other read-only calls; one declaring `idempotentHint` (and not `readOnlyHint`) is
+ * `idempotent`, so its results may wait for the next checkpoint.
  */
 export const ANNOTATION_TRUST = ["untrusted", "trusted"] as const;
 

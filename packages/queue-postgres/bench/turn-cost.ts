@@ -182,9 +182,10 @@ interface Bench {
 }
 
 /**
- * One cell per mode in `modes`, their runs interleaved one by one (the runner alone's, then the
- * chain's, …) so a drift in the machine's speed — ±25 % from one second to the next on this shared
- * machine — falls on every mode alike; each run's CPU is read before and after it.
+ * One cell per mode in `modes`, their runs interleaved one by one (the runner alone's, the chain's,
+ * …, in an order that turns with each run) so a drift in the machine's speed — ±25 % from one
+ * second to the next on this shared machine — falls on every mode alike; each run's CPU is read
+ * before and after it.
  */
 async function measure(
   { pool, backend, schema, runners }: Bench,
@@ -197,7 +198,9 @@ async function measure(
   const tasks = {} as Record<Mode, string[]>;
   for (const mode of modes) [costs[mode], tasks[mode]] = [{ turns: 0, cpuMs: 0, dbMs: 0, bytes: 0 }, []];
   for (let i = 0; i < runs; i++) {
-    for (const mode of modes) {
+    // The order turns with each run: the garbage a run leaves is collected in a later run's window.
+    for (let k = 0; k < modes.length; k++) {
+      const mode = modes[(i + k) % modes.length]!;
       const taskId = `${brain}-${mode}-${length}-${i}-${Date.now()}`;
       tasks[mode].push(taskId);
       const w = await writer(pool, schema, mode, taskId);
@@ -288,8 +291,10 @@ export async function measureTurnCost(url: string, lengths: readonly number[], t
   const brainModes = ["runner", "chain", "readOnly"] as const;
   try {
     // Warm the JIT, the connection and the HTTP agent: every mode on both brains, a thousand tool turns
-    // each (compiled code settles only after about that many; see the agent loop bench's README).
+    // each in runs of five turns, four of them tool turns (compiled code settles only after about
+    // that many; see the agent loop bench's README); the whole checkpoint's on the scripted brain.
     for (const brain of ["scripted", "wire"] as const) await measure(bench, brain, brainModes, 5, WARMUP_TURNS / 4);
+    await measure(bench, "scripted", ["whole"], 5, WARMUP_TURNS / 4);
     for (let round = 0; round < rounds; round++) {
       for (const length of lengths)
         for (const brain of ["scripted", "wire"] as const) await cell(brain, length, brainModes);

@@ -158,6 +158,43 @@ describe("checkpoint chains", () => {
     expect(keys).toEqual(["run-put:call-1", "run-put:call-2", "run-put:call-2"]);
   });
 
+  it("an idempotent call beside one with an effect, or one a person ruled on, is checkpointed at once", async () => {
+    const idempotent = (name: string) =>
+      defineTool({
+        name,
+        description: "writes by key",
+        input: z.object({ text: z.string() }),
+        idempotent: true,
+        execute: ({ text }) => text,
+      });
+    const both: FauxResponder = ({ context }) =>
+      context.messages.some((m) => m.role === "toolResult")
+        ? fauxText("done")
+        : {
+            content: [
+              { type: "toolCall", name: "put", arguments: { text: "a" }, id: "p-1" },
+              { type: "toolCall", name: "echo", arguments: { text: "b" }, id: "e-1" },
+            ],
+          };
+    const mixed: RunCheckpointSegment[] = [];
+    await setup(both, { parkKey: KEY }).runner.runTask(
+      { objective: "put and echo", tools: [idempotent("put"), recorder().tool] },
+      { onCheckpointSegment: (s) => void mixed.push(s) },
+    );
+    expect(mixed.map((l) => l.messages.map((m) => m.role))).toEqual([
+      ["user", "assistant"],
+      ["toolResult", "toolResult"],
+    ]);
+    const ruled: RunCheckpointSegment[] = [];
+    const approver = async () => ({ decision: "approve" as const });
+    const result = await setup(steps(1), { parkKey: KEY, approver }).runner.runTask(
+      { objective: "put once", tools: [idempotent("echo")], permissions: { echo: "ask" } },
+      { onCheckpointSegment: (s) => void ruled.push(s) },
+    );
+    expect(result.stats.humanReview.count).toBe(1);
+    expect(ruled.map((l) => l.messages.map((m) => m.role))).toEqual([["user", "assistant"], ["toolResult"]]);
+  });
+
   it("a read-only call a person ruled on is checkpointed once its result is in: no verdict asked twice", async () => {
     const { runner } = setup(steps(1), { parkKey: KEY, approver: async () => ({ decision: "approve" }) });
     const links: RunCheckpointSegment[] = [];

@@ -45,6 +45,16 @@ describe("canonicalJson", () => {
     // Array indices come first in any object, by number; other numeric-looking keys are names.
     { b: 1, "4294967295": 1, "4294967294": 2, "01": 3, "-1": 4, "1.5": 5, "0": 6, "20": 7, "3": 8 },
     { z: { toJSON: () => ({ b: 1, a: 2 }) }, a: 1 },
+    // A toJSON that hands back a boxed primitive; toJSON on an array, inherited, or not enumerable.
+    { b: 1, a: { toJSON: () => new String("abcdefghijk") } },
+    { a: { toJSON: () => Object.assign(new Number(3), { z: 1, y: 2 }) } },
+    { a: Object.assign([2, 1], { toJSON: () => ({ y: 1, x: 2 }) }) },
+    {
+      a: new (class extends Array<number> {
+        toJSON = () => ({ d: 1, c: 2 });
+      })(),
+    },
+    Object.defineProperty({ a: 1 }, "toJSON", { value: () => ({ y: 1, x: 2 }), enumerable: false }),
     { z: 1, toJSON: "not a method", a: 2 },
     { b: new String("ab"), a: new Number(3), c: new Uint8Array([2, 1]) },
     { b: { d: { f: 1, e: [{ h: 1, g: '\u2028"' }] }, c: true }, a: null },

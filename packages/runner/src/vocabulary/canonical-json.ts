@@ -10,9 +10,9 @@ export function canonicalJson(value: unknown): string {
 /**
  * The canonical text of `value` as a host stores it and hands it back: the same text as
  * `canonicalJson(JSON.parse(JSON.stringify(value)))`, so a signature over it verifies on the copy
- * read back. Plain data (the runner's own records, messages, parsed arguments) takes one pass:
- * `JSON.stringify` sorting each object's keys as it goes (after any `toJSON`, as JSON calls it).
- * Anything else (a class instance, a boxed primitive) goes through its JSON text first.
+ * read back. Plain data (the runner's own records, messages, parsed arguments) is serialised once:
+ * `JSON.stringify` sorting each object's keys as it goes. Anything else (a class instance, a boxed
+ * primitive, an object with a `toJSON`) goes through its JSON text first.
  */
 export function canonicalJsonAsStored(value: unknown): string {
   if (isCanonical(value)) return JSON.stringify(value) ?? "null";
@@ -21,11 +21,13 @@ export function canonicalJsonAsStored(value: unknown): string {
 }
 
 /**
- * True when `value` holds only arrays, plain objects and primitives. A boxed primitive is what the
- * sorting pass must not copy: JSON writes its primitive, but a copy as an object.
+ * True when `value` holds only arrays, plain objects and primitives, none with a `toJSON`. A boxed
+ * primitive (held, or returned by a `toJSON`) is what the sorting pass must not copy: JSON writes
+ * its primitive, but a copy as an object.
  */
 function isPlain(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return true;
+  if (hasToJson(value)) return false;
   if (Array.isArray(value)) {
     for (const item of value) if (!isPlain(item)) return false;
     return true;
@@ -53,12 +55,13 @@ function sortedObject(_key: string, value: unknown): unknown {
 }
 
 /**
- * True when `JSON.stringify(value)` already gives the canonical text: plain objects and arrays only
- * (anything with a prototype of its own may have a `toJSON`, which `sortKeys` does not call), every
- * object's keys enumerated in sorted order.
+ * True when `JSON.stringify(value)` already gives the canonical text: plain objects and arrays only,
+ * none with a `toJSON` (own, inherited or hidden, which JSON calls and `sortKeys`' copy may not),
+ * every object's keys enumerated in sorted order.
  */
 function isCanonical(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return true;
+  if (hasToJson(value)) return false;
   if (Array.isArray(value)) {
     for (const item of value) if (!isCanonical(item)) return false;
     return true;
@@ -67,13 +70,14 @@ function isCanonical(value: unknown): boolean {
   if (proto !== Object.prototype && proto !== null) return false;
   let previous: string | undefined;
   for (const key in value) {
-    // A `toJSON` is called with the copy as `this` on the sorting path: left to that path.
-    if (key === "toJSON" || (previous !== undefined && !(previous < key))) return false;
+    if (previous !== undefined && !(previous < key)) return false;
     if (!isCanonical((value as Record<string, unknown>)[key])) return false;
     previous = key;
   }
   return true;
 }
+
+const hasToJson = (value: object) => typeof (value as { toJSON?: unknown }).toJSON === "function";
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
