@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 export function canonicalJson(value: unknown): string {
   // Most values (a model's arguments, the runner's own records) already have their keys in order:
   // checking that allocates nothing, where sorting copies every object.
-  return JSON.stringify(isCanonical(value) ? value : sortKeys(value)) ?? "null";
+  return JSON.stringify(shapeOf(value) === CANONICAL ? value : sortKeys(value)) ?? "null";
 }
 
 /**
@@ -15,27 +15,48 @@ export function canonicalJson(value: unknown): string {
  * primitive, an object with a `toJSON`) goes through its JSON text first.
  */
 export function canonicalJsonAsStored(value: unknown): string {
-  if (isCanonical(value)) return JSON.stringify(value) ?? "null";
-  if (isPlain(value)) return JSON.stringify(value, sortedObject);
+  const shape = shapeOf(value);
+  if (shape === CANONICAL) return JSON.stringify(value) ?? "null";
+  if (shape === PLAIN) return JSON.stringify(value, sortedObject);
   return canonicalJson(JSON.parse(JSON.stringify(value) ?? "null"));
 }
 
+/** `JSON.stringify` already gives the canonical text. */
+const CANONICAL = 0;
+/** Plain data with some object's keys out of order: sorting them gives the canonical text. */
+const PLAIN = 1;
 /**
- * True when `value` holds only arrays, plain objects and primitives, none with a `toJSON`. A boxed
- * primitive (held, or returned by a `toJSON`) is what the sorting pass must not copy: JSON writes
- * its primitive, but a copy as an object.
+ * Something JSON writes by rules of its own: a class instance, a boxed primitive (held, or returned
+ * by a `toJSON`: the sorting pass would copy it as an object where JSON writes its primitive), or
+ * anything with a `toJSON` (own, inherited or hidden, which JSON calls and `sortKeys`' copy may not).
  */
-function isPlain(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return true;
-  if (hasToJson(value)) return false;
+const OTHER = 2;
+type Shape = typeof CANONICAL | typeof PLAIN | typeof OTHER;
+
+/** How far `JSON.stringify(value)` is from the canonical text; one walk, nothing allocated. */
+function shapeOf(value: unknown): Shape {
+  if (typeof value !== "object" || value === null) return CANONICAL;
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return OTHER;
+  let shape: Shape = CANONICAL;
   if (Array.isArray(value)) {
-    for (const item of value) if (!isPlain(item)) return false;
-    return true;
+    for (const item of value) {
+      const inner = shapeOf(item);
+      if (inner === OTHER) return OTHER;
+      if (inner > shape) shape = inner;
+    }
+    return shape;
   }
   const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false;
-  for (const key in value) if (!isPlain((value as Record<string, unknown>)[key])) return false;
-  return true;
+  if (proto !== Object.prototype && proto !== null) return OTHER;
+  let previous: string | undefined;
+  for (const key in value) {
+    if (previous !== undefined && !(previous < key)) shape = PLAIN;
+    const inner = shapeOf((value as Record<string, unknown>)[key]);
+    if (inner === OTHER) return OTHER;
+    if (inner > shape) shape = inner;
+    previous = key;
+  }
+  return shape;
 }
 
 /**
@@ -53,31 +74,6 @@ function sortedObject(_key: string, value: unknown): unknown {
   for (const key of keys.sort()) out[key] = (value as Record<string, unknown>)[key];
   return out;
 }
-
-/**
- * True when `JSON.stringify(value)` already gives the canonical text: plain objects and arrays only,
- * none with a `toJSON` (own, inherited or hidden, which JSON calls and `sortKeys`' copy may not),
- * every object's keys enumerated in sorted order.
- */
-function isCanonical(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return true;
-  if (hasToJson(value)) return false;
-  if (Array.isArray(value)) {
-    for (const item of value) if (!isCanonical(item)) return false;
-    return true;
-  }
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false;
-  let previous: string | undefined;
-  for (const key in value) {
-    if (previous !== undefined && !(previous < key)) return false;
-    if (!isCanonical((value as Record<string, unknown>)[key])) return false;
-    previous = key;
-  }
-  return true;
-}
-
-const hasToJson = (value: object) => typeof (value as { toJSON?: unknown }).toJSON === "function";
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
