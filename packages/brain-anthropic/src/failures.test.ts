@@ -9,6 +9,8 @@ import {
 } from "@x/llm-types";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAnthropicBrain } from "./anthropic-brain";
 import { sseFrame, startAnthropicMockServer, type AnthropicMockScript, type AnthropicMockServer } from "./testing";
@@ -198,6 +200,32 @@ describe("transport failures", () => {
     );
     expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" });
     expect(message.errorMessage).toContain("500 ms");
+    expect(assistantText(message)).toBe("part0 part1 ");
+  });
+
+  it("a deadline still cuts a stream whose Response the SDK lets go of and the collector takes", async () => {
+    // The SDK unhooks the caller's signal from its own once the Response (or its web body) is
+    // collected; the brain reads the transport's Node stream and drops the Response. Forced here.
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    server = await startAnthropicMockServer([
+      { blocks: [{ type: "text", text: ["part0 ", "part1 ", "part2 "] }], cutAfter: 5, ending: "hang" },
+    ]);
+    const stream = createAnthropicBrain({ apiKey: KEY }).stream(modelAt(server.baseUrl), ask, {
+      timeoutMs: 1_000,
+      stallTimeoutMs: 60_000,
+    });
+    const collect = async () => {
+      for (let i = 0; i < 5; i++) {
+        gc();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    let collected: Promise<void> | undefined;
+    for await (const event of stream) if (event.type === "text_delta") collected ??= collect();
+    await collected;
+    const message = await stream.result();
+    expect(message).toMatchObject({ stopReason: "stop", partialFinalized: true, errorKind: "timeout" });
     expect(assistantText(message)).toBe("part0 part1 ");
   });
 

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Socket, type AddressInfo } from "node:net";
 import type { Readable } from "node:stream";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { createNodeFetch, idleSocketMs, wroteNothing } from "./node-fetch";
@@ -197,6 +199,35 @@ describe("createNodeFetch", () => {
       message: "fetch failed",
       cause: { code: "ECONNREFUSED" },
     });
+  });
+});
+
+describe("a streamed body's Response", () => {
+  it("lives while its body does: an SDK unhooking the signal once it is collected still sees aborts", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const origin = await serve((_req, _body, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("data: one\n\n");
+    });
+    const transport = createNodeFetch();
+    // As Anthropic's client does: its abort listener on the caller's signal goes with the Response.
+    const collected: string[] = [];
+    const registry = new FinalizationRegistry<string>((tag) => collected.push(tag));
+    const body = await (async () => {
+      const response = await transport.fetch(`${origin}/v1/messages`, { method: "POST", body: "{}" });
+      registry.register(response, "response");
+      return transport.body(response)!;
+    })();
+    try {
+      for (let i = 0; i < 5; i++) {
+        gc();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(collected).toEqual([]);
+    } finally {
+      body.destroy();
+    }
   });
 });
 

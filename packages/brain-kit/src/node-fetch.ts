@@ -150,6 +150,11 @@ export interface NodeResponse {
 export function createNodeFetch(): NodeFetch {
   const agents = { http: keepAlive(HttpAgent), https: keepAlive(HttpsAgent) };
   const bodies = new WeakMap<Response, Readable>();
+  // A brain reads a streamed body from `body(response)` and lets the Response go. An SDK may unhook
+  // the caller's signal from its own once that Response is collected (Anthropic's client does, with
+  // a FinalizationRegistry on `response.body ?? response`): the caller's abort, deadline or stall
+  // would no longer end the body. So the body, alive while it is read, keeps its Response alive.
+  const owners = new WeakMap<Readable, Response>();
 
   const targets = new Map<string, Target>();
 
@@ -259,6 +264,7 @@ export function createNodeFetch(): NodeFetch {
     if (status >= 200 && status < 300) {
       const response = new Response(null, { status, statusText: res.statusMessage, headers });
       bodies.set(response, stream);
+      owners.set(stream, response);
       return response;
     }
     // Anything else is read whole, for the SDK to turn into its typed error.
