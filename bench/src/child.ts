@@ -1,6 +1,6 @@
 // One library, one mode, one concurrency, in a fresh process (so RSS and heap are that library's):
-// a warm-up (four passes' worth), then measured passes on the parent's command; reports the best and
-// the median pass and the process's peak RSS.
+// a warm-up (four passes' worth and at least 1,024 tasks), then measured passes on the parent's
+// command; reports the best and the median pass and the process's peak RSS.
 import { performance } from "node:perf_hooks";
 import { takeOutsideAttempts } from "./no-network";
 import { harnesses } from "./harnesses/registry";

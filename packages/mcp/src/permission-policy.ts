@@ -33,10 +33,19 @@ export function clearTool(tool: string, hints: ToolHints | undefined, policy: Mc
   // MCP gives `idempotentHint` a meaning only for a tool that is not read-only; a tool claiming
   // both is taken at its worse word, as for `destructiveHint`.
   const idempotent = trusted && hints?.readOnlyHint !== true && hints?.idempotentHint === true;
+  return { permission: permissionOf(tool, hints, policy, readOnly), readOnly, idempotent };
+}
+
+function permissionOf(
+  tool: string,
+  hints: ToolHints | undefined,
+  policy: McpPolicy | undefined,
+  readOnly: boolean,
+): Permission {
   const named = policy?.tools && Object.hasOwn(policy.tools, tool) ? policy.tools[tool] : undefined;
-  if (named) return { permission: named, readOnly, idempotent };
+  if (named) return named;
   const fallback = policy?.default ?? "auto";
-  if (readOnly) return { permission: policy?.readOnly ?? "allow", readOnly, idempotent };
-  if (hints?.destructiveHint === true && fallback === "allow") return { permission: "auto", readOnly, idempotent };
-  return { permission: fallback, readOnly, idempotent };
+  if (readOnly) return policy?.readOnly ?? "allow";
+  if (hints?.destructiveHint === true && fallback === "allow") return "auto";
+  return fallback;
 }

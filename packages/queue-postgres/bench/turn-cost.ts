@@ -196,7 +196,10 @@ async function measure(
 ): Promise<Record<Mode, Cost>> {
   const costs = {} as Record<Mode, Cost>;
   const tasks = {} as Record<Mode, string[]>;
-  for (const mode of modes) [costs[mode], tasks[mode]] = [{ turns: 0, cpuMs: 0, dbMs: 0, bytes: 0 }, []];
+  for (const mode of modes) {
+    costs[mode] = { turns: 0, cpuMs: 0, dbMs: 0, bytes: 0 };
+    tasks[mode] = [];
+  }
   for (let i = 0; i < runs; i++) {
     // The order turns with each run: the garbage a run leaves is collected in a later run's window.
     for (let k = 0; k < modes.length; k++) {
