@@ -16,6 +16,7 @@ import type { ToolProgress } from "@x/runner";
 import { callError } from "./call-error";
 import { answerElicitation, type ElicitationCall, type Elicitor } from "./elicitation";
 import { McpCallError, McpError } from "./errors";
+import { IDEMPOTENCY_KEY_META } from "./idempotency-key-meta";
 import { StoreOAuthProvider } from "./oauth-provider";
 import { reconnectDelay, sleep, MAX_RECONNECT_ATTEMPTS } from "./reconnect";
 import { SecretSet } from "./redact";
@@ -41,6 +42,8 @@ export interface ConnectionOptions {
 
 export interface CallOptions {
   signal: AbortSignal;
+  /** The call's key (`ctx.idempotencyKey`), sent in the request's `_meta` under `IDEMPOTENCY_KEY_META`. */
+  idempotencyKey: string;
   onProgress: (update: ToolProgress) => void;
   call?: ElicitationCall;
   /** The calling run's way to ask its person (`ctx.elicit`), used when the host gave no `elicit`. */
@@ -171,7 +174,11 @@ export class McpConnection {
   private async send(client: Client, tool: string, args: unknown, options: CallOptions): Promise<CallToolResult> {
     const timeout = this.config.callTimeoutMs ?? NO_DEADLINE_MS;
     const result = await client.callTool(
-      { name: tool, arguments: args as Record<string, unknown> },
+      {
+        name: tool,
+        arguments: args as Record<string, unknown>,
+        _meta: { [IDEMPOTENCY_KEY_META]: options.idempotencyKey },
+      },
       CallToolResultSchema,
       {
         signal: options.signal,

@@ -1,6 +1,6 @@
 import { fauxText, fauxToolCall } from "@x/brain-faux";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectMcp, type McpToolset } from "./index";
+import { connectMcp, IDEMPOTENCY_KEY_META, type McpToolset } from "./index";
 import { ALLOW, BLOCK, autoRunner, resultText, streamAll, toolResults } from "../test/harness";
 import { INJECTION, startLoopback, type Loopback } from "../test/loopback-server";
 
@@ -61,6 +61,24 @@ describe("an MCP server over streamable HTTP (the SDK's own server classes, on l
     expect(classifier.calls).toHaveLength(1);
     expect(toolResults(result.messages)[0]).toMatchObject({ isError: true, details: { error: "blocked" } });
     expect(loopback.state.wiped).toEqual([]);
+  });
+
+  it("each call carries the run's idempotency key for it in `_meta`, so a server can tell a repeat", async () => {
+    const before = loopback.state.keys.length;
+    const { runner } = autoRunner([
+      fauxToolCall("loop__echo", { text: "one" }, { id: "call-a" }),
+      fauxToolCall("loop__echo", { text: "two" }, { id: "call-b" }),
+      fauxText("echoed"),
+    ]);
+    const result = await runner.runTask({
+      objective: "echo twice",
+      runId: "run-keys",
+      tools: toolset.tools(),
+      permissions: { loop__echo: "allow" },
+    });
+    expect(result.status).toBe("completed");
+    expect(loopback.state.keys.slice(before)).toEqual(["run-keys:call-a", "run-keys:call-b"]);
+    expect(IDEMPOTENCY_KEY_META).toBe("x-agent/idempotency-key");
   });
 
   it("with annotations trusted, the same lie is believed — trust is the host's word, never the server's", async () => {

@@ -51,6 +51,7 @@ export function toRunnerTool(connection: McpConnection, tool: McpTool, compiler:
       try {
         const result = await connection.call(tool.name, args, {
           signal: ctx.signal,
+          idempotencyKey: ctx.idempotencyKey,
           onProgress: ctx.progress,
           call: { runId: ctx.runId, toolCallId: ctx.toolCallId, toolName: name },
           elicit: runElicitor(ctx.elicit),

@@ -1,10 +1,9 @@
 // A worker in its own process, for the crash tests: it runs tasks from the queue and, at the point the
 // test names (before or after a tool's effect, or at the link that would hold a tool's result), reports
 // on stdout and hangs until the parent kills it.
-import type pg from "pg";
 import { createWorker } from "../src/index";
-import { aroundQueries } from "./around-queries";
 import { openQueue, tools, workerOptions, type BrainChoice } from "./fixture";
+import { holdResultLink } from "./hold-result-link";
 
 export interface ChildSettings {
   url: string;
@@ -39,19 +38,3 @@ const brain: BrainChoice | undefined = settings.baseUrl ? { baseUrl: settings.ba
 const worker = createWorker(workerOptions(queue, tools(queue.pool, settings.schema, hooks), brain));
 await worker.start();
 process.stdout.write("ready\n");
-
-function holdResultLink(pool: pg.Pool, n: number) {
-  let results = 0;
-  const held = (config: unknown) => {
-    if (typeof config !== "object" || config === null || !("name" in config) || !("values" in config)) return false;
-    const link = String(config.name).startsWith("x-queue-turn") && (config.values as unknown[]).find(isLinkText);
-    return typeof link === "string" && link.includes('"role":"toolResult"') && ++results === n;
-  };
-  aroundQueries(pool, (send, args) => {
-    if (!held(args[0])) return send(...args);
-    process.stdout.write(`hanging at the link of tool result ${n}\n`);
-    return new Promise(() => undefined);
-  });
-}
-
-const isLinkText = (value: unknown) => typeof value === "string" && value.includes('"kind":"x.run_checkpoint_segment"');
