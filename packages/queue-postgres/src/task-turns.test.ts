@@ -1,6 +1,7 @@
+import { createFauxBrain, fauxText } from "@x/brain-faux";
 import { describe, expect, it } from "vitest";
 import { aroundQueries } from "../test/around-queries";
-import { tools, workerOptions } from "../test/fixture";
+import { scripted, tools, workerOptions } from "../test/fixture";
 import { PG_URL, useHarness } from "../test/harness";
 import { createWorker } from "./index";
 import { ensureSchema } from "./sql";
@@ -168,6 +169,31 @@ describe.runIf(PG_URL)("a task's checkpoint chain", () => {
     expect(stored.rows[0]!.compression).toBe("lz4");
     await h.admin.query(`DELETE FROM ${h.schema}.tasks WHERE id = $1`, [taskId]);
   });
+
+  it("a worker stopped while the model answers hands the task back, waiting results written: none re-run", async () => {
+    // The stopping worker's model takes its time over turn 3, with look 2's result waiting to ride.
+    let asked: () => void = () => undefined;
+    const turn3Asked = new Promise<void>((resolve) => (asked = resolve));
+    const slow = createFauxBrain((call) => {
+      const results = call.context.messages.filter((m) => m.role === "toolResult").length;
+      if (results < 2) return scripted(call);
+      asked();
+      return { ...fauxText("too late"), delayMs: 60_000 };
+    });
+    const stopping = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { faux: slow }));
+    await stopping.start();
+    const id = await h.queue.enqueue({ objective: "look four times", toolNames: ["look"] }, { owner: "acme" });
+    await turn3Asked;
+    await stopping.stop(0);
+    expect(await h.effects(id)).toEqual(["look 1", "look 2"]);
+    expect((await chainOf(id)).map((l) => l.messages)).toEqual([2, 2, 1]);
+    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema)));
+    await worker.start();
+    const done = await h.settled(id);
+    await worker.stop();
+    expect(done.status).toBe("completed");
+    expect(await h.effects(id)).toEqual(["look 1", "look 2", "look 3", "look 4"]);
+  }, 30_000);
 
   it("a link changed in the table is refused on the retake: the task fails, no step runs again", async () => {
     const { child, hanging } = h.childWorker({ hangAt: "step 3" });

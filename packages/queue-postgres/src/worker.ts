@@ -219,6 +219,16 @@ export function createWorker(options: WorkerOptions): Worker {
     );
   };
 
+  /**
+   * Gives a task this worker holds back to the queue, to be taken after `afterSeconds`: a new job
+   * first (should this process die before the lease is given up, the job waits for it to lapse), then
+   * the lease. Not a failed take: its take count goes back.
+   */
+  const handBack = async (taskId: string, afterSeconds: number) => {
+    await queue.send(taskId, undefined, afterSeconds);
+    await fenced(taskId, "lease_until = NULL, attempts = attempts - 1", []);
+  };
+
   const work = async (taskId: string, abort: AbortController): Promise<void> => {
     const taken = await lease(taskId);
     if ("settled" in taken) return;
@@ -255,8 +265,9 @@ export function createWorker(options: WorkerOptions): Worker {
     renew.unref();
     try {
       const result = await run(row, abort.signal, unsaid);
-      // Stopped by this worker's shutdown: leave the lease to lapse so another worker continues.
-      if (result.status === "aborted" && stopping) return;
+      // Stopped by this worker's shutdown: handed back at once. The job this worker took ends here,
+      // so without a new one the task would be left running, with no job to hand it out again.
+      if (result.status === "aborted" && stopping) return await handBack(row.id, 0);
       await settle(row, result, unsaid);
     } catch (error) {
       if (error instanceof ToolGrantError) {
@@ -282,9 +293,7 @@ export function createWorker(options: WorkerOptions): Worker {
       }
       if (!isCodedError(error, PARKED_RUN_ERROR_CODES)) throw error;
       if (error.code === "in_progress") {
-        await queue.send(row.id, undefined, Math.ceil(leaseMs / 1000));
-        // Waiting for another process is not a failed take.
-        await fenced(row.id, "lease_until = NULL, attempts = attempts - 1", []);
+        await handBack(row.id, Math.ceil(leaseMs / 1000));
       } else {
         const status = error.code === "unknown_outcome" ? "unknown_outcome" : "failed";
         await fenced(row.id, `status = $3, error = $4, lease_until = NULL`, [status, error.message]);

@@ -158,6 +158,64 @@ describe("checkpoint chains", () => {
     expect(keys).toEqual(["run-put:call-1", "run-put:call-2", "run-put:call-2"]);
   });
 
+  it("stopped while the model answers, the results waiting to ride are checkpointed: none runs again", async () => {
+    const controller = new AbortController();
+    // The third answer never comes: the run is stopped while it is asked, two results waiting.
+    const stopped: FauxResponder = (call) => {
+      if (call.callIndex < 2) return steps(3)(call);
+      setTimeout(() => controller.abort(), 10);
+      return { ...fauxText("never"), delayMs: 60_000 };
+    };
+    const looks = recorder("echo", { readOnly: true });
+    const links: RunCheckpointSegment[] = [];
+    const result = await setup(stopped, { parkKey: KEY }).runner.runTask(
+      { objective: "look 3 times", tools: [looks.tool], runId: "run-stop" },
+      { onCheckpointSegment: (s) => void links.push(s), signal: controller.signal },
+    );
+    expect(result.status).toBe("aborted");
+    expect(looks.calls).toEqual([{ text: "step 1" }, { text: "step 2" }]);
+    expect(links.map((l) => l.messages.map((m) => m.role))).toEqual([
+      ["user", "assistant"],
+      ["toolResult", "assistant"],
+      ["toolResult"],
+    ]);
+    // Continued from the chain: the model is asked for turn 3, and only step 3 runs.
+    const again = recorder("echo", { readOnly: true });
+    const { runner, brain } = setup(steps(3), { parkKey: KEY });
+    const continued = await runner.continueRun(links, { tools: [again.tool] });
+    expect(continued.status).toBe("completed");
+    expect(again.calls).toEqual([{ text: "step 3" }]);
+    expect(brain.calls).toHaveLength(2);
+  });
+
+  it("stopped while its calls run, a turn's results are not checkpointed: the calls cut short run again", async () => {
+    const controller = new AbortController();
+    const slow = defineTool({
+      name: "echo",
+      description: "looks, slowly the second time",
+      input: z.object({ text: z.string() }),
+      readOnly: true,
+      execute: async ({ text }, ctx) => {
+        if (text === "step 2") {
+          setTimeout(() => controller.abort(), 10);
+          await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+        }
+        return text;
+      },
+    });
+    const links: RunCheckpointSegment[] = [];
+    const result = await setup(steps(3), { parkKey: KEY }).runner.runTask(
+      { objective: "look 3 times", tools: [slow], runId: "run-cut" },
+      { onCheckpointSegment: (s) => void links.push(s), signal: controller.signal },
+    );
+    expect(result.status).toBe("aborted");
+    // Step 2's result is the stop's own (the call was cut short): not written, so a continued run runs it.
+    expect(links.map((l) => l.messages.map((m) => m.role))).toEqual([
+      ["user", "assistant"],
+      ["toolResult", "assistant"],
+    ]);
+  });
+
   it("an idempotent call beside one with an effect, or one a person ruled on, is checkpointed at once", async () => {
     const idempotent = (name: string) =>
       defineTool({

@@ -62,8 +62,29 @@ export function verifyCheckpoint(raw: unknown, key: Uint8Array | string): RunChe
  * verdict since the last checkpoint, wait for the next one.
  */
 export async function checkpointIfDue(ctx: RunContext): Promise<void> {
-  if ((!ctx.onCheckpoint && !ctx.onCheckpointSegment) || ctx.messages.length <= ctx.checkpointedMessages) return;
-  if (onlyResultsThatMayWait(ctx)) return;
+  if (!checkpointOwed(ctx) || onlyResultsThatMayWait(ctx)) return;
+  await checkpoint(ctx);
+}
+
+/**
+ * A stop while the model answers: the results that were waiting to ride with its answer are
+ * checkpointed now, so the run continued elsewhere does not run those calls again. Only then —
+ * each of them was in before the turn began, where a stop during the calls leaves results that are
+ * the stop's own (a call cut short), which the continued run must run again.
+ */
+export async function checkpointWaitingResults(ctx: RunContext): Promise<void> {
+  if (checkpointOwed(ctx) && onlyResultsThatMayWait(ctx)) await checkpoint(ctx);
+}
+
+/** The host asked for checkpoints, and messages were appended since the last one. */
+function checkpointOwed(ctx: RunContext): boolean {
+  return (
+    (ctx.onCheckpoint !== undefined || ctx.onCheckpointSegment !== undefined) &&
+    ctx.messages.length > ctx.checkpointedMessages
+  );
+}
+
+async function checkpoint(ctx: RunContext): Promise<void> {
   const from = ctx.checkpointedMessages;
   ctx.checkpointedMessages = ctx.messages.length;
   ctx.checkpointedVerdicts = verdictCount(ctx.state.stats);

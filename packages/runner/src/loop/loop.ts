@@ -3,7 +3,7 @@ import { isDegenerateCutMessage, isLengthEmpty } from "@x/terminal-cause";
 import { runBudgetExceeded } from "../decisions/budget";
 import { handleCalls, type CallsOutcome } from "./calls";
 import { pendingTurn } from "../effects/park";
-import { checkpointIfDue } from "../effects/checkpoint-seal";
+import { checkpointIfDue, checkpointWaitingResults } from "../effects/checkpoint-seal";
 import { compactIfDue, recoverOverflow } from "./compaction";
 import { parseOutput } from "../decisions/output";
 import type { PendingCall } from "../vocabulary/park-schema";
@@ -83,6 +83,7 @@ export async function runTurns(ctx: RunContext): Promise<LoopEnd> {
       ctx.tracer.end(ctx.turnSpan, SPAN_NAMES.turn, { turn: turnNumber, terminal: outcome.terminal.code }, ctx.runSpan);
       // Too long for the provider although the estimate said it fit: compact once and ask again.
       if (await recoverOverflow(ctx, outcome.terminal)) continue;
+      if (outcome.terminal.code === "aborted") await checkpointWaitingResults(ctx);
       const status: TaskStatus =
         outcome.terminal.code === "aborted"
           ? "aborted"

@@ -60,10 +60,11 @@ export interface ToolDefinition<S extends z4.$ZodType, R> {
    * Running the same call again changes nothing more: the tool passes `ctx.idempotencyKey` to the
    * system it changes, or its effect is idempotent in its arguments (MCP's `idempotentHint`). Its
    * results then ride with the next accepted answer's checkpoint, as a read-only tool's do, unless a
-   * person or the classifier ruled on the call: a crash or a stop before that checkpoint runs the
-   * call again under the same id and key, and a durable turn of it costs the host one write, not
-   * two. Default false: a tool with an effect has its results checkpointed as soon as they are in,
-   * so only a crash while it runs, or before that write, runs it again.
+   * person or the classifier ruled on the call: a crash before that checkpoint (or a stop while the
+   * calls run) runs the call again under the same id and key, and a durable turn of it costs the
+   * host one write, not two; a stop while the model answers checkpoints the results first. Default
+   * false: a tool with an effect has its results checkpointed as soon as they are in, so only a crash
+   * while it runs, or before that write, runs it again.
    */
   idempotent?: boolean;
   /** Per-call deadline. Default: the spec's `toolTimeoutMs`. */
