@@ -42,7 +42,7 @@ export interface ConnectionOptions {
 
 export interface CallOptions {
   signal: AbortSignal;
-  /** The call's key (`ctx.idempotencyKey`), sent in the request's `_meta` under `IDEMPOTENCY_KEY_META`. */
+  /** The call's key for this server (`mcpIdempotencyKey`), sent in its `_meta` under `IDEMPOTENCY_KEY_META`. */
   idempotencyKey: string;
   onProgress: (update: ToolProgress) => void;
   call?: ElicitationCall;

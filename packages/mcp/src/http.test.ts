@@ -1,6 +1,6 @@
 import { fauxText, fauxToolCall } from "@x/brain-faux";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectMcp, IDEMPOTENCY_KEY_META, type McpToolset } from "./index";
+import { connectMcp, IDEMPOTENCY_KEY_META, mcpIdempotencyKey, type McpToolset } from "./index";
 import { ALLOW, BLOCK, autoRunner, resultText, streamAll, toolResults } from "../test/harness";
 import { INJECTION, startLoopback, type Loopback } from "../test/loopback-server";
 
@@ -63,7 +63,7 @@ describe("an MCP server over streamable HTTP (the SDK's own server classes, on l
     expect(loopback.state.wiped).toEqual([]);
   });
 
-  it("each call carries the run's idempotency key for it in `_meta`, so a server can tell a repeat", async () => {
+  it("each call carries an idempotency key in `_meta`, stable for the call and opaque to the server", async () => {
     const before = loopback.state.keys.length;
     const { runner } = autoRunner([
       fauxToolCall("loop__echo", { text: "one" }, { id: "call-a" }),
@@ -77,7 +77,12 @@ describe("an MCP server over streamable HTTP (the SDK's own server classes, on l
       permissions: { loop__echo: "allow" },
     });
     expect(result.status).toBe("completed");
-    expect(loopback.state.keys.slice(before)).toEqual(["run-keys:call-a", "run-keys:call-b"]);
+    const keys = loopback.state.keys.slice(before);
+    expect(keys).toEqual([mcpIdempotencyKey("loop", "run-keys:call-a"), mcpIdempotencyKey("loop", "run-keys:call-b")]);
+    expect(new Set(keys).size).toBe(2);
+    // Opaque to the server: stable for the call, with nothing of the host's run id in it.
+    expect(keys.join(" ")).not.toContain("run-keys");
+    expect(mcpIdempotencyKey("other", "run-keys:call-a")).not.toBe(keys[0]);
     expect(IDEMPOTENCY_KEY_META).toBe("x-agent/idempotency-key");
   });
 

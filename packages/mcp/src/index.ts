@@ -7,7 +7,7 @@ export type { Elicitor, McpElicitationRequest, ElicitationAnswer, ElicitationCal
 export { ANNOTATION_TRUST, type McpServerConfig, type McpPolicy } from "./server-config";
 export { clearTool, type ToolClearance, type ToolHints } from "./permission-policy";
 export { TOOL_NAME_SEPARATOR } from "./tool-name";
-export { IDEMPOTENCY_KEY_META } from "./idempotency-key-meta";
+export { IDEMPOTENCY_KEY_META, mcpIdempotencyKey } from "./idempotency-key-meta";
 export {
   McpError,
   McpCallError,

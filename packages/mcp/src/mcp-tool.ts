@@ -4,6 +4,7 @@ import type { McpConnection } from "./connection";
 import { McpCallError } from "./errors";
 import type { SchemaCompiler } from "./json-schema";
 import { runElicitor } from "./elicitation";
+import { mcpIdempotencyKey } from "./idempotency-key-meta";
 import { clearTool } from "./permission-policy";
 import { mcpToolName } from "./tool-name";
 import { toToolOutput } from "./tool-result";
@@ -51,7 +52,7 @@ export function toRunnerTool(connection: McpConnection, tool: McpTool, compiler:
       try {
         const result = await connection.call(tool.name, args, {
           signal: ctx.signal,
-          idempotencyKey: ctx.idempotencyKey,
+          idempotencyKey: mcpIdempotencyKey(server, ctx.idempotencyKey),
           onProgress: ctx.progress,
           call: { runId: ctx.runId, toolCallId: ctx.toolCallId, toolName: name },
           elicit: runElicitor(ctx.elicit),

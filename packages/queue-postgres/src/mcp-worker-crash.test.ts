@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { startOpenAIMockServer, type RecordedRequest } from "@x/brain-openai/testing";
 import { connectMcp } from "@x/mcp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { nextMove, workerOptions } from "../test/fixture";
 import { PG_URL, until, useHarness } from "../test/harness";
 import { ledgerServer } from "../test/mcp-ledger";
@@ -35,14 +35,20 @@ afterAll(async () => {
   await model?.close();
 });
 
-/** What the ledger server recorded for a task: each call's name, key and the server's pid, in order. */
-async function ledger(taskId: string) {
+/**
+ * What the ledger server recorded (each test starts it afresh): each call's name, the key it was
+ * sent and the server's pid, in order.
+ */
+async function ledger() {
   const found = await h.admin.query<{ name: string; idempotency_key: string; pid: number }>(
-    `SELECT name, idempotency_key, pid FROM ${h.schema}.effects WHERE idempotency_key LIKE $1 ORDER BY at`,
-    [`${taskId}:%`],
+    `SELECT name, idempotency_key, pid FROM ${h.schema}.effects ORDER BY at`,
   );
   return found.rows.map((row) => ({ name: row.name, key: row.idempotency_key, pid: row.pid }));
 }
+
+beforeEach(async () => {
+  if (PG_URL) await h.admin.query(`DELETE FROM ${h.schema}.effects`);
+});
 
 /**
  * A task enqueued for a child worker whose tools are the ledger server's; SIGKILLed once it hangs —
@@ -55,7 +61,7 @@ async function killedAt(settings: Pick<ChildSettings, "hangAt" | "hangAtResultLi
   else {
     // The child never says it hangs (its server does, by recording the call): its exit is expected.
     hanging.catch(() => undefined);
-    await until(async () => ((await h.effects(id)).includes(settings.hangAt) ? true : undefined));
+    await until(async () => ((await ledger()).some((e) => e.name === settings.hangAt) ? true : undefined));
   }
   child.kill("SIGKILL");
   return id;
@@ -78,30 +84,31 @@ describe.runIf(PG_URL)("a durable run whose tools are an MCP server's, its worke
   it("SIGKILLed before an idempotentHint result's link: a new server runs the same call, same key", async () => {
     const spec = { objective: "put four times", toolNames: ["ledger__put"] };
     const id = await killedAt({ hangAt: "never", hangAtResultLink: 2 }, spec);
-    const first = await ledger(id);
+    const first = await ledger();
     expect(first.map((e) => e.name)).toEqual(["put 1", "put 2"]);
     // The result of put 2 rides with turn 3's answer: that link was being written.
     expect(proxy.bodies.splice(0)).toHaveLength(3);
     const done = await retaken(id);
     expect([done.status, done.result?.output]).toEqual(["completed", "all put"]);
-    const all = await ledger(id);
+    const all = await ledger();
     expect(all.map((e) => e.name)).toEqual(["put 1", "put 2", "put 2", "put 3", "put 4"]);
     // Turn 2's answer was durable: its call is run again on the new server under the key the first
     // server was given, though the provider named every call anew; turn 3 is asked again.
     expect(all[2]!.key).toBe(all[1]!.key);
     expect(new Set(all.map((e) => e.key)).size).toBe(4);
+    expect(all.every((e) => !e.key.includes(id))).toBe(true);
     expect(all[2]!.pid).not.toBe(all[1]!.pid);
     expect(proxy.bodies.splice(0)).toHaveLength(3);
   }, 40_000);
 
   it("SIGKILLed while the server runs an effect: its answer not asked again, the call re-run, same key", async () => {
     const id = await killedAt({ hangAt: "step 3" }, { objective: "four steps", toolNames: ["ledger__step"] });
-    expect((await ledger(id)).map((e) => e.name)).toEqual(["step 1", "step 2", "step 3"]);
+    expect((await ledger()).map((e) => e.name)).toEqual(["step 1", "step 2", "step 3"]);
     expect(proxy.bodies.splice(0)).toHaveLength(3);
     const done = await retaken(id);
     expect([done.status, done.result?.output]).toEqual(["completed", "done after 4 steps"]);
     // Each of step 1 and 2 had its own link once its result came in: neither runs again.
-    const all = await ledger(id);
+    const all = await ledger();
     expect(all.map((e) => e.name)).toEqual(["step 1", "step 2", "step 3", "step 3", "step 4"]);
     expect(all[3]!.key).toBe(all[2]!.key);
     expect(new Set(all.map((e) => e.key)).size).toBe(4);

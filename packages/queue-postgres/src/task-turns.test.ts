@@ -185,6 +185,12 @@ describe.runIf(PG_URL)("a task's checkpoint chain", () => {
     const id = await h.queue.enqueue({ objective: "look four times", toolNames: ["look"] }, { owner: "acme" });
     await turn3Asked;
     await stopping.stop(0);
+    // Handed back, not a failed take: free for the next worker, its take count back to 0.
+    const handed = await h.admin.query<{ lease_owner: string | null; attempts: number }>(
+      `SELECT lease_owner, attempts FROM ${h.schema}.tasks WHERE id = $1`,
+      [id],
+    );
+    expect(handed.rows).toEqual([{ lease_owner: null, attempts: 0 }]);
     expect(await h.effects(id)).toEqual(["look 1", "look 2"]);
     expect((await chainOf(id)).map((l) => l.messages)).toEqual([2, 2, 1]);
     const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema)));

@@ -66,7 +66,10 @@ export interface Worker {
   readonly workerId: string;
   /** Starts polling; resolves once the first poll is under way. */
   start(): Promise<void>;
-  /** Stops taking work, waits for the tasks in flight (aborting them after `graceMs`), then returns. */
+  /**
+   * Stops taking work, waits for the tasks in flight (aborting them after `graceMs`: each is handed
+   * back to the queue from its last checkpoint, for another worker to take at once), then returns.
+   */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -220,13 +223,28 @@ export function createWorker(options: WorkerOptions): Worker {
   };
 
   /**
-   * Gives a task this worker holds back to the queue, to be taken after `afterSeconds`: a new job
-   * first (should this process die before the lease is given up, the job waits for it to lapse), then
-   * the lease. Not a failed take: its take count goes back.
+   * Gives a task this worker holds back to the queue, to be taken after `afterSeconds`: the lease
+   * given up and a new job sent in one transaction, so the job is seen only once the task is free,
+   * and only if this worker still held it. Not a failed take: its take count goes back.
    */
   const handBack = async (taskId: string, afterSeconds: number) => {
-    await queue.send(taskId, undefined, afterSeconds);
-    await fenced(taskId, "lease_until = NULL, attempts = attempts - 1", []);
+    const client = await queue.pool.connect();
+    try {
+      await client.query("BEGIN");
+      // The owner goes too: a lease renewal already on its way finds nothing to renew.
+      const released = await client.query(
+        `UPDATE ${tasks} SET lease_owner = NULL, lease_until = NULL, attempts = attempts - 1, updated_at = now()
+         WHERE id = $1 AND lease_owner = $2`,
+        [taskId, workerId],
+      );
+      if (released.rowCount === 1) await queue.send(taskId, client, afterSeconds);
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   };
 
   const work = async (taskId: string, abort: AbortController): Promise<void> => {
@@ -267,7 +285,10 @@ export function createWorker(options: WorkerOptions): Worker {
       const result = await run(row, abort.signal, unsaid);
       // Stopped by this worker's shutdown: handed back at once. The job this worker took ends here,
       // so without a new one the task would be left running, with no job to hand it out again.
-      if (result.status === "aborted" && stopping) return await handBack(row.id, 0);
+      if (result.status === "aborted" && stopping) {
+        clearInterval(renew);
+        return await handBack(row.id, 0);
+      }
       await settle(row, result, unsaid);
     } catch (error) {
       if (error instanceof ToolGrantError) {
@@ -293,6 +314,7 @@ export function createWorker(options: WorkerOptions): Worker {
       }
       if (!isCodedError(error, PARKED_RUN_ERROR_CODES)) throw error;
       if (error.code === "in_progress") {
+        clearInterval(renew);
         await handBack(row.id, Math.ceil(leaseMs / 1000));
       } else {
         const status = error.code === "unknown_outcome" ? "unknown_outcome" : "failed";

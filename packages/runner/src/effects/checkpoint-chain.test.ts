@@ -214,6 +214,29 @@ describe("checkpoint chains", () => {
       ["user", "assistant"],
       ["toolResult", "assistant"],
     ]);
+    const again = recorder("echo", { readOnly: true });
+    const continued = await setup(steps(3), { parkKey: KEY }).runner.continueRun(links, { tools: [again.tool] });
+    expect(continued.status).toBe("completed");
+    expect(again.calls).toEqual([{ text: "step 2" }, { text: "step 3" }]);
+  });
+
+  it("stopped while the model answers, a host that cannot take the waiting results still gets `aborted`", async () => {
+    const controller = new AbortController();
+    const stopped: FauxResponder = (call) => {
+      if (call.callIndex < 2) return steps(3)(call);
+      setTimeout(() => controller.abort(), 10);
+      return { ...fauxText("never"), delayMs: 60_000 };
+    };
+    const result = await setup(stopped, { parkKey: KEY }).runner.runTask(
+      { objective: "look 3 times", tools: [recorder("echo", { readOnly: true }).tool], runId: "run-gone" },
+      {
+        signal: controller.signal,
+        onCheckpointSegment: () => {
+          if (controller.signal.aborted) throw new Error("lease lost");
+        },
+      },
+    );
+    expect(result.status).toBe("aborted");
   });
 
   it("an idempotent call beside one with an effect, or one a person ruled on, is checkpointed at once", async () => {

@@ -73,7 +73,13 @@ export async function checkpointIfDue(ctx: RunContext): Promise<void> {
  * the stop's own (a call cut short), which the continued run must run again.
  */
 export async function checkpointWaitingResults(ctx: RunContext): Promise<void> {
-  if (checkpointOwed(ctx) && onlyResultsThatMayWait(ctx)) await checkpoint(ctx);
+  if (!checkpointOwed(ctx) || !onlyResultsThatMayWait(ctx)) return;
+  try {
+    await checkpoint(ctx);
+  } catch {
+    // It only saves running those calls again: a host that cannot take it now (a worker that lost
+    // its lease, a database gone) must not turn the stop into a failed run.
+  }
 }
 
 /** The host asked for checkpoints, and messages were appended since the last one. */

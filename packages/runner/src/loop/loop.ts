@@ -77,13 +77,14 @@ export async function runTurns(ctx: RunContext): Promise<LoopEnd> {
     ctx.turnSpan = ctx.tracer.start(SPAN_NAMES.turn, { turn: turnNumber }, ctx.runSpan);
     ctx.emit({ type: "turn_start", turn: turnNumber, model: modelChain(ctx)[ctx.chainIndex]!.id });
     const outcome = await modelTurn(ctx);
+    // Before its classifications are dropped: a cancelled one is no verdict to keep.
+    if ("terminal" in outcome && outcome.terminal.code === "aborted") await checkpointWaitingResults(ctx);
     // A turn set aside (a nudge, a recovery) leaves nothing classifying for calls that will not run.
     if ("terminal" in outcome || outcome.message.stopReason !== "toolUse") await ctx.autoMode?.dropPrejudged();
     if ("terminal" in outcome) {
       ctx.tracer.end(ctx.turnSpan, SPAN_NAMES.turn, { turn: turnNumber, terminal: outcome.terminal.code }, ctx.runSpan);
       // Too long for the provider although the estimate said it fit: compact once and ask again.
       if (await recoverOverflow(ctx, outcome.terminal)) continue;
-      if (outcome.terminal.code === "aborted") await checkpointWaitingResults(ctx);
       const status: TaskStatus =
         outcome.terminal.code === "aborted"
           ? "aborted"

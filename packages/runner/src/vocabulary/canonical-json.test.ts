@@ -56,11 +56,26 @@ describe("canonicalJson", () => {
     },
     Object.defineProperty({ a: 1 }, "toJSON", { value: () => ({ y: 1, x: 2 }), enumerable: false }),
     { z: 1, toJSON: "not a method", a: 2 },
+    // A function or a BigInt with a toJSON: JSON writes what it returns.
+    { b: Object.assign(() => 1, { toJSON: () => ({ z: 1, a: 2 }) }), a: 1 },
+    [Object.assign(() => 1, { toJSON: () => ({ y: 1, x: 2 }) })],
     { b: new String("ab"), a: new Number(3), c: new Uint8Array([2, 1]) },
     { b: { d: { f: 1, e: [{ h: 1, g: '\u2028"' }] }, c: true }, a: null },
     [undefined, { b: undefined }, () => 1],
     () => 1,
   ];
+
+  it("a BigInt given a toJSON (as some hosts do): as stored, what it returns with its keys sorted", () => {
+    const proto = BigInt.prototype as { toJSON?: () => unknown };
+    proto.toJSON = () => ({ z: 1, a: 2 });
+    try {
+      const value = { b: 1n, a: [2n] };
+      expect(canonicalJsonAsStored(value)).toBe('{"a":[{"a":2,"z":1}],"b":{"a":2,"z":1}}');
+      expect(canonicalJson(value)).toBe(JSON.stringify(sorted(value)));
+    } finally {
+      delete proto.toJSON;
+    }
+  });
 
   it("gives the text of sorted copies whether or not the keys were already in order", () => {
     for (const value of values()) expect(canonicalJson(value)).toBe(JSON.stringify(sorted(value)) ?? "null");

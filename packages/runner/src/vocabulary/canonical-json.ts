@@ -28,8 +28,9 @@ export function canonicalJsonAsStored(value: unknown): string {
  * every object's keys in order. One walk, nothing allocated.
  */
 function inOrder(value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return true;
-  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
+  if (value === null || value === undefined) return true;
+  if (hasToJson(value)) return false;
+  if (typeof value !== "object") return true;
   if (Array.isArray(value)) {
     for (const item of value) if (!inOrder(item)) return false;
     return true;
@@ -49,7 +50,7 @@ function inOrder(value: unknown): boolean {
  * What `sortedText` gives for a value that is not plain data: something JSON writes by rules of its
  * own — a class instance, a boxed primitive (held, or returned by a `toJSON`: a sorted copy would be
  * an object where JSON writes its primitive), or anything with a `toJSON` (own, inherited or hidden,
- * which JSON calls and `sortKeys`' copy may not).
+ * on an object, a function or a primitive, which JSON calls and `sortKeys`' copy may not).
  */
 const NOT_PLAIN = Symbol("not plain data");
 
@@ -59,8 +60,9 @@ const NOT_PLAIN = Symbol("not plain data");
  * symbol, `undefined` itself); `NOT_PLAIN` as soon as it meets something that is not plain data.
  */
 function sortedText(value: unknown): string | undefined | typeof NOT_PLAIN {
-  if (typeof value !== "object" || value === null) return JSON.stringify(value);
-  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return NOT_PLAIN;
+  if (value === null || value === undefined) return JSON.stringify(value);
+  if (hasToJson(value)) return NOT_PLAIN;
+  if (typeof value !== "object") return JSON.stringify(value);
   if (Array.isArray(value)) {
     let text = "[";
     for (let i = 0; i < value.length; i++) {
@@ -79,6 +81,14 @@ function sortedText(value: unknown): string | undefined | typeof NOT_PLAIN {
     if (item !== undefined) text += (text.length === 1 ? "" : ",") + JSON.stringify(key) + ":" + item;
   }
   return `${text}}`;
+}
+
+/**
+ * JSON writes what `value.toJSON()` returns: an object's own or inherited method, and as well a
+ * function's, or a BigInt's or any primitive's whose prototype was given one.
+ */
+function hasToJson(value: NonNullable<unknown>): boolean {
+  return typeof (value as { toJSON?: unknown }).toJSON === "function";
 }
 
 /**
