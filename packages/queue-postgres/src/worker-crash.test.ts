@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { once } from "node:events";
 import { startOpenAIMockServer, type RecordedRequest } from "@x/brain-openai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callId, LEASE_MS, nextMove, openQueue, tools, workerOptions } from "../test/fixture";
@@ -144,6 +145,29 @@ describe.runIf(PG_URL)("a worker that dies", () => {
     const keys = await keysOf(id);
     expect(keys[2]).toBe(keys[1]);
     expect(proxy.bodies.splice(0)).toHaveLength(3);
+  }, 40_000);
+
+  it("SIGTERMed mid-tool, stopped as a host shuts down: handed back at once, the cut call run again", async () => {
+    const { child, hanging } = h.childWorker({ hangAt: "step 3", stopOnSigterm: true, baseUrl: proxy.baseUrl });
+    const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
+    await hanging;
+    const exited = once(child, "exit");
+    child.kill("SIGTERM");
+    expect(await exited).toEqual([0, null]);
+    // The stopped worker gave the task up (its lease, with a job to hand it out): nothing waits for a lapse.
+    const row = await h.admin.query<{ status: string; lease_owner: string | null }>(
+      `SELECT status, lease_owner FROM ${h.schema}.tasks WHERE id = $1`,
+      [id],
+    );
+    expect(row.rows).toEqual([{ status: "running", lease_owner: null }]);
+    expect(proxy.bodies.splice(0)).toHaveLength(3);
+    const done = await retaken(id);
+    expect([done.status, done.result?.output]).toEqual(["completed", "done after 4 steps"]);
+    // Turn 3 was accepted before its step ran, and step 3 was cut short: run again under its key.
+    expect(proxy.bodies.splice(0)).toHaveLength(2);
+    expect(await h.effects(id)).toEqual(["step 1", "step 2", "step 3", "step 3", "step 4"]);
+    const keys = await keysOf(id);
+    expect(keys[3]).toBe(keys[2]);
   }, 40_000);
 
   it("SIGSTOPped mid-tool, taken over, then SIGCONTed: the thawed worker writes nothing, events included", async () => {

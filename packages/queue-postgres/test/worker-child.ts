@@ -22,6 +22,8 @@ export interface ChildSettings {
    * link (and the `tool_result` event riding with it) never reaches the database.
    */
   hangAtResultLink?: number;
+  /** On SIGTERM, stop as a host's shutdown does (`worker.stop(0)`, then the queue), then exit. */
+  stopOnSigterm?: boolean;
 }
 
 const settings = JSON.parse(process.argv[2]!) as ChildSettings;
@@ -37,4 +39,11 @@ const hooks = settings.hangWhen === "before" ? { before: hang } : { after: hang 
 const brain: BrainChoice | undefined = settings.baseUrl ? { baseUrl: settings.baseUrl } : undefined;
 const worker = createWorker(workerOptions(queue, tools(queue.pool, settings.schema, hooks), brain));
 await worker.start();
+if (settings.stopOnSigterm)
+  process.once("SIGTERM", () => {
+    void worker
+      .stop(0)
+      .then(() => queue.stop())
+      .then(() => process.exit(0));
+  });
 process.stdout.write("ready\n");

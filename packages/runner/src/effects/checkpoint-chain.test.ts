@@ -220,6 +220,43 @@ describe("checkpoint chains", () => {
     expect(again.calls).toEqual([{ text: "step 2" }, { text: "step 3" }]);
   });
 
+  it("a call with an effect cut short by a stop is not checkpointed: continued, it runs again, same key", async () => {
+    const controller = new AbortController();
+    const keys: string[] = [];
+    const act = defineTool({
+      name: "echo",
+      description: "acts; the second call takes its time",
+      input: z.object({ text: z.string() }),
+      execute: async ({ text }, ctx) => {
+        keys.push(ctx.idempotencyKey);
+        if (text === "step 2" && keys.length === 2) {
+          setTimeout(() => controller.abort(), 10);
+          await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+        }
+        return text;
+      },
+    });
+    const links: RunCheckpointSegment[] = [];
+    const result = await setup(steps(3), { parkKey: KEY }).runner.runTask(
+      { objective: "act 3 times", tools: [act], runId: "run-act" },
+      { onCheckpointSegment: (s) => void links.push(s), signal: controller.signal },
+    );
+    expect(result.status).toBe("aborted");
+    // The run's own messages say the call was stopped; its checkpoint ends before that result.
+    expect(result.messages.at(-1)).toMatchObject({ role: "toolResult", details: { error: "aborted" } });
+    expect(links.map((l) => l.messages.map((m) => m.role))).toEqual([
+      ["user", "assistant"],
+      ["toolResult"],
+      ["assistant"],
+    ]);
+    const { runner, brain } = setup(steps(3), { parkKey: KEY });
+    const continued = await runner.continueRun(links, { tools: [act] });
+    expect(continued.status).toBe("completed");
+    // Step 2 again under the same key (its answer is not asked again), then step 3.
+    expect(keys).toEqual(["run-act:call-1", "run-act:call-2", "run-act:call-2", "run-act:call-3"]);
+    expect(brain.calls).toHaveLength(2);
+  });
+
   it("stopped while the model answers, a host that cannot take the waiting results still gets `aborted`", async () => {
     const controller = new AbortController();
     const stopped: FauxResponder = (call) => {

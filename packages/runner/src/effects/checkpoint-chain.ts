@@ -18,11 +18,16 @@ import { signRecord } from "./signed-record";
 export type CheckpointContents = Pick<RunCheckpoint, "spec" | "history" | "messages" | "state">;
 
 /**
- * The link for the messages appended since the last one. The first link a run writes (in this
- * process: a continued or resumed run starts a chain of its own) carries the spec, history and
- * every message so far; later ones only the new messages, so signing costs what the turn added.
+ * The link for `messages` (the run's, up to where the checkpoint ends) appended since the last one,
+ * at `from`. The first link a run writes (in this process: a continued or resumed run starts a chain
+ * of its own) carries the spec, history and every message so far; later ones only the new messages,
+ * so signing costs what the turn added.
  */
-export async function appendCheckpointSegment(ctx: RunContext, from: number): Promise<void> {
+export async function appendCheckpointSegment(
+  ctx: RunContext,
+  messages: readonly Message[],
+  from: number,
+): Promise<void> {
   if (!ctx.onCheckpointSegment) return;
   const last = ctx.segmentChain;
   const unsigned = {
@@ -33,7 +38,7 @@ export async function appendCheckpointSegment(ctx: RunContext, from: number): Pr
     ...(last ? { prev: last.signature } : {}),
     createdAt: ctx.deps.clock.now(),
     ...(last ? {} : { base: { spec: ctx.spec, history: ctx.history } }),
-    messages: last ? ctx.messages.slice(from) : ctx.messages,
+    messages: last ? messages.slice(from) : messages,
     state: ctx.state,
   };
   const { value, json } = signRecord(unsigned, ctx.deps.parkKey);

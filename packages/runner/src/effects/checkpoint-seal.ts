@@ -62,8 +62,9 @@ export function verifyCheckpoint(raw: unknown, key: Uint8Array | string): RunChe
  * verdict since the last checkpoint, wait for the next one.
  */
 export async function checkpointIfDue(ctx: RunContext): Promise<void> {
-  if (!checkpointOwed(ctx) || onlyResultsThatMayWait(ctx)) return;
-  await checkpoint(ctx);
+  const end = uncutEnd(ctx);
+  if (!checkpointOwed(ctx, end) || onlyResultsThatMayWait(ctx, end)) return;
+  await checkpoint(ctx, end);
 }
 
 /**
@@ -73,32 +74,51 @@ export async function checkpointIfDue(ctx: RunContext): Promise<void> {
  * the stop's own (a call cut short), which the continued run must run again.
  */
 export async function checkpointWaitingResults(ctx: RunContext): Promise<void> {
-  if (!checkpointOwed(ctx) || !onlyResultsThatMayWait(ctx)) return;
+  const end = ctx.messages.length;
+  if (!checkpointOwed(ctx, end) || !onlyResultsThatMayWait(ctx, end)) return;
   try {
-    await checkpoint(ctx);
+    await checkpoint(ctx, end);
   } catch {
     // It only saves running those calls again: a host that cannot take it now (a worker that lost
     // its lease, a database gone) must not turn the stop into a failed run.
   }
 }
 
-/** The host asked for checkpoints, and messages were appended since the last one. */
-function checkpointOwed(ctx: RunContext): boolean {
-  return (
-    (ctx.onCheckpoint !== undefined || ctx.onCheckpointSegment !== undefined) &&
-    ctx.messages.length > ctx.checkpointedMessages
-  );
+/** The host asked for checkpoints, and messages were appended since the last one (up to `end`). */
+function checkpointOwed(ctx: RunContext, end: number): boolean {
+  return (ctx.onCheckpoint !== undefined || ctx.onCheckpointSegment !== undefined) && end > ctx.checkpointedMessages;
 }
 
-async function checkpoint(ctx: RunContext): Promise<void> {
+/**
+ * Where a checkpoint ends: once the run is stopped, before the first result the stop cut short. That
+ * call did not finish (its effect may or may not have happened), so the run continued from the
+ * checkpoint runs it again under the same key, as after a crash — not a result saying "stopped", which
+ * the model would answer with a new call under a new key.
+ */
+function uncutEnd(ctx: RunContext): number {
+  if (!ctx.signal.aborted) return ctx.messages.length;
+  for (let i = ctx.checkpointedMessages; i < ctx.messages.length; i++) if (cutByStop(ctx.messages[i]!)) return i;
+  return ctx.messages.length;
+}
+
+/** A result the runner gave a call because the run was stopped before or while it ran. */
+function cutByStop(message: Message): boolean {
+  if (message.role !== "toolResult" || !message.isError) return false;
+  const details = message.details as { error?: unknown } | undefined;
+  return details?.error === "aborted";
+}
+
+/** Checkpoints the messages up to `end` (all appended since the last checkpoint, but for cut results). */
+async function checkpoint(ctx: RunContext, end: number): Promise<void> {
   const from = ctx.checkpointedMessages;
-  ctx.checkpointedMessages = ctx.messages.length;
+  ctx.checkpointedMessages = end;
   ctx.checkpointedVerdicts = verdictCount(ctx.state.stats);
-  await appendCheckpointSegment(ctx, from);
+  const messages = end === ctx.messages.length ? ctx.messages : ctx.messages.slice(0, end);
+  await appendCheckpointSegment(ctx, messages, from);
   if (!ctx.onCheckpoint) return;
   await ctx.onCheckpoint(
     signCheckpoint(
-      { now: ctx.deps.clock.now(), spec: ctx.spec, history: ctx.history, messages: ctx.messages, state: ctx.state },
+      { now: ctx.deps.clock.now(), spec: ctx.spec, history: ctx.history, messages, state: ctx.state },
       ctx.deps.parkKey,
     ),
   );
@@ -111,9 +131,9 @@ async function checkpoint(ctx: RunContext): Promise<void> {
  * there would not cost anyway, and no verdict asked twice: so they ride with the next accepted
  * answer's checkpoint, and such a tool turn costs the host one write, not two.
  */
-function onlyResultsThatMayWait(ctx: RunContext): boolean {
+function onlyResultsThatMayWait(ctx: RunContext, end: number): boolean {
   if (verdictCount(ctx.state.stats) !== ctx.checkpointedVerdicts) return false;
-  for (let i = ctx.checkpointedMessages; i < ctx.messages.length; i++) {
+  for (let i = ctx.checkpointedMessages; i < end; i++) {
     const message = ctx.messages[i]!;
     if (message.role !== "toolResult") return false;
     const tool = findTool(ctx.tools, message.toolName);
