@@ -1,39 +1,15 @@
-import { randomUUID } from "node:crypto";
-import { startOpenAIMockServer, type RecordedRequest } from "@x/brain-openai/testing";
 import { connectMcp } from "@x/mcp";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { nextMove, workerOptions } from "../test/fixture";
+import { beforeEach, describe, expect, it } from "vitest";
+import { workerOptions } from "../test/fixture";
 import { PG_URL, until, useHarness } from "../test/harness";
 import { ledgerServer } from "../test/mcp-ledger";
-import { startRecordingProxy, type RecordingProxy } from "../test/recording-proxy";
+import { useWireModel } from "../test/wire-model";
 import type { ChildSettings } from "../test/worker-child";
 import { createWorker, type QueuedSpec } from "./index";
 
 const h = useHarness("mcpcrash");
 
-type WireMessage = { role: string; content?: unknown };
-/** The fixture's script on the ledger server's tools, every call named anew as a real provider names it. */
-const wireScript = (request: RecordedRequest) => {
-  const messages = (request.body as { messages: WireMessage[] }).messages;
-  const objective = messages.find((m) => m.role === "user")?.content;
-  const move = nextMove(
-    typeof objective === "string" ? objective : "",
-    messages.filter((m) => m.role === "tool").length,
-  );
-  if ("text" in move) return { text: move.text };
-  return { toolCalls: [{ id: `call_${randomUUID()}`, name: `ledger__${move.tool}`, arguments: { n: move.n } }] };
-};
-
-let model: Awaited<ReturnType<typeof startOpenAIMockServer>>;
-let proxy: RecordingProxy;
-beforeAll(async () => {
-  model = await startOpenAIMockServer(async (request) => wireScript(request));
-  proxy = await startRecordingProxy(model.baseUrl);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await model?.close();
-});
+const wire = useWireModel((tool) => `ledger__${tool}`);
 
 /**
  * What the ledger server recorded (each test starts it afresh): each call's name, the key it was
@@ -55,7 +31,7 @@ beforeEach(async () => {
  * at a link (`hangAtResultLink`), or in the server's call (`hangAt`, seen when the server records it).
  */
 async function killedAt(settings: Pick<ChildSettings, "hangAt" | "hangAtResultLink">, spec: QueuedSpec) {
-  const { child, hanging } = h.childWorker({ ...settings, baseUrl: proxy.baseUrl }, "mcp-worker-child.ts");
+  const { child, hanging } = h.childWorker({ ...settings, baseUrl: wire.proxy.baseUrl }, "mcp-worker-child.ts");
   const id = await h.queue.enqueue(spec, { owner: "acme" });
   if (settings.hangAt === "never") await hanging;
   else {
@@ -70,7 +46,7 @@ async function killedAt(settings: Pick<ChildSettings, "hangAt" | "hangAtResultLi
 /** The task retaken by a worker of this process, on its own connection to a new ledger server. */
 async function retaken(id: string) {
   const toolset = await connectMcp([ledgerServer({ url: PG_URL!, schema: h.schema })]);
-  const worker = createWorker(workerOptions(h.queue, toolset.tools(), { baseUrl: proxy.baseUrl }));
+  const worker = createWorker(workerOptions(h.queue, toolset.tools(), { baseUrl: wire.proxy.baseUrl }));
   await worker.start();
   try {
     return await h.settled(id);
@@ -87,7 +63,7 @@ describe.runIf(PG_URL)("a durable run whose tools are an MCP server's, its worke
     const first = await ledger();
     expect(first.map((e) => e.name)).toEqual(["put 1", "put 2"]);
     // The result of put 2 rides with turn 3's answer: that link was being written.
-    expect(proxy.bodies.splice(0)).toHaveLength(3);
+    expect(wire.proxy.bodies.splice(0)).toHaveLength(3);
     const done = await retaken(id);
     expect([done.status, done.result?.output]).toEqual(["completed", "all put"]);
     const all = await ledger();
@@ -98,13 +74,13 @@ describe.runIf(PG_URL)("a durable run whose tools are an MCP server's, its worke
     expect(new Set(all.map((e) => e.key)).size).toBe(4);
     expect(all.every((e) => !e.key.includes(id))).toBe(true);
     expect(all[2]!.pid).not.toBe(all[1]!.pid);
-    expect(proxy.bodies.splice(0)).toHaveLength(3);
+    expect(wire.proxy.bodies.splice(0)).toHaveLength(3);
   }, 40_000);
 
   it("SIGKILLed while the server runs an effect: its answer not asked again, the call re-run, same key", async () => {
     const id = await killedAt({ hangAt: "step 3" }, { objective: "four steps", toolNames: ["ledger__step"] });
     expect((await ledger()).map((e) => e.name)).toEqual(["step 1", "step 2", "step 3"]);
-    expect(proxy.bodies.splice(0)).toHaveLength(3);
+    expect(wire.proxy.bodies.splice(0)).toHaveLength(3);
     const done = await retaken(id);
     expect([done.status, done.result?.output]).toEqual(["completed", "done after 4 steps"]);
     // Each of step 1 and 2 had its own link once its result came in: neither runs again.
@@ -113,6 +89,6 @@ describe.runIf(PG_URL)("a durable run whose tools are an MCP server's, its worke
     expect(all[3]!.key).toBe(all[2]!.key);
     expect(new Set(all.map((e) => e.key)).size).toBe(4);
     // Turn 3 was accepted before its call went to the server: only turns 4 and 5 are asked.
-    expect(proxy.bodies.splice(0)).toHaveLength(2);
+    expect(wire.proxy.bodies.splice(0)).toHaveLength(2);
   }, 40_000);
 });

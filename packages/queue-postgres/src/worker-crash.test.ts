@@ -1,46 +1,18 @@
-import { randomUUID } from "node:crypto";
 import { once } from "node:events";
-import { startOpenAIMockServer, type RecordedRequest } from "@x/brain-openai/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callId, LEASE_MS, nextMove, openQueue, tools, workerOptions } from "../test/fixture";
+import { describe, expect, it } from "vitest";
+import { LEASE_MS, openQueue, tools, workerOptions } from "../test/fixture";
 import { PG_URL, useHarness } from "../test/harness";
-import { startRecordingProxy, type RecordingProxy } from "../test/recording-proxy";
+import { useWireModel } from "../test/wire-model";
 import type { ChildSettings } from "../test/worker-child";
 import { createWorker, type QueuedSpec } from "./index";
 
 const h = useHarness("crash");
 
-type WireMessage = { role: string; content?: unknown };
-/**
- * The fixture's script on the wire: the reply follows from the request alone, in any process — but,
- * like a real provider, every reply names its tool calls anew (a random id each time).
- */
-const wireScript = (request: RecordedRequest) => {
-  const messages = (request.body as { messages: WireMessage[] }).messages;
-  const objective = messages.find((m) => m.role === "user")?.content;
-  const move = nextMove(
-    typeof objective === "string" ? objective : "",
-    messages.filter((m) => m.role === "tool").length,
-  );
-  if ("text" in move) return { text: move.text };
-  const args = move.tool === "deploy" ? { target: "prod" } : { n: move.n };
-  return { toolCalls: [{ id: `${callId(move)}-${randomUUID()}`, name: move.tool, arguments: args }] };
-};
-
-let model: Awaited<ReturnType<typeof startOpenAIMockServer>>;
-let proxy: RecordingProxy;
-beforeAll(async () => {
-  model = await startOpenAIMockServer(async (request) => wireScript(request));
-  proxy = await startRecordingProxy(model.baseUrl);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await model?.close();
-});
+const wire = useWireModel();
 
 /** A task enqueued for a child worker on the wire, which hangs where `settings` say and is SIGKILLed there. */
 async function killedAt(settings: Omit<ChildSettings, "url" | "schema" | "baseUrl">, spec: QueuedSpec) {
-  const { child, hanging } = h.childWorker({ ...settings, baseUrl: proxy.baseUrl });
+  const { child, hanging } = h.childWorker({ ...settings, baseUrl: wire.proxy.baseUrl });
   const id = await h.queue.enqueue(spec, { owner: "acme" });
   await hanging;
   child.kill("SIGKILL");
@@ -49,23 +21,36 @@ async function killedAt(settings: Omit<ChildSettings, "url" | "schema" | "baseUr
 
 /** The task retaken by a worker of this process on the wire, until it settles. */
 async function retaken(id: string) {
-  const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { baseUrl: proxy.baseUrl }));
+  const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { baseUrl: wire.proxy.baseUrl }));
   await worker.start();
   const done = await h.settled(id);
   await worker.stop();
   return done;
 }
 
+/**
+ * Retaken after a worker stopped in step 3, whose answer was durable: that answer is not asked again
+ * (two requests: turns 4 and 5), and step 3 runs again under the key it first ran with.
+ */
+async function expectStep3RunAgain(id: string) {
+  const done = await retaken(id);
+  expect([done.status, done.result?.output]).toEqual(["completed", "done after 4 steps"]);
+  expect(wire.proxy.bodies.splice(0)).toHaveLength(2);
+  expect(await h.effects(id)).toEqual(["step 1", "step 2", "step 3", "step 3", "step 4"]);
+  const keys = await keysOf(id);
+  expect(keys[3]).toBe(keys[2]);
+}
+
 describe.runIf(PG_URL)("a worker that dies", () => {
   it("SIGKILLed while a tool runs: no model call for its turn, only the unfinished call re-run, same key", async () => {
     const id = await killedAt({ hangAt: "step 3" }, { objective: "four steps", toolNames: ["step"] });
     // The dead worker sent turns 1–3; the third one's step ran, but its result died with it.
-    const beforeCrash = proxy.bodies.splice(0);
+    const beforeCrash = wire.proxy.bodies.splice(0);
     expect(beforeCrash).toHaveLength(3);
     const keyOfStep3 = (await keysOf(id)).at(-1);
     const done = await retaken(id);
     expect([done.status, done.attempts, done.result?.output]).toEqual(["completed", 1, "done after 4 steps"]);
-    const afterCrash = proxy.bodies.splice(0);
+    const afterCrash = wire.proxy.bodies.splice(0);
     // Turn 3 was accepted before its step ran: it is not asked again (the provider would name its
     // call anew, and the key would change); only turns 4 and 5 are asked.
     expect(afterCrash).toHaveLength(2);
@@ -92,14 +77,8 @@ describe.runIf(PG_URL)("a worker that dies", () => {
     // Step 3 returned, but nothing of its result reached the database: no link, and no event either.
     expect(await h.effects(id)).toEqual(["step 1", "step 2", "step 3"]);
     expect((await told()).map((e) => e.type)).toEqual(["take", "turn", "tool_result", "turn", "tool_result", "turn"]);
-    expect(proxy.bodies.splice(0)).toHaveLength(3);
-    const done = await retaken(id);
-    expect([done.status, done.result?.output]).toEqual(["completed", "done after 4 steps"]);
-    // Turn 3's answer was durable, so it is not asked again; its step runs again under the same key.
-    expect(proxy.bodies.splice(0)).toHaveLength(2);
-    expect(await h.effects(id)).toEqual(["step 1", "step 2", "step 3", "step 3", "step 4"]);
-    const keys = await keysOf(id);
-    expect(keys[3]).toBe(keys[2]);
+    expect(wire.proxy.bodies.splice(0)).toHaveLength(3);
+    await expectStep3RunAgain(id);
     // The events tell what the run went on with: each turn and each result once, the re-run's result
     // in place of the one that died with the worker (the answer, turn 5, is told by the end).
     const events = await told();
@@ -117,7 +96,7 @@ describe.runIf(PG_URL)("a worker that dies", () => {
     const spec = { objective: "look four times", toolNames: ["look"] };
     const id = await killedAt({ hangAt: "never", hangAtResultLink: 2 }, spec);
     expect(await h.effects(id)).toEqual(["look 1", "look 2"]);
-    expect(proxy.bodies.splice(0)).toHaveLength(3);
+    expect(wire.proxy.bodies.splice(0)).toHaveLength(3);
     const done = await retaken(id);
     expect([done.status, done.result?.output]).toEqual(["completed", "seen it all"]);
     // Turn 2's answer was durable: look 2 runs again under its key. Turn 3's answer never was, so it
@@ -125,7 +104,7 @@ describe.runIf(PG_URL)("a worker that dies", () => {
     expect(await h.effects(id)).toEqual(["look 1", "look 2", "look 2", "look 3", "look 4"]);
     const keys = await keysOf(id);
     expect(keys[2]).toBe(keys[1]);
-    expect(proxy.bodies.splice(0)).toHaveLength(3);
+    expect(wire.proxy.bodies.splice(0)).toHaveLength(3);
     const types = (await h.queue.events(id, "acme")).map((e) => e.event.type);
     expect(types.filter((type) => type === "tool_result")).toHaveLength(4);
   }, 40_000);
@@ -137,18 +116,18 @@ describe.runIf(PG_URL)("a worker that dies", () => {
       { objective: "put four times", toolNames: ["put"] },
     );
     expect(await h.effects(id)).toEqual(["put 1", "put 2"]);
-    expect(proxy.bodies.splice(0)).toHaveLength(3);
+    expect(wire.proxy.bodies.splice(0)).toHaveLength(3);
     const done = await retaken(id);
     expect([done.status, done.result?.output]).toEqual(["completed", "all put"]);
     // Turn 2's answer was durable: put 2 runs again under its key, which the system it writes keeps once.
     expect(await h.effects(id)).toEqual(["put 1", "put 2", "put 2", "put 3", "put 4"]);
     const keys = await keysOf(id);
     expect(keys[2]).toBe(keys[1]);
-    expect(proxy.bodies.splice(0)).toHaveLength(3);
+    expect(wire.proxy.bodies.splice(0)).toHaveLength(3);
   }, 40_000);
 
   it("SIGTERMed mid-tool, stopped as a host shuts down: handed back at once, the cut call run again", async () => {
-    const { child, hanging } = h.childWorker({ hangAt: "step 3", stopOnSigterm: true, baseUrl: proxy.baseUrl });
+    const { child, hanging } = h.childWorker({ hangAt: "step 3", stopOnSigterm: true, baseUrl: wire.proxy.baseUrl });
     const id = await h.queue.enqueue({ objective: "four steps", toolNames: ["step"] }, { owner: "acme" });
     await hanging;
     const exited = once(child, "exit");
@@ -160,14 +139,9 @@ describe.runIf(PG_URL)("a worker that dies", () => {
       [id],
     );
     expect(row.rows).toEqual([{ status: "running", lease_owner: null }]);
-    expect(proxy.bodies.splice(0)).toHaveLength(3);
-    const done = await retaken(id);
-    expect([done.status, done.result?.output]).toEqual(["completed", "done after 4 steps"]);
-    // Turn 3 was accepted before its step ran, and step 3 was cut short: run again under its key.
-    expect(proxy.bodies.splice(0)).toHaveLength(2);
-    expect(await h.effects(id)).toEqual(["step 1", "step 2", "step 3", "step 3", "step 4"]);
-    const keys = await keysOf(id);
-    expect(keys[3]).toBe(keys[2]);
+    expect(wire.proxy.bodies.splice(0)).toHaveLength(3);
+    // Step 3 was cut short by the stop: not checkpointed as stopped, so it runs again under its key.
+    await expectStep3RunAgain(id);
   }, 40_000);
 
   it("SIGSTOPped mid-tool, taken over, then SIGCONTed: the thawed worker writes nothing, events included", async () => {
@@ -176,7 +150,7 @@ describe.runIf(PG_URL)("a worker that dies", () => {
     await hanging;
     child.kill("SIGSTOP");
     // Frozen: its lease lapses, pg-boss hands the job out again, and a live worker takes the task over.
-    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { baseUrl: proxy.baseUrl }));
+    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { baseUrl: wire.proxy.baseUrl }));
     await worker.start();
     const done = await h.settled(id);
     await worker.stop();
@@ -212,7 +186,7 @@ describe.runIf(PG_URL)("a worker that dies", () => {
     expect(parked.status).toBe("parked");
     child.kill("SIGKILL");
     await h.queue.approve(id, "acme", { decision: "approve" }, { parkId: parked.result!.parked!.parkId });
-    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { baseUrl: proxy.baseUrl }));
+    const worker = createWorker(workerOptions(h.queue, tools(h.queue.pool, h.schema), { baseUrl: wire.proxy.baseUrl }));
     await worker.start();
     const done = await h.settled(id, "acme", ["completed", "failed", "unknown_outcome"]);
     await worker.stop();

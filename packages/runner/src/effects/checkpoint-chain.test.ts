@@ -39,6 +39,15 @@ const refusal = async (raw: unknown) => {
   );
 };
 
+/** `steps(3)`, but the third answer never comes: `controller` stops the run while it is asked. */
+const stoppedAtThirdAnswer =
+  (controller: AbortController): FauxResponder =>
+  (call) => {
+    if (call.callIndex < 2) return steps(3)(call);
+    setTimeout(() => controller.abort(), 10);
+    return { ...fauxText("never"), delayMs: 60_000 };
+  };
+
 describe("checkpoint chains", () => {
   it("a link holds only what its turn added; the first holds the run so far", async () => {
     const { result, links } = await chainedRun(6);
@@ -161,11 +170,7 @@ describe("checkpoint chains", () => {
   it("stopped while the model answers, the results waiting to ride are checkpointed: none runs again", async () => {
     const controller = new AbortController();
     // The third answer never comes: the run is stopped while it is asked, two results waiting.
-    const stopped: FauxResponder = (call) => {
-      if (call.callIndex < 2) return steps(3)(call);
-      setTimeout(() => controller.abort(), 10);
-      return { ...fauxText("never"), delayMs: 60_000 };
-    };
+    const stopped = stoppedAtThirdAnswer(controller);
     const looks = recorder("echo", { readOnly: true });
     const links: RunCheckpointSegment[] = [];
     const result = await setup(stopped, { parkKey: KEY }).runner.runTask(
@@ -259,11 +264,7 @@ describe("checkpoint chains", () => {
 
   it("stopped while the model answers, a host that cannot take the waiting results still gets `aborted`", async () => {
     const controller = new AbortController();
-    const stopped: FauxResponder = (call) => {
-      if (call.callIndex < 2) return steps(3)(call);
-      setTimeout(() => controller.abort(), 10);
-      return { ...fauxText("never"), delayMs: 60_000 };
-    };
+    const stopped = stoppedAtThirdAnswer(controller);
     const result = await setup(stopped, { parkKey: KEY }).runner.runTask(
       { objective: "look 3 times", tools: [recorder("echo", { readOnly: true }).tool], runId: "run-gone" },
       {
