@@ -86,6 +86,26 @@ describe.runIf(url)("x-agent worker / enqueue / task on one PostgreSQL", () => {
     }
   }, 180_000);
 
+  it("Ctrl-C stops the worker as its banner says: it says it stops its tasks, then exits 0", async () => {
+    // A process group of its own, which Ctrl-C signals whole, as a terminal does its foreground job.
+    const worker = spawn(process.execPath, [BIN, "worker", "--scripted", "--store", url!, "--json"], {
+      cwd,
+      env: cleanEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let out = "";
+    worker.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => worker.on("exit", resolve));
+    await new Promise<void>((resolve, reject) => {
+      worker.stdout.on("data", () => out.includes('"banner"') && resolve());
+      worker.on("exit", (code) => reject(new Error(`worker exited (${code}) before it was ready`)));
+    });
+    process.kill(-worker.pid!, "SIGINT");
+    expect(await exited).toBe(0);
+    expect(notes(parseEvents(out))).toContain("stopping: the tasks in flight finish (or are handed to another worker)");
+  }, 60_000);
+
   it("refuses a queue that is not PostgreSQL, with a usage error", async () => {
     const run = await runCli(["enqueue", "anything", "--store", "strategies.db"], { cwd });
     expect(run.code).toBe(2);

@@ -40,9 +40,11 @@ export async function workerCommand(command: Extract<Command, { name: "worker" }
   io.emit({ type: "note", text: `sandbox: ${sandbox} · ${command.concurrency} tasks at once · Ctrl-C stops` });
   io.emit({ type: "note", text: describeConfinement(shellConfinement(sandbox)) });
   await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    // Ctrl-C through the CLI's own handler, which quits at once when no command listens (and then
+    // no task would be handed back); a deploy's SIGTERM straight from the process.
+    if (io.onInterrupt) io.onInterrupt(resolve);
+    else process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
   });
   io.emit({ type: "note", text: "stopping: the tasks in flight finish (or are handed to another worker)" });
   await worker.stop();
