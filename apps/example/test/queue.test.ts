@@ -101,8 +101,12 @@ describe.runIf(url)("x-agent worker / enqueue / task on one PostgreSQL", () => {
       worker.stdout.on("data", () => out.includes('"banner"') && resolve());
       worker.on("exit", (code) => reject(new Error(`worker exited (${code}) before it was ready`)));
     });
-    process.kill(-worker.pid!, "SIGINT");
-    expect(await exited).toBe(0);
+    try {
+      process.kill(-worker.pid!, "SIGINT");
+      expect(await exited).toBe(0);
+    } finally {
+      if (worker.exitCode === null) process.kill(-worker.pid!, "SIGKILL");
+    }
     expect(notes(parseEvents(out))).toContain("stopping: the tasks in flight finish (or are handed to another worker)");
   }, 60_000);
 

@@ -41,10 +41,17 @@ export async function workerCommand(command: Extract<Command, { name: "worker" }
   io.emit({ type: "note", text: describeConfinement(shellConfinement(sandbox)) });
   await new Promise<void>((resolve) => {
     // Ctrl-C through the CLI's own handler, which quits at once when no command listens (and then
-    // no task would be handed back); a deploy's SIGTERM straight from the process.
-    if (io.onInterrupt) io.onInterrupt(resolve);
-    else process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
+    // no task would be handed back); a deploy's SIGTERM straight from the process. The first one
+    // stops the worker; both are then let go, so a second Ctrl-C quits at once.
+    const stop = () => {
+      offInterrupt();
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    let offInterrupt: () => void = () => process.off("SIGINT", stop);
+    if (io.onInterrupt) offInterrupt = io.onInterrupt(stop);
+    else process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
   });
   io.emit({ type: "note", text: "stopping: the tasks in flight finish (or are handed to another worker)" });
   await worker.stop();

@@ -264,17 +264,22 @@ describe("checkpoint chains", () => {
 
   it("stopped while the model answers, a host that cannot take the waiting results still gets `aborted`", async () => {
     const controller = new AbortController();
+    let refused = 0;
     const stopped = stoppedAtThirdAnswer(controller);
     const result = await setup(stopped, { parkKey: KEY }).runner.runTask(
       { objective: "look 3 times", tools: [recorder("echo", { readOnly: true }).tool], runId: "run-gone" },
       {
         signal: controller.signal,
         onCheckpointSegment: () => {
-          if (controller.signal.aborted) throw new Error("lease lost");
+          if (!controller.signal.aborted) return;
+          refused += 1;
+          throw new Error("lease lost");
         },
       },
     );
     expect(result.status).toBe("aborted");
+    // The write was asked for, and refused: the run still ends as stopped, not failed.
+    expect(refused).toBe(1);
   });
 
   it("an idempotent call beside one with an effect, or one a person ruled on, is checkpointed at once", async () => {

@@ -180,6 +180,37 @@ describe("park ledger protocol", () => {
     expect(runs).toEqual(["a"]);
   });
 
+  it("an approved call a stop cuts short is not marked executed: no stopped result replayed later", async () => {
+    const runs: string[] = [];
+    const parked = await parkOne(runs);
+    const controller = new AbortController();
+    const slow = defineTool({
+      name: "write",
+      description: "writes, slowly",
+      input: z.object({ text: z.string() }),
+      permission: "ask",
+      execute: async ({ text }, ctx) => {
+        runs.push(text);
+        setTimeout(() => controller.abort(), 10);
+        await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+        return `wrote ${text}`;
+      },
+    });
+    const { ledger, marks } = recordingLedger();
+    const checkpoints: RunCheckpoint[] = [];
+    const { runner } = setup([fauxText("done")], { parkKey: KEY, parkLedger: ledger });
+    const result = await runner.resume(
+      parked,
+      { decision: "approve" },
+      { tools: [slow], signal: controller.signal, onCheckpoint: (c) => void checkpoints.push(c) },
+    );
+    expect(result.status).toBe("aborted");
+    // Left executing: the claim lapses to an unknown outcome, as after a crash mid-call.
+    expect(marks).toEqual(["claim true", "executing"]);
+    expect(runs).toEqual(["a"]);
+    expect(checkpoints.flatMap((c) => c.messages).some((m) => m.role === "toolResult")).toBe(false);
+  });
+
   it("a denial is recorded too, and nothing is marked executing", async () => {
     const runs: string[] = [];
     const parked = await parkOne(runs);

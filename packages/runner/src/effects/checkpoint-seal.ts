@@ -16,6 +16,7 @@ import { verdictCount } from "../state/stats";
 import { appendCheckpointSegment, type CheckpointContents, joinCheckpointSegments } from "./checkpoint-chain";
 import { mac, outsideJson } from "./park";
 import { signRecord } from "./signed-record";
+import { isStopped } from "./stopped-result";
 
 interface CheckpointInput {
   now: number;
@@ -97,15 +98,8 @@ function checkpointOwed(ctx: RunContext, end: number): boolean {
  */
 function uncutEnd(ctx: RunContext): number {
   if (!ctx.signal.aborted) return ctx.messages.length;
-  for (let i = ctx.checkpointedMessages; i < ctx.messages.length; i++) if (cutByStop(ctx.messages[i]!)) return i;
+  for (let i = ctx.checkpointedMessages; i < ctx.messages.length; i++) if (isStopped(ctx.messages[i]!)) return i;
   return ctx.messages.length;
-}
-
-/** A result the runner gave a call because the run was stopped before or while it ran. */
-function cutByStop(message: Message): boolean {
-  if (message.role !== "toolResult" || !message.isError) return false;
-  const details = message.details as { error?: unknown } | undefined;
-  return details?.error === "aborted";
 }
 
 /** Checkpoints the messages up to `end` (all appended since the last checkpoint, but for cut results). */

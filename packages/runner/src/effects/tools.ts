@@ -13,6 +13,7 @@ import { findTool } from "../decisions/tool-grant";
 import { linkedToolContext, type SubRunLink } from "./sub-run-link";
 import { callElicitor } from "./elicitation";
 import { ElicitationError } from "../vocabulary/elicitation";
+import { markStopped } from "./stopped-result";
 
 export interface ToolRunContext {
   runId: string;
@@ -192,8 +193,10 @@ export async function executeTool(
   args: unknown,
   ctx: ToolRunContext,
 ): Promise<ToolResultMessage> {
-  if (ctx.signal.aborted)
-    return errorResult(call, `"${call.name}" was not run: the run was aborted.`, { error: "aborted" }, ctx.now());
+  if (ctx.signal.aborted) {
+    const text = `"${call.name}" was not run: the run was aborted.`;
+    return markStopped(errorResult(call, text, { error: "aborted" }, ctx.now()));
+  }
   const timeoutMs = tool.timeoutMs ?? ctx.defaultTimeoutMs;
   const controller = new AbortController();
   let settle: ((error: Error) => void) | undefined;
@@ -258,8 +261,10 @@ export async function executeTool(
         ctx.now(),
       );
     }
-    if (ctx.signal.aborted)
-      return errorResult(call, `"${call.name}" was stopped: the run was aborted.`, { error: "aborted" }, ctx.now());
+    if (ctx.signal.aborted) {
+      const text = `"${call.name}" was stopped: the run was aborted.`;
+      return markStopped(errorResult(call, text, { error: "aborted" }, ctx.now()));
+    }
     const message = describeError(error);
     return errorResult(call, `"${call.name}" failed: ${message}`, { error: "threw", message }, ctx.now());
   } finally {

@@ -18,6 +18,7 @@ import { claimOf, type ParkClaim } from "../vocabulary/park-ledger";
 import { settleWhenMovedOn } from "../effects/park-settle";
 import type { TaskResult } from "../vocabulary/types";
 import type { ResumeDecision, ResumeOptions } from "../vocabulary/runner-api";
+import { isStopped, markStopped } from "../effects/stopped-result";
 
 /**
  * Continues a parked run: verify (schema, signature, expiry), claim the park id in the ledger, and
@@ -165,6 +166,9 @@ async function decided(
     result = await runCall(ctx, call);
     const asked = parkedElicitation(ctx, call);
     if (asked) return { park: asked };
+    // Cut short by a stop: not the call's result. Left `executing`, the claim lapses to an unknown
+    // outcome, as after a crash mid-call — never a second run, never a "stopped" result replayed.
+    if (isStopped(result)) return { result: Promise.resolve(result) };
   } else {
     result = denied();
   }
@@ -213,6 +217,8 @@ async function resumeChildOnce(
   await ledger.executing?.(park.parkId);
   const child = await resumeChildCall(ctx, call, park.pending.child!, decision, options);
   if ("park" in child) return child;
+  // A child stopped with this run: its "aborted" is the stop's, not the call's (see `decided`).
+  if (ctx.signal.aborted && child.aborted) return { result: Promise.resolve(markStopped(child.result)) };
   await ledger.executed?.(park.parkId, child.result);
   return { result: Promise.resolve(child.result) };
 }

@@ -126,7 +126,8 @@ export function grantParkedTree(park: ParkedRun, onHand: readonly Tool[]): Tool[
 
 /**
  * Resumes the child a parked delegating call is waiting on (which resumes its own child first, and
- * so on down), then turns its result into the delegating call's result — or parks again.
+ * so on down), then turns its result into the delegating call's result (`aborted`: the child ended
+ * so) — or parks again.
  */
 export async function resumeChildCall(
   ctx: RunContext,
@@ -134,7 +135,7 @@ export async function resumeChildCall(
   child: ParkedRun,
   decision: ResumeDecision,
   options: ResumeOptions,
-): Promise<{ result: ToolResultMessage } | { park: Omit<PendingCall, "index"> }> {
+): Promise<{ result: ToolResultMessage; aborted: boolean } | { park: Omit<PendingCall, "index"> }> {
   const tool = findTool(ctx.tools, call.name);
   const { onHand, planned } = childOnHand(tool, call.arguments, options.tools ?? ctx.deps.tools);
   const span = ctx.tracer.start(SPAN_NAMES.toolCall, { toolName: call.name, toolCallId: call.id }, ctx.turnSpan);
@@ -160,5 +161,5 @@ export async function resumeChildCall(
     ctx.turnSpan,
   );
   if (parkedAgain) return { park: pendingFor(call, parkedAgain) };
-  return { result: resumedChildResult(tool, call, result, ctx.deps.clock.now()) };
+  return { result: resumedChildResult(tool, call, result, ctx.deps.clock.now()), aborted: result.status === "aborted" };
 }
