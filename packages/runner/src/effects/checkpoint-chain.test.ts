@@ -48,6 +48,12 @@ const stoppedAtThirdAnswer =
     return { ...fauxText("never"), delayMs: 60_000 };
   };
 
+/** A call the host stops while it runs: `controller` stops the run, and the call waits for it. */
+async function stoppedInside(controller: AbortController, signal: AbortSignal) {
+  setTimeout(() => controller.abort(), 10);
+  await new Promise((resolve) => signal.addEventListener("abort", resolve));
+}
+
 describe("checkpoint chains", () => {
   it("a link holds only what its turn added; the first holds the run so far", async () => {
     const { result, links } = await chainedRun(6);
@@ -201,10 +207,7 @@ describe("checkpoint chains", () => {
       input: z.object({ text: z.string() }),
       readOnly: true,
       execute: async ({ text }, ctx) => {
-        if (text === "step 2") {
-          setTimeout(() => controller.abort(), 10);
-          await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
-        }
+        if (text === "step 2") await stoppedInside(controller, ctx.signal);
         return text;
       },
     });
@@ -234,10 +237,7 @@ describe("checkpoint chains", () => {
       input: z.object({ text: z.string() }),
       execute: async ({ text }, ctx) => {
         keys.push(ctx.idempotencyKey);
-        if (text === "step 2" && keys.length === 2) {
-          setTimeout(() => controller.abort(), 10);
-          await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
-        }
+        if (text === "step 2" && keys.length === 2) await stoppedInside(controller, ctx.signal);
         return text;
       },
     });
