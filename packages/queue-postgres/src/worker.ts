@@ -21,6 +21,7 @@ import type { TaskKind } from "./task-kind";
 import { eventTexts, insertEvents, type TaskEvent } from "./task-events";
 import type { TaskJob, TaskQueue } from "./task-queue";
 import type { TaskRow } from "./task-row";
+import { handBackTask } from "./task-hand-back";
 import { taskTurns } from "./task-turns";
 
 export interface WorkerOptions {
@@ -222,31 +223,6 @@ export function createWorker(options: WorkerOptions): Worker {
     );
   };
 
-  /**
-   * Gives a task this worker holds back to the queue, to be taken after `afterSeconds`: the lease
-   * given up and a new job sent in one transaction, so the job is seen only once the task is free,
-   * and only if this worker still held it. Not a failed take: its take count goes back.
-   */
-  const handBack = async (taskId: string, afterSeconds: number) => {
-    const client = await queue.pool.connect();
-    try {
-      await client.query("BEGIN");
-      // The owner goes too: a lease renewal already on its way finds nothing to renew.
-      const released = await client.query(
-        `UPDATE ${tasks} SET lease_owner = NULL, lease_until = NULL, attempts = attempts - 1, updated_at = now()
-         WHERE id = $1 AND lease_owner = $2`,
-        [taskId, workerId],
-      );
-      if (released.rowCount === 1) await queue.send(taskId, client, afterSeconds);
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  };
-
   const work = async (taskId: string, abort: AbortController): Promise<void> => {
     const taken = await lease(taskId);
     if ("settled" in taken) return;
@@ -287,7 +263,7 @@ export function createWorker(options: WorkerOptions): Worker {
       // so without a new one the task would be left running, with no job to hand it out again.
       if (result.status === "aborted" && stopping) {
         clearInterval(renew);
-        return await handBack(row.id, 0);
+        return await handBackTask(queue, workerId, row.id, 0);
       }
       await settle(row, result, unsaid);
     } catch (error) {
@@ -315,7 +291,7 @@ export function createWorker(options: WorkerOptions): Worker {
       if (!isCodedError(error, PARKED_RUN_ERROR_CODES)) throw error;
       if (error.code === "in_progress") {
         clearInterval(renew);
-        await handBack(row.id, Math.ceil(leaseMs / 1000));
+        await handBackTask(queue, workerId, row.id, Math.ceil(leaseMs / 1000));
       } else {
         const status = error.code === "unknown_outcome" ? "unknown_outcome" : "failed";
         await fenced(row.id, `status = $3, error = $4, lease_until = NULL`, [status, error.message]);

@@ -18,7 +18,7 @@ import { claimOf, type ParkClaim } from "../vocabulary/park-ledger";
 import { settleWhenMovedOn } from "../effects/park-settle";
 import type { TaskResult } from "../vocabulary/types";
 import type { ResumeDecision, ResumeOptions } from "../vocabulary/runner-api";
-import { isStopped, markStopped } from "../effects/stopped-result";
+import { isStopped } from "../effects/stopped-result";
 
 /**
  * Continues a parked run: verify (schema, signature, expiry), claim the park id in the ledger, and
@@ -218,7 +218,7 @@ async function resumeChildOnce(
   const child = await resumeChildCall(ctx, call, park.pending.child!, decision, options);
   if ("park" in child) return child;
   // A child stopped with this run: its "aborted" is the stop's, not the call's (see `decided`).
-  if (ctx.signal.aborted && child.aborted) return { result: Promise.resolve(markStopped(child.result)) };
+  if (isStopped(child.result)) return { result: Promise.resolve(child.result) };
   await ledger.executed?.(park.parkId, child.result);
   return { result: Promise.resolve(child.result) };
 }

@@ -14,6 +14,7 @@ import { findTool } from "../decisions/tool-grant";
 import { SPAN_NAMES } from "../effects/tracer";
 import type { ApprovalKind } from "../vocabulary/types";
 import type { ResumeDecision, ResumeOptions } from "../vocabulary/runner-api";
+import { markStopped } from "../effects/stopped-result";
 
 /** The call a parked tree waits on, wherever in the tree it is. */
 export interface PendingApproval {
@@ -126,8 +127,8 @@ export function grantParkedTree(park: ParkedRun, onHand: readonly Tool[]): Tool[
 
 /**
  * Resumes the child a parked delegating call is waiting on (which resumes its own child first, and
- * so on down), then turns its result into the delegating call's result (`aborted`: the child ended
- * so) — or parks again.
+ * so on down), then turns its result into the delegating call's result — or parks again. A child
+ * stopped with this run gives a result marked as the stop's own (`markStopped`), not the call's.
  */
 export async function resumeChildCall(
   ctx: RunContext,
@@ -135,7 +136,7 @@ export async function resumeChildCall(
   child: ParkedRun,
   decision: ResumeDecision,
   options: ResumeOptions,
-): Promise<{ result: ToolResultMessage; aborted: boolean } | { park: Omit<PendingCall, "index"> }> {
+): Promise<{ result: ToolResultMessage } | { park: Omit<PendingCall, "index"> }> {
   const tool = findTool(ctx.tools, call.name);
   const { onHand, planned } = childOnHand(tool, call.arguments, options.tools ?? ctx.deps.tools);
   const span = ctx.tracer.start(SPAN_NAMES.toolCall, { toolName: call.name, toolCallId: call.id }, ctx.turnSpan);
@@ -161,5 +162,6 @@ export async function resumeChildCall(
     ctx.turnSpan,
   );
   if (parkedAgain) return { park: pendingFor(call, parkedAgain) };
-  return { result: resumedChildResult(tool, call, result, ctx.deps.clock.now()), aborted: result.status === "aborted" };
+  const shaped = resumedChildResult(tool, call, result, ctx.deps.clock.now());
+  return { result: ctx.signal.aborted && result.status === "aborted" ? markStopped(shaped) : shaped };
 }
